@@ -1,0 +1,173 @@
+import { z } from "zod";
+
+// Shapes of the CasC bundle API's JSON responses, as the spec and the public sources give them. Factories, not
+// module-scope schemas: a zod schema captured by a serialized Pulumi provider breaks serialization. Unknown keys are
+// stripped; keys the public sources add beyond the spec are optional.
+
+const level = () => z.enum(["INFO", "WARNING", "ERROR"]);
+
+/** Bundle information object. `usedBy` and `availableFor` come only in list results. */
+export function bundleInfoSchema() {
+  return z.object({
+    name: z.string(),
+    linkFileContent: z.string(),
+    url: z.string(),
+    token: z.string(),
+    regex: z.string(),
+    availabilityPatternFromYaml: z.boolean(),
+    usedBy: z.array(z.string()).optional(),
+    availableFor: z.array(z.string()).optional(),
+  });
+}
+
+export function bundleListSchema() {
+  return z.object({
+    bundles: z.array(
+      bundleInfoSchema().extend({ usedBy: z.array(z.string()), availableFor: z.array(z.string()) }),
+    ),
+  });
+}
+
+function validationLogRecordSchema() {
+  return z.object({
+    version: z.string(),
+    errors: z.number().int(),
+    warnings: z.number().int(),
+    info: z.number().int().optional(),
+    messages: z.array(z.string()).optional(),
+    folder: z.string(),
+    date: z.string(),
+  });
+}
+
+function effectiveValidationLogRecordSchema() {
+  return validationLogRecordSchema().extend({ bundle: z.string(), assigned: z.boolean().optional() });
+}
+
+export function rawBundleValidationLogSchema() {
+  return z.object({
+    "validation-log": z.array(
+      z.object({
+        "bundle-id": z.string(),
+        records: z.array(validationLogRecordSchema()),
+        controllers: z
+          .array(z.object({ controller: z.string(), records: z.array(effectiveValidationLogRecordSchema()) }))
+          .optional(),
+      }),
+    ),
+  });
+}
+
+export function effectiveBundleValidationLogSchema() {
+  return z.object({
+    "validation-log": z.array(
+      z.object({ controller: z.string(), records: z.array(effectiveValidationLogRecordSchema()) }),
+    ),
+  });
+}
+
+export function bundleDownloadLinkSchema() {
+  return z.object({ url: z.string(), token: z.string() });
+}
+
+export function checkOutResultSchema() {
+  return z.object({
+    remotes: z.array(
+      z.object({
+        name: z.string(),
+        bundles: z.array(z.object({ bundleName: z.string(), localText: z.string() })),
+      }),
+    ),
+  });
+}
+
+export function controllersSchema() {
+  return z.object({ controllers: z.array(z.string()) });
+}
+
+export function visibilitySchema() {
+  return z.object({ visibility: z.boolean() });
+}
+
+function structureValidationSchema() {
+  return z.object({ level: level(), validationCode: z.string(), message: z.string() });
+}
+
+export function validationResultSchema() {
+  return z.object({
+    valid: z.boolean(),
+    errorCount: z.number().int().optional(),
+    structureValidations: z.array(structureValidationSchema()),
+    controllerValidations: z.array(
+      z.object({
+        controller: z.string(),
+        controllerStatus: z.string().optional(),
+        validations: z.array(structureValidationSchema()).optional(),
+      }),
+    ),
+  });
+}
+
+export function preValidationResultSchema() {
+  return z.object({ validations: z.array(z.object({ bundle: z.string(), result: validationResultSchema() })) });
+}
+
+export function updateLogSchema() {
+  return z.object({
+    "update-log-status": z.string(),
+    "retention-policy": z.number().int(),
+    versions: z.array(
+      z.object({
+        version: z.string(),
+        date: z.string(),
+        errors: z.number().int(),
+        warnings: z.number().int(),
+        folder: z.string(),
+      }),
+    ),
+  });
+}
+
+export function bundleUpdateCheckSchema() {
+  return z.object({
+    "update-available": z.boolean(),
+    "update-type": z.enum(["RELOAD", "RESTART"]).optional(),
+    versions: z.object({
+      "current-bundle": z.object({ version: z.string(), validations: z.array(z.string()) }),
+      "new-version": z
+        .object({ version: z.string(), valid: z.boolean().optional(), validations: z.array(z.string()) })
+        .optional(),
+    }),
+    items: z.object({ deletions: z.array(z.unknown()) }),
+  });
+}
+
+export function reloadResultSchema() {
+  return z.object({ reloaded: z.boolean(), completed: z.boolean().optional(), reason: z.string().optional() });
+}
+
+export function createItemsResultSchema() {
+  return z.object({ basePath: z.string() });
+}
+
+export function instanceValidationSchema() {
+  return z.object({ valid: z.boolean(), "validation-messages": z.array(z.string()).optional() });
+}
+
+export function jsonDocumentSchema() {
+  return z.record(z.string(), z.unknown());
+}
+
+export type BundleInfo = z.infer<ReturnType<typeof bundleInfoSchema>>;
+export type ListedBundle = z.infer<ReturnType<typeof bundleListSchema>>["bundles"][number];
+export type RawBundleValidationLog = z.infer<ReturnType<typeof rawBundleValidationLogSchema>>;
+export type EffectiveBundleValidationLog = z.infer<ReturnType<typeof effectiveBundleValidationLogSchema>>;
+export type BundleDownloadLink = z.infer<ReturnType<typeof bundleDownloadLinkSchema>>;
+export type CheckOutResult = z.infer<ReturnType<typeof checkOutResultSchema>>;
+export type ValidationResult = z.infer<ReturnType<typeof validationResultSchema>>;
+export type PreValidationResult = z.infer<ReturnType<typeof preValidationResultSchema>>;
+export type UpdateLog = z.infer<ReturnType<typeof updateLogSchema>>;
+export type BundleUpdateCheck = z.infer<ReturnType<typeof bundleUpdateCheckSchema>>;
+export type ReloadResult = z.infer<ReturnType<typeof reloadResultSchema>>;
+export type CreateItemsResult = z.infer<ReturnType<typeof createItemsResultSchema>>;
+export type InstanceValidation = z.infer<ReturnType<typeof instanceValidationSchema>>;

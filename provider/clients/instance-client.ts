@@ -1,0 +1,189 @@
+import type { HttpClient } from "../http/http-client";
+import {
+  bundleUpdateCheckSchema,
+  createItemsResultSchema,
+  instanceValidationSchema,
+  jsonDocumentSchema,
+  reloadResultSchema,
+  updateLogSchema,
+  type BundleUpdateCheck,
+  type CreateItemsResult,
+  type InstanceValidation,
+  type ReloadResult,
+  type UpdateLog,
+} from "./casc-schemas";
+import { cascHttpClient, type CascClientOptions } from "./casc-connection";
+import {
+  encodeItemUri,
+  requireFileName,
+  requireFullPath,
+  requireOneOf,
+  requireText,
+  requireZip,
+  SCHEMA_FILES,
+  SECTION_FILES,
+  type SchemaFile,
+  type SectionFile,
+} from "./inputs";
+
+export interface QuietOption {
+  /** true: only WARNING and ERROR messages; false: INFO too. Omitted: the server's default (verbose). */
+  quiet?: boolean;
+}
+
+/**
+ * The CasC endpoints every instance has, an operations center or a controller (prefix `{instance_url}` in the
+ * spec).
+ */
+export class InstanceClient {
+  protected readonly http: HttpClient;
+
+  constructor(options: CascClientOptions) {
+    this.http = cascHttpClient(options);
+  }
+
+  get baseUrl(): string {
+    return this.http.baseUrl.href;
+  }
+
+  getUpdateLog(): Promise<UpdateLog> {
+    return this.http.json(
+      { operation: "reading the bundle update log", method: "GET", path: "casc-bundle-mgnt/casc-bundle-update-log", idempotency: "safe" },
+      updateLogSchema,
+    );
+  }
+
+  checkBundleUpdate(options: QuietOption = {}): Promise<BundleUpdateCheck> {
+    return this.http.json(
+      {
+        operation: "checking for a bundle update",
+        method: "GET",
+        path: "casc-bundle-mgnt/check-bundle-update",
+        query: { quiet: options.quiet },
+        idempotency: "safe",
+      },
+      bundleUpdateCheckSchema,
+    );
+  }
+
+  /** The whole configuration as YAML text, all files concatenated. */
+  exportConfiguration(): Promise<string> {
+    return this.http.text({ operation: "exporting the configuration", method: "GET", path: "core-casc-export", idempotency: "safe" });
+  }
+
+  /** The configuration's YAML files as a zip. */
+  exportConfigurationZip(): Promise<Buffer> {
+    return this.http.binary({
+      operation: "exporting the configuration as a zip",
+      method: "GET",
+      path: "core-casc-export/zipExport",
+      idempotency: "safe",
+    });
+  }
+
+  /** One of the six JSON schemas used in validation (product 2.426.3.1 or later). */
+  downloadSchema(name: SchemaFile): Promise<Record<string, unknown>> {
+    const operation = `downloading schema "${name}"`;
+    const file = requireOneOf(name, SCHEMA_FILES, "name", operation);
+    return this.http.json(
+      {
+        operation,
+        method: "GET",
+        path: `core-casc-schema-download/download/${file}`,
+        idempotency: "safe",
+        notFoundHint: "Schema download needs product version 2.426.3.1 or later.",
+      },
+      jsonDocumentSchema,
+    );
+  }
+
+  /** Applies an available update without restart when possible. Never retried: a reload is not repeatable. */
+  reloadBundle(): Promise<ReloadResult> {
+    return this.http.json(
+      { operation: "reloading the bundle", method: "POST", path: "casc-bundle-mgnt/reload-bundle", idempotency: "unsafe" },
+      reloadResultSchema,
+    );
+  }
+
+  /**
+   * Creates the items of an items.yaml text, in the folder `path` (which must exist) or at the root. Never retried:
+   * it could create items twice.
+   */
+  createItems(yaml: string, options: { path?: string } = {}): Promise<CreateItemsResult> {
+    const operation = options.path ? `creating items in folder "${options.path}"` : "creating items";
+    const body = requireText(yaml, "yaml", operation);
+    const path = options.path === undefined ? undefined : requireFullPath(options.path, "path", operation);
+    return this.http.json(
+      {
+        operation,
+        method: "POST",
+        path: "casc-items/create-items",
+        query: { path },
+        body: { contentType: "text/yaml", data: body },
+        idempotency: "unsafe",
+        notFoundHint: "The folder given by path must already exist.",
+      },
+      createItemsResultSchema,
+    );
+  }
+
+  /** The bundle in force, as a zip. */
+  exportEffectiveBundle(): Promise<Buffer> {
+    return this.http.binary({
+      operation: "exporting the effective bundle",
+      method: "POST",
+      path: "core-casc-effective-bundle-export",
+      idempotency: "safe",
+    });
+  }
+
+  /** One YAML file of the bundle in force, as text. */
+  downloadEffectiveBundleFile(fileName: string): Promise<string> {
+    const operation = `downloading effective bundle file "${fileName}"`;
+    const file = requireFileName(fileName, "fileName", operation);
+    return this.http.text({
+      operation,
+      method: "POST",
+      path: `core-casc-effective-bundle-export/downloadFile/${file}`,
+      idempotency: "safe",
+      notFoundHint: "The effective bundle has no file of this name.",
+    });
+  }
+
+  /** An item (`job/folder1/job/pipeline`) exported as CasC YAML, whole or one section. */
+  exportItem(itemUri: string, options: { section?: SectionFile } = {}): Promise<string> {
+    const operation = `exporting item "${itemUri}"`;
+    const uri = encodeItemUri(itemUri, "itemUri", operation);
+    const section = options.section === undefined ? undefined : requireOneOf(options.section, SECTION_FILES, "section", operation);
+    return this.http.text({
+      operation,
+      method: "POST",
+      path: `${uri}/export/download${section ? `/${section}` : ""}`,
+      idempotency: "safe",
+      notFoundHint: "Check the item's URI path (job/<folder>/job/<name>).",
+    });
+  }
+
+  /** Validates a single bundle (files at the zip's top level) against this instance. */
+  validateBundle(zip: Uint8Array, options: QuietOption = {}): Promise<InstanceValidation> {
+    const operation = "validating a bundle";
+    const data = requireZip(zip, "zip", operation);
+    return this.http.json(
+      {
+        operation,
+        method: "POST",
+        path: "casc-bundle-mgnt/casc-bundle-validate",
+        query: { quiet: options.quiet },
+        body: { contentType: "application/zip", data },
+        idempotency: "safe",
+        // The server answers a zip it cannot read with 500 {"error": "Invalid ..."}: a verdict, not a hiccup.
+        isPermanentFailure: (status, body) => status === 500 && /"error"\s*:\s*"Invalid /.test(body),
+      },
+      instanceValidationSchema,
+    );
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+}

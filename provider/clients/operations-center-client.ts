@@ -1,0 +1,258 @@
+import {
+  bundleDownloadLinkSchema,
+  bundleInfoSchema,
+  bundleListSchema,
+  checkOutResultSchema,
+  controllersSchema,
+  effectiveBundleValidationLogSchema,
+  preValidationResultSchema,
+  rawBundleValidationLogSchema,
+  validationResultSchema,
+  visibilitySchema,
+  type BundleDownloadLink,
+  type BundleInfo,
+  type CheckOutResult,
+  type EffectiveBundleValidationLog,
+  type ListedBundle,
+  type PreValidationResult,
+  type RawBundleValidationLog,
+  type ValidationResult,
+} from "./casc-schemas";
+import { InstanceClient, type QuietOption } from "./instance-client";
+import { requireBoolean, requireFullPath, requirePositiveInteger, requireText, requireZip } from "./inputs";
+
+const UNKNOWN_BUNDLE = "No bundle has this id: list them with listBundles(), or check out the bundle location first.";
+const UNKNOWN_CONTROLLER = "No controller has this full path (it looks like folder1/controller1).";
+
+/**
+ * An operations center: its own endpoints (prefix `{oc_url}` in the spec) plus those of every instance.
+ * "Set" calls change nothing when repeated, so they are retried like reads; regenerate-token is not.
+ */
+export class OperationsCenterClient extends InstanceClient {
+  /** Every bundle with its availability and assignments. */
+  async listBundles(): Promise<ListedBundle[]> {
+    const result = await this.http.json(
+      { operation: "listing bundles", method: "GET", path: "casc-bundle/list", idempotency: "safe" },
+      bundleListSchema,
+    );
+    return result.bundles;
+  }
+
+  getRawBundleValidationLog(options: { bundle?: string; controller?: boolean } = {}): Promise<RawBundleValidationLog> {
+    const operation = options.bundle ? `reading the validation log of bundle "${options.bundle}"` : "reading the raw bundle validation log";
+    const bundle = options.bundle === undefined ? undefined : requireText(options.bundle, "bundle", operation);
+    const controller = options.controller === undefined ? undefined : requireBoolean(options.controller, "controller", operation);
+    return this.http.json(
+      {
+        operation,
+        method: "GET",
+        path: "casc-bundle/raw-bundle-validation-log",
+        query: { bundle, controller },
+        idempotency: "safe",
+        notFoundHint: UNKNOWN_BUNDLE,
+      },
+      rawBundleValidationLogSchema,
+    );
+  }
+
+  /** `controller` is a regular expression on controller names that filters the log. */
+  getEffectiveBundleValidationLog(options: { controller?: string } = {}): Promise<EffectiveBundleValidationLog> {
+    const operation = "reading the effective bundle validation log";
+    const controller = options.controller === undefined ? undefined : requireText(options.controller, "controller", operation);
+    return this.http.json(
+      {
+        operation,
+        method: "GET",
+        path: "casc-bundle/effective-bundle-validation-log",
+        query: { controller },
+        idempotency: "safe",
+      },
+      effectiveBundleValidationLogSchema,
+    );
+  }
+
+  /** The link file content (`url`, `token`) a controller uses to fetch its bundle. */
+  getBundleDownloadLink(controllerPath: string): Promise<BundleDownloadLink> {
+    const operation = `reading the bundle link of controller "${controllerPath}"`;
+    const id = requireFullPath(controllerPath, "controllerPath", operation);
+    return this.http.json(
+      {
+        operation,
+        method: "GET",
+        path: "config-bundle-download-link",
+        query: { id },
+        idempotency: "safe",
+        notFoundHint: UNKNOWN_CONTROLLER,
+      },
+      bundleDownloadLinkSchema,
+    );
+  }
+
+  /** Re-reads the bundle locations. */
+  checkOut(options: { timeoutSeconds?: number } = {}): Promise<CheckOutResult> {
+    const operation = "checking out bundles";
+    const timeout =
+      options.timeoutSeconds === undefined ? undefined : requirePositiveInteger(options.timeoutSeconds, "timeoutSeconds", operation);
+    return this.http.json(
+      { operation, method: "POST", path: "casc-bundle/check-out", query: { timeout }, idempotency: "safe" },
+      checkOutResultSchema,
+    );
+  }
+
+  /**
+   * The effective bundle (inheritance applied) of `bundle`, computed from a zip of branch folders holding the
+   * changed bundles and their parents. Returns the effective bundle as a zip.
+   */
+  getEffectiveBundle(zip: Uint8Array, options: { bundle: string }): Promise<Buffer> {
+    const operation = `computing the effective bundle of "${options?.bundle}"`;
+    const data = requireZip(zip, "zip", operation);
+    const bundle = requireText(options?.bundle, "bundle", operation);
+    return this.http.binary({
+      operation,
+      method: "POST",
+      path: "casc-bundle/get-effective-bundle",
+      query: { bundle },
+      body: { contentType: "application/zip", data },
+      idempotency: "safe",
+    });
+  }
+
+  /** Issues a new bundle token for the controller (the old one stops working). Never retried. */
+  regenerateToken(controllerPath: string): Promise<BundleInfo> {
+    const operation = `regenerating the bundle token of controller "${controllerPath}"`;
+    const path = requireFullPath(controllerPath, "controllerPath", operation);
+    return this.http.json(
+      {
+        operation,
+        method: "POST",
+        path: "casc-bundle/regenerate-token",
+        query: { controllerPath: path },
+        idempotency: "unsafe",
+        notFoundHint: UNKNOWN_CONTROLLER,
+      },
+      bundleInfoSchema,
+    );
+  }
+
+  /** Which controllers may use the bundle: a regular expression over full controller paths. */
+  async setAvailabilityPattern(bundleId: string, regex: string): Promise<string[]> {
+    const operation = `setting the availability pattern of bundle "${bundleId}"`;
+    const id = requireText(bundleId, "bundleId", operation);
+    if (typeof regex !== "string") throw new TypeError(`${operation}: regex must be a string`);
+    const result = await this.http.json(
+      {
+        operation,
+        method: "POST",
+        path: "casc-bundle/set-availability-pattern",
+        query: { bundleId: id, regex },
+        idempotency: "safe",
+        notFoundHint: UNKNOWN_BUNDLE,
+      },
+      controllersSchema,
+    );
+    return result.controllers;
+  }
+
+  /** When true, a bundle without a pattern is available to every controller (more flexible, less secure). */
+  async setGlobalAvailabilityPatternBehavior(visibility: boolean): Promise<boolean> {
+    const operation = `setting the global availability behaviour to ${visibility}`;
+    const value = requireBoolean(visibility, "visibility", operation);
+    const result = await this.http.json(
+      {
+        operation,
+        method: "POST",
+        path: "casc-bundle/set-global-availability-pattern-behavior",
+        query: { visibility: value },
+        idempotency: "safe",
+      },
+      visibilitySchema,
+    );
+    return result.visibility;
+  }
+
+  /** Drops the pattern set through the API; the one in bundle.yaml (if any) applies again. */
+  async clearAvailabilityPattern(bundleId: string): Promise<string[]> {
+    const operation = `clearing the availability pattern of bundle "${bundleId}"`;
+    const id = requireText(bundleId, "bundleId", operation);
+    const result = await this.http.json(
+      {
+        operation,
+        method: "POST",
+        path: "casc-bundle/clear-availability-pattern",
+        query: { bundleId: id },
+        idempotency: "safe",
+        notFoundHint: UNKNOWN_BUNDLE,
+      },
+      controllersSchema,
+    );
+    return result.controllers;
+  }
+
+  /** Assigns the bundle to the controller; the bundle must be available to it first. */
+  setControllerToBundle(bundleId: string, controllerPath: string): Promise<BundleInfo> {
+    const operation = `assigning bundle "${bundleId}" to controller "${controllerPath}"`;
+    const id = requireText(bundleId, "bundleId", operation);
+    const path = requireFullPath(controllerPath, "controllerPath", operation);
+    return this.http.json(
+      {
+        operation,
+        method: "POST",
+        path: "casc-bundle/set-controller-to-bundle",
+        query: { bundleId: id, controllerPath: path },
+        idempotency: "safe",
+        notFoundHint: `${UNKNOWN_BUNDLE} Or: ${UNKNOWN_CONTROLLER}`,
+      },
+      bundleInfoSchema,
+    );
+  }
+
+  /** Pre-selects the bundle for new controllers that match its pattern; assigns nothing. */
+  setDefaultBundle(bundleId: string): Promise<BundleInfo> {
+    const operation = `setting the default bundle to "${bundleId}"`;
+    const id = requireText(bundleId, "bundleId", operation);
+    return this.http.json(
+      {
+        operation,
+        method: "POST",
+        path: "casc-bundle/set-default-bundle",
+        query: { bundleId: id },
+        idempotency: "safe",
+        notFoundHint: UNKNOWN_BUNDLE,
+      },
+      bundleInfoSchema,
+    );
+  }
+
+  validateUploadedBundle(bundleId: string, options: QuietOption = {}): Promise<ValidationResult> {
+    const operation = `validating bundle "${bundleId}"`;
+    const id = requireText(bundleId, "bundleId", operation);
+    return this.http.json(
+      {
+        operation,
+        method: "POST",
+        path: "casc-bundle/validate-uploaded-bundle",
+        query: { bundleId: id, quiet: options.quiet },
+        idempotency: "safe",
+        notFoundHint: UNKNOWN_BUNDLE,
+      },
+      validationResultSchema,
+    );
+  }
+
+  /** Validates raw bundles (branch-folder layout, as getEffectiveBundle) before they are checked out. */
+  preValidateBundles(zip: Uint8Array, options: QuietOption = {}): Promise<PreValidationResult> {
+    const operation = "pre-validating bundles";
+    const data = requireZip(zip, "zip", operation);
+    return this.http.json(
+      {
+        operation,
+        method: "POST",
+        path: "casc-bundle/pre-validate-bundle",
+        query: { quiet: options.quiet },
+        body: { contentType: "application/zip", data },
+        idempotency: "safe",
+      },
+      preValidationResultSchema,
+    );
+  }
+}

@@ -1,0 +1,25 @@
+import { Agent, Dispatcher, EnvHttpProxyAgent } from "undici";
+import { isLoopbackHost } from "./url";
+import type { ResolvedHttpOptions } from "./options";
+
+/**
+ * The undici dispatcher of one client, created lazily by the client (never at module scope: an Agent captured by
+ * a serialized Pulumi provider breaks serialization).
+ *
+ * Remote hosts go through EnvHttpProxyAgent, which honours HTTPS_PROXY / HTTP_PROXY / NO_PROXY. Loopback hosts
+ * (the emulator) never go through a proxy: a corporate proxy cannot reach this machine's loopback anyway.
+ */
+export function createDispatcher(base: URL, options: ResolvedHttpOptions): Dispatcher {
+  const tls = {
+    ca: options.caCertificate,
+    rejectUnauthorized: !options.insecureSkipTlsVerify,
+  };
+  const common = {
+    connect: tls,
+    // Our own deadline (an AbortSignal) governs; these only keep undici from giving up earlier.
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+  };
+  if (isLoopbackHost(base.hostname)) return new Agent(common);
+  return new EnvHttpProxyAgent({ ...common, requestTls: tls });
+}

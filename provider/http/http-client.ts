@@ -1,0 +1,265 @@
+import { request, type Dispatcher } from "undici";
+import type { ZodType } from "zod";
+import {
+  AuthenticationError,
+  CloudBeesError,
+  NetworkError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  RequestRejectedError,
+  ServerError,
+  TimeoutError,
+  UnexpectedResponseError,
+  type ErrorDetails,
+} from "./errors";
+import { createDispatcher } from "./dispatcher";
+import { resolveHttpOptions, type HttpOptions, type ResolvedHttpOptions } from "./options";
+import { Redactor, Secret } from "./redaction";
+import { isRetryableNetworkFailure, isRetryableStatus, parseRetryAfter, retryDelayMs, type Idempotency } from "./retry-policy";
+import { sleep, throttled } from "./throttle";
+import { buildUrl, parseBaseUrl, type QueryValue } from "./url";
+import { describeBody, formatZodIssue } from "./response-text";
+
+/** One call, described the way the spec describes it. */
+export interface RequestSpec {
+  /** What is being done, naming the resource, for error messages: `reading application "5e95..."`. */
+  operation: string;
+  method: "GET" | "POST";
+  /** Spec path relative to the base URL, segments already encoded: `casc-bundle/list`. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: { contentType: string; data: string | Uint8Array };
+  idempotency: Idempotency;
+  /** A failure the server would answer again whatever we do (a documented verdict): never retried. */
+  isPermanentFailure?: (status: number, bodyText: string) => boolean;
+  /** Hint for a 404 of this call, naming what is probably missing. */
+  notFoundHint?: string;
+}
+
+/** How one service authenticates and what to tell users when it refuses. */
+export interface ServiceProfile {
+  /** Name of the base URL option, for configuration errors. */
+  baseUrlSetting: string;
+  baseUrl: string;
+  /** Full value of the authorization header. */
+  authorization: Secret;
+  /** Every credential string, scrubbed from all error text. */
+  secrets: string[];
+  authenticationHint: string;
+  permissionHint: string;
+  /** Minimum spacing between requests to this service, per process (the feature-flag API's limit). */
+  minIntervalMs?: number;
+}
+
+const ACCEPT = {
+  json: "application/json",
+  binary: "application/zip, application/octet-stream",
+  text: "text/yaml, text/plain, */*",
+} as const;
+
+type ResponseKind = keyof typeof ACCEPT;
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/**
+ * The HTTP layer both APIs share: exact headers, a deadline per attempt, retries with backoff, typed errors,
+ * zod-checked JSON, and credentials that never reach an error message.
+ */
+export class HttpClient {
+  readonly baseUrl: URL;
+  private readonly options: ResolvedHttpOptions;
+  private readonly profile: ServiceProfile;
+  private readonly redactor: Redactor;
+  private dispatcher?: Dispatcher;
+
+  constructor(profile: ServiceProfile, options: HttpOptions = {}) {
+    this.options = resolveHttpOptions(options);
+    this.baseUrl = parseBaseUrl(profile.baseUrlSetting, profile.baseUrl, this.options.allowInsecureHttp);
+    this.profile = profile;
+    this.redactor = new Redactor(profile.secrets);
+    Object.defineProperty(this, "profile", { enumerable: false });
+  }
+
+  /** Sends the request and returns its JSON body checked against `schema`. */
+  async json<T>(spec: RequestSpec, schema: () => ZodType<T>): Promise<T> {
+    const response = await this.send(spec, "json");
+    const text = response.body.toString("utf8");
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw this.unexpected(spec, response.status, "", `the body is not JSON`, text);
+    }
+    const parsed = schema().safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const { field, message } = formatZodIssue(issue);
+      throw this.unexpected(spec, response.status, field, message, text);
+    }
+    return parsed.data;
+  }
+
+  async binary(spec: RequestSpec): Promise<Buffer> {
+    return (await this.send(spec, "binary")).body;
+  }
+
+  async text(spec: RequestSpec): Promise<string> {
+    return (await this.send(spec, "text")).body.toString("utf8");
+  }
+
+  /** Releases the connection pool. The client must not be used afterwards. */
+  async close(): Promise<void> {
+    const dispatcher = this.dispatcher;
+    this.dispatcher = undefined;
+    await dispatcher?.close();
+  }
+
+  private async send(spec: RequestSpec, kind: ResponseKind): Promise<RawResponse> {
+    const url = buildUrl(this.baseUrl, spec.path, spec.query);
+    const details = { operation: spec.operation, method: spec.method, path: this.redactor.redact(url.pathname) };
+    for (let attempt = 0; ; attempt++) {
+      let failure: CloudBeesError;
+      let retryAfterMs: number | undefined;
+      let retryable: boolean;
+      try {
+        const response = await this.attemptOnce(url, spec, kind);
+        if (response.status >= 200 && response.status < 300) return response;
+        retryAfterMs = parseRetryAfter(header(response.headers, "retry-after"));
+        const bodyText = response.body.toString("utf8");
+        failure = this.statusError(spec, details, response.status, bodyText, retryAfterMs, attempt);
+        retryable =
+          isRetryableStatus(response.status, spec.idempotency) &&
+          !(spec.isPermanentFailure?.(response.status, bodyText) ?? false);
+      } catch (error) {
+        if (error instanceof CloudBeesError) throw error;
+        const transport = this.transportError(error, details, attempt);
+        failure = transport;
+        retryable = isRetryableNetworkFailure(transport instanceof NetworkError ? transport.code : undefined, spec.idempotency);
+      }
+      if (!retryable || attempt >= this.options.maxRetries) throw failure;
+      const delay = retryDelayMs(attempt, {
+        maxRetries: this.options.maxRetries,
+        baseDelayMs: this.options.retryBaseDelayMs,
+        maxDelayMs: this.options.maxRetryDelayMs,
+      }, retryAfterMs);
+      if (delay === undefined) throw failure;
+      await sleep(delay);
+    }
+  }
+
+  private attemptOnce(url: URL, spec: RequestSpec, kind: ResponseKind): Promise<RawResponse> {
+    const run = () => this.exchange(url, spec, kind);
+    const interval = this.profile.minIntervalMs;
+    return interval ? throttled(this.baseUrl.origin + this.baseUrl.pathname, interval, run) : run();
+  }
+
+  /** One request and its whole body, under the deadline. */
+  private async exchange(url: URL, spec: RequestSpec, kind: ResponseKind): Promise<RawResponse> {
+    const headers: Record<string, string> = {
+      accept: ACCEPT[kind],
+      authorization: this.profile.authorization.reveal(),
+      "user-agent": this.options.userAgent,
+    };
+    if (spec.body) headers["content-type"] = spec.body.contentType;
+    const deadline = AbortSignal.timeout(this.options.timeoutMs);
+    try {
+      const response = await request(url, {
+        method: spec.method,
+        headers,
+        body: spec.body?.data,
+        dispatcher: (this.dispatcher ??= createDispatcher(this.baseUrl, this.options)),
+        signal: deadline,
+      });
+      const body = Buffer.from(await response.body.arrayBuffer());
+      return { status: response.statusCode, headers: response.headers, body };
+    } catch (error) {
+      if (deadline.aborted) throw new DeadlineExceeded();
+      throw error;
+    }
+  }
+
+  private statusError(
+    spec: RequestSpec,
+    details: ErrorDetails,
+    status: number,
+    bodyText: string,
+    retryAfterMs: number | undefined,
+    attempt: number,
+  ): CloudBeesError {
+    const d: ErrorDetails = { ...details, status, bodyExcerpt: this.redactor.redact(describeBody(bodyText)) };
+    const tries = attempt > 0 ? ` after ${attempt + 1} attempts` : "";
+    if (status === 401) {
+      return new AuthenticationError("authentication failed (401)", { ...d, hint: this.profile.authenticationHint });
+    }
+    if (status === 403) return new PermissionError("permission denied (403)", { ...d, hint: this.profile.permissionHint });
+    if (status === 404) {
+      return new NotFoundError("not found (404)", {
+        ...d,
+        hint: spec.notFoundHint ?? "Check the id or path, and that the base URL includes the installation's prefix.",
+      });
+    }
+    if (status === 429 || status === 555) {
+      return new RateLimitError(`rate limited (${status})${tries}`, {
+        ...d,
+        retryAfterMs,
+        hint: "The service allows about one request per second; wait and run again.",
+      });
+    }
+    if (status >= 500) {
+      return new ServerError(`server error (${status})${tries}`, {
+        ...d,
+        hint: "Try again later; if it persists, the server's log says why.",
+      });
+    }
+    if (status >= 400) return new RequestRejectedError(`request rejected (${status})`, d);
+    return new UnexpectedResponseError(`unexpected status ${status}`, { ...d, field: "" });
+  }
+
+  private transportError(error: unknown, details: ErrorDetails, attempt: number): CloudBeesError {
+    const tries = attempt > 0 ? ` (after ${attempt + 1} attempts)` : "";
+    const code = errorCode(error);
+    if (error instanceof DeadlineExceeded || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
+      return new TimeoutError(`no complete response within ${this.options.timeoutMs} ms${tries}`, {
+        ...details,
+        hint: "Check that the server is up, or raise the timeout option.",
+      });
+    }
+    const reason = this.redactor.redact(error instanceof Error ? error.message : String(error));
+    return new NetworkError(`network failure${code ? ` ${code}` : ""}: ${reason}${tries}`, {
+      ...details,
+      code,
+      hint: "Check the URL, the network and the proxy settings (HTTPS_PROXY, NO_PROXY).",
+    });
+  }
+
+  private unexpected(spec: RequestSpec, status: number, field: string, message: string, bodyText: string): UnexpectedResponseError {
+    const where = field ? `field "${field}": ` : "";
+    return new UnexpectedResponseError(`unexpected response: ${where}${message}`, {
+      operation: spec.operation,
+      method: spec.method,
+      path: this.redactor.redact(buildUrl(this.baseUrl, spec.path).pathname),
+      status,
+      field,
+      bodyExcerpt: this.redactor.redact(describeBody(bodyText)),
+      hint: "The server does not answer as the API spec says: check the base URL and the product version.",
+    });
+  }
+}
+
+class DeadlineExceeded extends Error {}
+
+function header(headers: RawResponse["headers"], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function errorCode(error: unknown): string | undefined {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = e?.code ?? e?.cause?.code;
+  return typeof code === "string" ? code : undefined;
+}
