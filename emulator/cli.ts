@@ -1,0 +1,90 @@
+/**
+ * `npm run emulator [-- --port N] [--bundles DIR]`: runs the emulator until Ctrl-C, for Pulumi programs and manual
+ * exploration with curl.
+ */
+import * as path from "node:path";
+import { defaultBundlesDir, startEmulator } from "./index";
+
+interface CliArgs {
+  port: number;
+  bundlesDir: string;
+  rateLimit: boolean;
+}
+
+const USAGE = "usage: npm run emulator -- [--port N] [--bundles DIR] [--rate-limit]";
+
+function parseArgs(argv: string[]): CliArgs {
+  const args: CliArgs = { port: 0, bundlesDir: defaultBundlesDir(), rateLimit: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === "") throw new Error(`${flag} needs a value\n${USAGE}`);
+      return v;
+    };
+    switch (flag) {
+      case "--port": {
+        const v = value();
+        if (!/^\d+$/.test(v) || Number(v) > 65535) throw new Error(`--port must be 0..65535, got '${v}'\n${USAGE}`);
+        args.port = Number(v);
+        break;
+      }
+      case "--bundles":
+        args.bundlesDir = path.resolve(value());
+        break;
+      case "--rate-limit":
+        args.rateLimit = true;
+        break;
+      case "--help":
+      case "-h":
+        console.log(USAGE);
+        process.exit(0);
+        break;
+      default:
+        throw new Error(`unknown argument '${arg}'\n${USAGE}`);
+    }
+  }
+  return args;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const emu = await startEmulator({ port: args.port, bundlesDir: args.bundlesDir, featureManagementRateLimit: args.rateLimit });
+  const { admin, nonAdmin, featureManagementToken, otherFeatureManagementToken } = emu.credentials;
+  const row = (label: string, value: string): string => `${label.padEnd(24)}${value}`;
+  const lines = [
+    "CloudBees emulator running (Ctrl-C to stop)",
+    "",
+    row("feature-flag service", emu.featureManagementUrl),
+    row("  bearer tokens", `${featureManagementToken} (account acme), ${otherFeatureManagementToken} (account globex)`),
+    row("  rate limit", args.rateLimit ? "on (1 request/s per client IP, else status 555)" : "off"),
+    row("operations center", emu.operationsCenterUrl),
+    "controllers",
+    ...Object.entries(emu.controllerUrls).map(([name, url]) => row(`  ${name}`, url)),
+    row("admin (Basic)", `${admin.username}:${admin.apiToken}`),
+    row("non-admin (Basic)", `${nonAdmin.username}:${nonAdmin.apiToken}`),
+    row("bundle location", `${emu.bundlesDir} (re-read on POST casc-bundle/check-out)`),
+    "",
+    "example:",
+    `  curl -u ${admin.username}:${admin.apiToken} ${emu.operationsCenterUrl}casc-bundle/list`,
+  ];
+  console.log(lines.join("\n"));
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    console.log("\nstopping emulator");
+    emu.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(1);
+});

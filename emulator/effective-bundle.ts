@@ -1,0 +1,199 @@
+import { createHash } from "node:crypto";
+import YAML from "yaml";
+import { countLevels, Finding, validateBundle } from "./bundle-validation";
+import {
+  Descriptor,
+  parseDescriptor,
+  parseYaml,
+  resolveEntry,
+  scalarProp,
+  SECTION_KEYS,
+  SectionKey,
+  sectionEntries,
+} from "./descriptor";
+import { EFFECTIVE_VERSION_HEX_DIGITS, effectiveFolderName } from "./undocumented-behaviour";
+import { deepMerge, leaves, sameValue } from "./yaml-merge";
+import type { FileMap } from "./zip";
+
+/** A raw bundle: its name (folder path in the bundle location, or branch/path inside an uploaded zip) and files. */
+export interface BundleSource {
+  name: string;
+  files: FileMap;
+}
+
+/** Finds the parent named in a child's bundle.yaml; the child tells where to look first (same zip, same branch). */
+export type ParentResolver = (parentName: string, child: BundleSource) => BundleSource | undefined;
+
+/** The bundle cannot be turned into an effective bundle (the spec's "inconsistency"): no zip is produced. */
+export class BundleInconsistencyError extends Error {
+  override name = "BundleInconsistencyError";
+  /** Set when the fault lies in this bundle's own files (its raw validation reports it already). */
+  constructor(message: string, readonly inOwnFilesOf?: string) {
+    super(message);
+  }
+}
+
+export interface EffectiveBundle {
+  name: string;
+  /** Checksum of the effective content, also written as bundle.yaml `version`. */
+  version: string;
+  /** Bundle names from the root ancestor to the bundle itself. */
+  chain: string[];
+  /** Effective files, bundle.yaml included. */
+  files: FileMap;
+  descriptor: Descriptor;
+  /** Validation of the effective bundle, jcasc merge conflicts included. */
+  findings: Finding[];
+  /** Only the jcasc merge conflicts between levels (a raw validation cannot see them). */
+  conflicts: Finding[];
+  errors: number;
+  warnings: number;
+}
+
+interface Level {
+  source: BundleSource;
+  descriptor: Descriptor;
+  folder: string;
+  sections: Map<SectionKey, string[]>;
+}
+
+function resolveChain(bundle: BundleSource, resolveParent: ParentResolver): { source: BundleSource; descriptor: Descriptor }[] {
+  const chain: { source: BundleSource; descriptor: Descriptor }[] = [];
+  const seen = new Set<string>();
+  let current: BundleSource | undefined = bundle;
+  while (current) {
+    if (seen.has(current.name)) {
+      throw new BundleInconsistencyError(`Bundle '${bundle.name}' has a parent cycle through '${current.name}'`);
+    }
+    seen.add(current.name);
+    const parsed = parseDescriptor(current.files);
+    if (!parsed.ok) throw new BundleInconsistencyError(`Bundle '${current.name}': ${parsed.error}`, current.name);
+    chain.push({ source: current, descriptor: parsed.value });
+    const parent = parsed.value["parent"];
+    if (parent === undefined || parent === null) break;
+    if (typeof parent !== "string" || parent.trim() === "") {
+      throw new BundleInconsistencyError(`Bundle '${current.name}': the 'parent' property must be a bundle folder name`, current.name);
+    }
+    const found = resolveParent(parent, current);
+    if (!found) throw new BundleInconsistencyError(`Parent bundle '${parent}' of bundle '${current.name}' not found`);
+    current = found;
+  }
+  return chain.reverse();
+}
+
+function collectLevel(source: BundleSource, descriptor: Descriptor, folder: string): Level {
+  const sections = new Map<SectionKey, string[]>();
+  for (const section of SECTION_KEYS) {
+    const entries = sectionEntries(descriptor, section);
+    if (!entries.ok) throw new BundleInconsistencyError(`Bundle '${source.name}': ${entries.error}`, source.name);
+    const files: string[] = [];
+    for (const entry of entries.value) {
+      const resolved = resolveEntry(source.files, entry);
+      if (!resolved) {
+        throw new BundleInconsistencyError(
+          `Bundle '${source.name}' references the missing file '${entry}' in section '${section}'`,
+          source.name,
+        );
+      }
+      files.push(...resolved);
+    }
+    sections.set(section, files);
+  }
+  return { source, descriptor, folder, sections };
+}
+
+/** Nearest declaration of a property, child first (strategies are inherited unless redeclared). */
+function inherited(levels: Level[], key: string): unknown {
+  for (let i = levels.length - 1; i >= 0; i--) {
+    const v = levels[i]!.descriptor[key];
+    if (v !== undefined && v !== null) return v;
+  }
+  return undefined;
+}
+
+/** With errorOnConflict, a jcasc value set differently by a descendant than by an ancestor is an error. */
+function jcascConflicts(levels: Level[], strategy: unknown): Finding[] {
+  if (strategy === "override") return [];
+  const findings: Finding[] = [];
+  const setBy = new Map<string, { value: unknown; bundle: string }>();
+  for (const level of levels) {
+    let merged: unknown = undefined;
+    for (const f of level.sections.get("jcasc")!) {
+      const parsed = parseYaml(level.source.files.get(f)!);
+      if (parsed.ok) merged = deepMerge(merged, parsed.value);
+    }
+    for (const [path, value] of leaves(merged)) {
+      const earlier = setBy.get(path);
+      if (earlier && earlier.bundle !== level.source.name && !sameValue(earlier.value, value)) {
+        findings.push({
+          level: "ERROR",
+          tag: "JCASCSTRATEGY",
+          text: `Conflict on jcasc property '${path}' between bundles '${earlier.bundle}' and '${level.source.name}' (jcascMergeStrategy errorOnConflict).`,
+        });
+      }
+      setBy.set(path, { value, bundle: level.source.name });
+    }
+  }
+  return findings;
+}
+
+function checksum(descriptor: Descriptor, files: FileMap): string {
+  const hash = createHash("sha256");
+  hash.update(JSON.stringify(descriptor));
+  for (const name of [...files.keys()].sort()) {
+    const content = files.get(name)!;
+    hash.update(`\0${name}\0${content.length}\0`);
+    hash.update(content);
+  }
+  return hash.digest("hex").slice(0, EFFECTIVE_VERSION_HEX_DIGITS);
+}
+
+/**
+ * Applies inheritance: every level's referenced files go under a folder named after its bundle, sections list the
+ * ancestors' files first (later files override earlier ones), strategies are inherited, `parent` and
+ * `availabilityPattern` are dropped, and `version` becomes a checksum of the result.
+ */
+export function buildEffectiveBundle(bundle: BundleSource, resolveParent: ParentResolver): EffectiveBundle {
+  const chain = resolveChain(bundle, resolveParent);
+  const usedFolders = new Set<string>();
+  const levels = chain.map(({ source, descriptor }) => {
+    let folder = effectiveFolderName(source.name);
+    for (let n = 2; usedFolders.has(folder); n++) folder = `${effectiveFolderName(source.name)}-${n}`;
+    usedFolders.add(folder);
+    return collectLevel(source, descriptor, folder);
+  });
+  const child = levels[levels.length - 1]!;
+
+  const files: FileMap = new Map();
+  const descriptor: Descriptor = {
+    apiVersion: child.descriptor["apiVersion"] ?? "1",
+    id: scalarProp(child.descriptor, "id") ?? child.source.name,
+    description: inherited(levels, "description") ?? "",
+    version: "",
+  };
+  for (const section of SECTION_KEYS) {
+    const list: string[] = [];
+    for (const level of levels) {
+      for (const f of level.sections.get(section)!) {
+        const target = `${level.folder}/${f}`;
+        files.set(target, level.source.files.get(f)!);
+        list.push(target);
+      }
+    }
+    if (list.length > 0) descriptor[section] = list;
+  }
+  for (const key of ["jcascMergeStrategy", "itemRemoveStrategy", "allowCapExceptions"]) {
+    const v = inherited(levels, key);
+    if (v !== undefined) descriptor[key] = v;
+  }
+  const { version: _ignored, ...withoutVersion } = descriptor;
+  const version = checksum(withoutVersion, files);
+  descriptor["version"] = version;
+  files.set("bundle.yaml", Buffer.from(YAML.stringify(descriptor)));
+
+  const conflicts = jcascConflicts(levels, descriptor["jcascMergeStrategy"]);
+  const findings = [...validateBundle(files, { uploaded: false }), ...conflicts];
+  const { errors, warnings } = countLevels(findings);
+  const chainNames = levels.map((l) => l.source.name);
+  return { name: bundle.name, version, chain: chainNames, files, descriptor, findings, conflicts, errors, warnings };
+}

@@ -1,0 +1,141 @@
+import * as path from "node:path";
+import { z } from "zod";
+import { DEFAULT_ADMIN, DEFAULT_CONTROLLERS, DEFAULT_FM_ACCOUNTS, DEFAULT_NON_ADMIN, defaultBundlesDir } from "./defaults";
+import { FaultInjector } from "./faults";
+import { FeatureManagementService } from "./feature-management";
+import { RequestJournal } from "./journal";
+import { OperationsCenter } from "./operations-center";
+import { CONTROLLERS_PREFIX, EmulatorServer, encodePath, FM_PREFIX, OC_PREFIX } from "./server";
+import type { Emulator, EmulatorOptions, EmulatorStateView } from "./types";
+
+export type {
+  AppliedBundleView,
+  Credentials,
+  Emulator,
+  EmulatorCredentials,
+  EmulatorOptions,
+  EmulatorStateView,
+  EmulatorUser,
+  FaultSpec,
+  Faults,
+  FeatureManagementAccount,
+  Journal,
+  JournalEntry,
+} from "./types";
+export { DEFAULT_ADMIN, DEFAULT_CONTROLLERS, DEFAULT_FM_ACCOUNTS, DEFAULT_NON_ADMIN, defaultBundlesDir } from "./defaults";
+
+function checkOptions(options: EmulatorOptions): void {
+  // Built per call: zod schemas must not live at module scope (project rule).
+  const fullPath = z
+    .string()
+    .min(1)
+    .refine((p) => p.split("/").every((s) => s.trim() !== ""), "controller full paths have no leading, trailing or double '/'");
+  const schema = z.object({
+    port: z.number().int().min(0).max(65535).optional(),
+    bundlesDir: z.string().min(1).optional(),
+    controllers: z
+      .array(fullPath)
+      .refine((list) => new Set(list).size === list.length, "controller full paths must be unique")
+      .optional(),
+    users: z.array(z.object({ username: z.string().min(1), apiToken: z.string().min(1), admin: z.boolean() })).optional(),
+    featureManagementAccounts: z.array(z.object({ token: z.string().min(1), account: z.string().min(1) })).optional(),
+    featureManagementRateLimit: z.boolean().optional(),
+  });
+  const result = schema.safeParse(options);
+  if (!result.success) {
+    throw new Error(`Invalid emulator options: ${result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  }
+}
+
+/** Starts the loopback emulator of the feature-flag service, an operations center and its controllers. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  checkOptions(options);
+  const users = (options.users ?? [DEFAULT_ADMIN, DEFAULT_NON_ADMIN]).map((u) => ({ ...u }));
+  const accounts = (options.featureManagementAccounts ?? DEFAULT_FM_ACCOUNTS).map((a) => ({ ...a }));
+  const controllers = [...(options.controllers ?? DEFAULT_CONTROLLERS)];
+  const bundlesDir = path.resolve(options.bundlesDir ?? defaultBundlesDir());
+
+  const server = new EmulatorServer();
+  const port = await server.listen(options.port ?? 0);
+  const baseUrl = `http://127.0.0.1:${port}/`;
+  const operationsCenterUrl = `http://127.0.0.1:${port}${OC_PREFIX}`;
+  const controllerUrls = Object.fromEntries(
+    controllers.map((c) => [c, `http://127.0.0.1:${port}${CONTROLLERS_PREFIX}${encodePath(c)}/`]),
+  );
+
+  let oc: OperationsCenter;
+  try {
+    oc = new OperationsCenter({ ocUrl: operationsCenterUrl, controllerUrls, bundlesDir });
+  } catch (e) {
+    await server.close();
+    throw e;
+  }
+  const featureManagement = new FeatureManagementService(accounts, options.featureManagementRateLimit ?? false);
+  const journal = new RequestJournal();
+  const faults = new FaultInjector();
+  server.attach({ featureManagement, operationsCenter: oc, users, journal, faults });
+
+  const instanceOf = (id: string) => {
+    if (id === "") return oc.instance;
+    const record = oc.controllers.get(id);
+    if (!record) throw new Error(`Unknown instance '${id}': use "" for the operations center or a controller full path`);
+    return record.instance;
+  };
+
+  const state: EmulatorStateView = {
+    defaultBundle: () => oc.defaultBundle,
+    assignments: () =>
+      Object.fromEntries(
+        oc.controllerPaths().flatMap((c) => {
+          const b = oc.controllers.get(c)!.assignedBundle;
+          return b === null ? [] : [[c, b]];
+        }),
+      ),
+    globalVisibility: () => oc.visibility,
+    apiAvailabilityPatterns: () => Object.fromEntries(oc.apiPatterns),
+    preselectedBundleFor: (controller) => oc.preselectedBundleFor(controller),
+    bundles: () => oc.store.names(),
+    controllers: () => oc.controllerPaths(),
+    controllerToken: (controller) => {
+      const record = oc.controllers.get(controller);
+      if (!record) throw new Error(`Unknown controller '${controller}'`);
+      return record.token;
+    },
+    appliedBundle: (instance) => {
+      const applied = instanceOf(instance).applied;
+      return applied ? { bundle: applied.bundle, version: applied.effective.version } : null;
+    },
+    items: (instance) => instanceOf(instance).items.fullNames(),
+    applications: (account) => featureManagement.applications(account),
+    featureManagementRateLimit: () => featureManagement.rateLimitEnabled(),
+  };
+
+  const firstAccount = accounts[0]?.account;
+  return {
+    baseUrl,
+    port,
+    bundlesDir,
+    featureManagementUrl: `http://127.0.0.1:${port}${FM_PREFIX}`,
+    operationsCenterUrl,
+    controllerUrls,
+    credentials: {
+      admin: pickCredentials(users.find((u) => u.admin) ?? DEFAULT_ADMIN),
+      nonAdmin: pickCredentials(users.find((u) => !u.admin) ?? DEFAULT_NON_ADMIN),
+      featureManagementToken: accounts[0]?.token ?? DEFAULT_FM_ACCOUNTS[0]!.token,
+      otherFeatureManagementToken:
+        accounts.find((a) => a.account !== firstAccount)?.token ?? DEFAULT_FM_ACCOUNTS[1]!.token,
+    },
+    journal: { entries: () => journal.entries(), clear: () => journal.clear() },
+    faults: { inject: (spec) => faults.inject(spec), clear: () => faults.clear(), pending: () => faults.pending() },
+    setFeatureManagementRateLimit: (on) => featureManagement.setRateLimit(on),
+    setReloadRefusal: (instance, reason) => {
+      instanceOf(instance).reloadRefusal = reason;
+    },
+    state,
+    close: () => server.close(),
+  };
+}
+
+function pickCredentials(user: { username: string; apiToken: string }): { username: string; apiToken: string } {
+  return { username: user.username, apiToken: user.apiToken };
+}

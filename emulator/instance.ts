@@ -1,0 +1,278 @@
+import { applyQuiet, countLevels, formatMessage, validateBundle } from "./bundle-validation";
+import { exportConfiguration, exportItem, concatenateYaml, ITEM_EXPORT_SECTIONS } from "./configuration-export";
+import { isMapping, parseYaml } from "./descriptor";
+import { logDate, logFolder } from "./dates";
+import type { EffectiveBundle } from "./effective-bundle";
+import {
+  decodeSegment,
+  EmulatorRequest,
+  json,
+  notFoundPage,
+  Reply,
+  text,
+  yamlText,
+  zipReply,
+} from "./http";
+import { ItemNode, ItemsYamlError, ItemTree, parseItemsDocument, removeStrategyOf } from "./item-tree";
+import { uploadedZip } from "./multipart";
+import { schemaDocument } from "./schemas";
+import {
+  badItemsYaml,
+  basePathOf,
+  folderNotFound,
+  invalidBundleReason,
+  NO_BUNDLE_TO_RELOAD,
+  queryFlag,
+  ITEM_EXPORT_WITHOUT_SECTION_IS_ALL_SECTIONS,
+  noAppliedBundle,
+  notAFolder,
+  RELOAD_WITHOUT_CHANGE_LOGS_NOTHING,
+  unknownItemOrSection,
+  UPDATE_LOG_RETENTION,
+  unknownEffectiveFile,
+} from "./undocumented-behaviour";
+import { NotAZipError, unzip, zipFiles } from "./zip";
+
+/** What the OC knows about the bundle assigned to an instance. */
+export type AssignedBundle =
+  | { kind: "none" }
+  | { kind: "missing"; bundle: string }
+  | { kind: "broken"; bundle: string; reason: string; inOwnFiles: boolean }
+  | { kind: "ok"; bundle: string; effective: EffectiveBundle };
+
+export interface InstanceContext {
+  /** "" for the OC, else the controller's full path. */
+  id: string;
+  /** Human name used in exports ("operations-center" or the full path). */
+  label: string;
+  url: string;
+  assigned(): AssignedBundle;
+}
+
+interface UpdateLogVersion {
+  version: string;
+  date: string;
+  errors: number;
+  warnings: number;
+  folder: string;
+}
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  handle(req: EmulatorRequest, match: RegExpExecArray): Promise<Reply> | Reply;
+}
+
+const messages = (findings: EffectiveBundle["findings"], quiet: boolean): string[] =>
+  applyQuiet(findings, quiet).map(formatMessage);
+
+/** The CasC endpoints every instance (the OC under /cjoc/ and each controller) serves. */
+export class Instance {
+  applied: { bundle: string; effective: EffectiveBundle } | null = null;
+  reloadRefusal: string | null = null;
+  readonly items = new ItemTree();
+  private updateLog: UpdateLogVersion[] = [];
+  private sequence = 0;
+  private readonly routes: Route[];
+
+  constructor(private readonly ctx: InstanceContext) {
+    this.routes = [
+      { method: "GET", pattern: /^casc-bundle-mgnt\/casc-bundle-update-log$/, handle: () => this.updateLogReply() },
+      { method: "GET", pattern: /^casc-bundle-mgnt\/check-bundle-update$/, handle: (r) => this.checkUpdate(queryFlag(r.query, "quiet")) },
+      { method: "POST", pattern: /^casc-bundle-mgnt\/reload-bundle$/, handle: () => this.reload() },
+      { method: "POST", pattern: /^casc-bundle-mgnt\/casc-bundle-validate$/, handle: (r) => this.validateUpload(r) },
+      { method: "GET", pattern: /^core-casc-export$/, handle: () => yamlText(concatenateYaml(this.exportFiles())) },
+      {
+        method: "GET",
+        pattern: /^core-casc-export\/zipExport$/,
+        handle: async () => zipReply(await zipFiles(this.exportFiles()), "core-casc-export.zip"),
+      },
+      { method: "GET", pattern: /^core-casc-schema-download\/download\/([^/]+)$/, handle: (r, m) => this.schema(r, m) },
+      { method: "POST", pattern: /^casc-items\/create-items$/, handle: (r) => this.createItems(r) },
+      { method: "POST", pattern: /^core-casc-effective-bundle-export$/, handle: () => this.effectiveExport() },
+      {
+        method: "POST",
+        pattern: /^core-casc-effective-bundle-export\/downloadFile\/(.+)$/,
+        handle: (_r, m) => this.effectiveFile(m[1]!.split("/").map(decodeSegment).join("/")),
+      },
+      { method: "POST", pattern: /^((?:job\/[^/]+\/)+)export\/download(?:\/([^/]+))?$/, handle: (r, m) => this.itemExport(r, m) },
+    ];
+  }
+
+  /** undefined when no route of this instance matches path and method (the caller answers 404). */
+  async handle(req: EmulatorRequest, subPath: string): Promise<Reply | undefined> {
+    for (const route of this.routes) {
+      const m = route.pattern.exec(subPath);
+      if (m && route.method === req.method) return route.handle(req, m);
+    }
+    return undefined;
+  }
+
+  private updateLogReply(): Reply {
+    return json(200, {
+      "update-log-status": "ENABLED",
+      "retention-policy": UPDATE_LOG_RETENTION,
+      versions: this.updateLog.map((v) => ({ ...v })),
+    });
+  }
+
+  private checkUpdate(quiet: boolean): Reply {
+    const assigned = this.ctx.assigned();
+    const current = this.applied
+      ? { version: this.applied.effective.version, validations: messages(this.applied.effective.findings, quiet) }
+      : { version: "N/A", validations: [] as string[] };
+    const versions: Record<string, unknown> = { "current-bundle": current };
+    let available = false;
+    let deletions: string[] = [];
+    if (assigned.kind === "ok" && this.isNew(assigned)) {
+      available = true;
+      versions["new-version"] = {
+        version: assigned.effective.version,
+        valid: assigned.effective.errors === 0,
+        validations: messages(assigned.effective.findings, quiet),
+      };
+      deletions = this.deletionsFor(assigned.effective);
+    } else if (assigned.kind === "broken") {
+      // Never offered as an update, but the reason is shown where a client looks for it.
+      versions["new-version"] = { version: "N/A", valid: false, validations: [`ERROR - [STRUCTURE] - ${assigned.reason}`] };
+    }
+    const body: Record<string, unknown> = { "update-available": available, versions };
+    if (available) body["update-type"] = "RELOAD";
+    body["items"] = { deletions };
+    return json(200, body);
+  }
+
+  private isNew(assigned: { bundle: string; effective: EffectiveBundle }): boolean {
+    return !this.applied || this.applied.bundle !== assigned.bundle || this.applied.effective.version !== assigned.effective.version;
+  }
+
+  private bundleItems(effective: EffectiveBundle): { nodes: ItemNode[]; strategy: string } {
+    const nodes: ItemNode[] = [];
+    let strategy: string | undefined;
+    const fromDescriptor = effective.descriptor["itemRemoveStrategy"];
+    if (isMapping(fromDescriptor) && typeof fromDescriptor["items"] === "string") strategy = fromDescriptor["items"];
+    const list = effective.descriptor["items"];
+    for (const name of Array.isArray(list) ? list : []) {
+      const parsed = parseYaml(effective.files.get(String(name)) ?? "");
+      if (!parsed.ok) continue;
+      try {
+        nodes.push(...parseItemsDocument(parsed.value));
+      } catch {
+        continue; // validation already reports it; a reload applies what it can
+      }
+      strategy ??= removeStrategyOf(parsed.value);
+    }
+    return { nodes, strategy: (strategy ?? "none").toLowerCase() };
+  }
+
+  /** Top-level items a reload would remove: only with the sync or remove-all strategies. */
+  private deletionsFor(effective: EffectiveBundle): string[] {
+    const { nodes, strategy } = this.bundleItems(effective);
+    if (strategy !== "sync" && strategy !== "remove-all") return [];
+    const keep = new Set(nodes.map((n) => n.name));
+    return this.items.topLevelNames().filter((n) => !keep.has(n)).sort();
+  }
+
+  private reload(): Reply {
+    if (this.reloadRefusal !== null) return json(200, { reloaded: false, reason: this.reloadRefusal });
+    const assigned = this.ctx.assigned();
+    if (assigned.kind === "none") return json(200, { reloaded: false, reason: NO_BUNDLE_TO_RELOAD });
+    if (assigned.kind === "missing") {
+      return json(200, { reloaded: false, reason: invalidBundleReason(`bundle '${assigned.bundle}' is no longer in the bundle location`) });
+    }
+    if (assigned.kind === "broken") return json(200, { reloaded: false, reason: invalidBundleReason(assigned.reason) });
+    if (!this.isNew(assigned) && RELOAD_WITHOUT_CHANGE_LOGS_NOTHING) return json(200, { reloaded: true });
+    if (assigned.effective.errors > 0) {
+      return json(200, { reloaded: false, reason: invalidBundleReason(`${assigned.effective.errors} validation error(s)`) });
+    }
+    for (const name of this.deletionsFor(assigned.effective)) this.items.remove(name);
+    this.items.upsert(this.items.rootChildren(), this.bundleItems(assigned.effective).nodes);
+    this.applied = { bundle: assigned.bundle, effective: assigned.effective };
+    const now = new Date();
+    this.sequence += 1;
+    this.updateLog.unshift({
+      version: assigned.effective.version,
+      date: logDate(now),
+      errors: assigned.effective.errors,
+      warnings: assigned.effective.warnings,
+      folder: logFolder(now, this.sequence),
+    });
+    this.updateLog = this.updateLog.slice(0, UPDATE_LOG_RETENTION);
+    return json(200, { reloaded: true });
+  }
+
+  private async validateUpload(req: EmulatorRequest): Promise<Reply> {
+    let files;
+    try {
+      files = await unzip(uploadedZip(req.headers["content-type"], req.body));
+    } catch (e) {
+      if (e instanceof NotAZipError) return json(500, { error: "Invalid zip file: Cannot be unzipped" });
+      throw e;
+    }
+    if (!files.has("bundle.yaml")) return json(500, { error: "Invalid bundle - Missing descriptor" });
+    const findings = validateBundle(files, { uploaded: true });
+    const body: Record<string, unknown> = { valid: countLevels(findings).errors === 0 };
+    const shown = messages(findings, queryFlag(req.query, "quiet"));
+    if (shown.length > 0) body["validation-messages"] = shown;
+    return json(200, body);
+  }
+
+  private exportFiles() {
+    return exportConfiguration(this.ctx.label, this.ctx.url, this.applied?.effective ?? null, this.items);
+  }
+
+  private schema(req: EmulatorRequest, m: RegExpExecArray): Reply {
+    const doc = schemaDocument(decodeSegment(m[1]!));
+    return doc ? json(200, doc) : notFoundPage(req.path);
+  }
+
+  private createItems(req: EmulatorRequest): Reply {
+    const folder = this.items.folder(req.query["path"] ?? "");
+    if (!folder.ok) {
+      const path = (req.query["path"] ?? "").replace(/^\/+|\/+$/g, "");
+      return folder.reason === "missing" ? folderNotFound(path) : notAFolder(path);
+    }
+    const body = req.body.toString("utf8");
+    if (body.trim() === "") return badItemsYaml("The request body must hold the items YAML (content type text/yaml)");
+    const parsed = parseYaml(body);
+    if (!parsed.ok) return badItemsYaml(`The items YAML is not valid YAML: ${parsed.error}`);
+    let nodes: ItemNode[];
+    try {
+      nodes = parseItemsDocument(parsed.value);
+    } catch (e) {
+      if (e instanceof ItemsYamlError) return badItemsYaml(e.message);
+      throw e;
+    }
+    this.items.upsert(folder.children, nodes);
+    return basePathOf(folder.fullName);
+  }
+
+  private async effectiveExport(): Promise<Reply> {
+    if (!this.applied) return noAppliedBundle();
+    return zipReply(await zipFiles(this.applied.effective.files), `${this.applied.bundle.replace(/\//g, "___")}.zip`);
+  }
+
+  private effectiveFile(name: string): Reply {
+    if (!this.applied) return noAppliedBundle();
+    const content = this.applied.effective.files.get(name);
+    return content ? text(200, content.toString("utf8"), "text/yaml;charset=utf-8") : unknownEffectiveFile(name);
+  }
+
+  private itemExport(req: EmulatorRequest, m: RegExpExecArray): Reply {
+    const fullName = m[1]!
+      .split("/")
+      .filter((s, i) => s !== "" && i % 2 === 1)
+      .map(decodeSegment)
+      .join("/");
+    const node = this.items.find(fullName);
+    const section = m[2] === undefined ? undefined : decodeSegment(m[2]);
+    if (!node || (section !== undefined && !(ITEM_EXPORT_SECTIONS as readonly string[]).includes(section))) {
+      return unknownItemOrSection(req.path);
+    }
+    const files = exportItem(node, fullName);
+    if (section === undefined) {
+      return yamlText(ITEM_EXPORT_WITHOUT_SECTION_IS_ALL_SECTIONS ? concatenateYaml(files) : files.get("items.yaml")!.toString("utf8"));
+    }
+    return yamlText(files.get(section)!.toString("utf8"));
+  }
+}

@@ -1,0 +1,510 @@
+import { randomBytes } from "node:crypto";
+import { countLevels, Finding, formatMessage, validateBundle, validationResult } from "./bundle-validation";
+import { BundleStore, StoredBundle } from "./bundle-store";
+import { logDate, logFolder } from "./dates";
+import { compileAnchored, parseDescriptor, scalarProp } from "./descriptor";
+import { BundleInconsistencyError, buildEffectiveBundle } from "./effective-bundle";
+import { EmulatorRequest, json, Reply, zipReply } from "./http";
+import { AssignedBundle, Instance } from "./instance";
+import { uploadedZip } from "./multipart";
+import {
+  ambiguousZipBundle,
+  badBundleZip,
+  bundleNotAvailable,
+  bundleNotInZip,
+  bundleUrl,
+  CHECKOUT_REMOTE_NAME,
+  checkoutLocalText,
+  CONTROLLER_FILTER_MATCHES_FULL_PATH_OR_NAME,
+  CONTROLLER_STATUS,
+  DEFAULT_CHECKOUT_TIMEOUT_S,
+  deprecatedBundleIdOnly,
+  inconsistentBundle,
+  invalidParameter,
+  invalidRegex,
+  KEEP_STATE_OF_VANISHED_BUNDLES,
+  missingParameter,
+  noBundleAssigned,
+  queryFlag,
+  unknownBundle,
+  unknownController,
+  UPDATE_LOG_RETENTION,
+} from "./undocumented-behaviour";
+import { NotAZipError, unzip, zipFiles } from "./zip";
+import { bundlesInZip, findZipBundles, ZipBundle, ZipLayoutError, zipParentResolver } from "./zip-bundles";
+
+export interface ControllerRecord {
+  fullPath: string;
+  /** Token of the controller's bundle link (config-bundle-download-link, regenerate-token). */
+  token: string;
+  assignedBundle: string | null;
+  instance: Instance;
+}
+
+interface RawLogRecord {
+  version: string;
+  errors: number;
+  warnings: number;
+  info: number;
+  messages: string[];
+  folder: string;
+  date: string;
+  contentHash: string;
+}
+
+export interface OperationsCenterOptions {
+  ocUrl: string;
+  controllerUrls: Record<string, string>;
+  bundlesDir: string;
+}
+
+type Handler = (req: EmulatorRequest) => Promise<Reply> | Reply;
+
+const newToken = (): string => randomBytes(20).toString("hex");
+
+/** The operations center: bundle location, availability, assignments, logs, and the OC-only endpoints. */
+export class OperationsCenter {
+  readonly store: BundleStore;
+  readonly instance: Instance;
+  readonly controllers = new Map<string, ControllerRecord>();
+  readonly apiPatterns = new Map<string, string>();
+  visibility = false;
+  defaultBundle: string | null = null;
+  private readonly rawLogs = new Map<string, RawLogRecord[]>();
+  private logSequence = 0;
+  private effectiveCache = new Map<string, AssignedBundle>();
+  private readonly routes: Map<string, Handler>;
+
+  constructor(private readonly options: OperationsCenterOptions) {
+    this.store = new BundleStore(options.bundlesDir);
+    this.instance = new Instance({
+      id: "",
+      label: "operations-center",
+      url: options.ocUrl,
+      // The OC runs its own bundle outside these endpoints; nothing is ever assigned to it here.
+      assigned: () => ({ kind: "none" }),
+    });
+    for (const [fullPath, url] of Object.entries(options.controllerUrls)) {
+      const record: ControllerRecord = {
+        fullPath,
+        token: newToken(),
+        assignedBundle: null,
+        instance: new Instance({ id: fullPath, label: fullPath, url, assigned: () => this.assignedTo(record) }),
+      };
+      this.controllers.set(fullPath, record);
+    }
+    this.recordRawValidations();
+    this.routes = new Map<string, Handler>([
+      ["GET casc-bundle/list", () => json(200, { bundles: this.store.names().map((n) => this.bundleInfo(n, "", true)) })],
+      ["GET casc-bundle/raw-bundle-validation-log", (r) => this.rawLog(r)],
+      ["GET casc-bundle/effective-bundle-validation-log", (r) => this.effectiveLog(r)],
+      ["GET config-bundle-download-link", (r) => this.downloadLink(r)],
+      ["POST casc-bundle/check-out", (r) => this.checkOut(r)],
+      ["POST casc-bundle/get-effective-bundle", (r) => this.getEffectiveBundle(r)],
+      ["POST casc-bundle/regenerate-token", (r) => this.regenerateToken(r)],
+      ["POST casc-bundle/set-availability-pattern", (r) => this.setAvailabilityPattern(r)],
+      ["POST casc-bundle/set-global-availability-pattern-behavior", (r) => this.setVisibility(r)],
+      ["POST casc-bundle/clear-availability-pattern", (r) => this.clearAvailabilityPattern(r)],
+      ["POST casc-bundle/set-controller-to-bundle", (r) => this.setControllerToBundle(r, "controllerPath")],
+      // Deprecated name of the same operation, still answered by real operations centers.
+      ["POST casc-bundle/set-master-to-bundle", (r) => this.setControllerToBundle(r, "masterPath")],
+      ["POST casc-bundle/set-default-bundle", (r) => this.setDefaultBundle(r)],
+      ["POST casc-bundle/validate-uploaded-bundle", (r) => this.validateUploadedBundle(r)],
+      ["POST casc-bundle/pre-validate-bundle", (r) => this.preValidate(r)],
+    ]);
+  }
+
+  /** undefined when the path is not an OC-only endpoint (the instance endpoints are tried next). */
+  async handle(req: EmulatorRequest, subPath: string): Promise<Reply | undefined> {
+    const handler = this.routes.get(`${req.method} ${subPath}`);
+    return handler ? handler(req) : undefined;
+  }
+
+  // ------------------------------------------------------------ availability and assignment
+
+  /** The pattern in force: set through the API, else bundle.yaml's, else "". */
+  patternOf(bundle: string): { regex: string; fromYaml: boolean } {
+    const api = this.apiPatterns.get(bundle);
+    const yaml = this.yamlPattern(bundle);
+    return { regex: api ?? yaml ?? "", fromYaml: api === undefined && yaml !== undefined };
+  }
+
+  private yamlPattern(bundle: string): string | undefined {
+    const stored = this.store.get(bundle);
+    if (!stored) return undefined;
+    const desc = parseDescriptor(stored.files);
+    const pattern = desc.ok ? desc.value["availabilityPattern"] : undefined;
+    return typeof pattern === "string" ? pattern : undefined;
+  }
+
+  /** Whole-path match of the pattern; a bundle without pattern is available to all only under global visibility. */
+  isAvailable(bundle: string, controller: string): boolean {
+    const { regex } = this.patternOf(bundle);
+    if (regex === "") return this.visibility;
+    const compiled = compileAnchored(regex);
+    return compiled.ok && compiled.value.test(controller);
+  }
+
+  availableFor(bundle: string): string[] {
+    return this.controllerPaths().filter((c) => this.isAvailable(bundle, c));
+  }
+
+  usedBy(bundle: string): string[] {
+    return this.controllerPaths().filter((c) => this.controllers.get(c)!.assignedBundle === bundle);
+  }
+
+  controllerPaths(): string[] {
+    return [...this.controllers.keys()].sort();
+  }
+
+  preselectedBundleFor(controller: string): string | null {
+    if (this.defaultBundle === null || !this.controllers.has(controller)) return null;
+    return this.isAvailable(this.defaultBundle, controller) ? this.defaultBundle : null;
+  }
+
+  /** Bundle information; `usedBy` and `availableFor` only in list results, as the spec says. */
+  bundleInfo(name: string, token = "", listed = false): Record<string, unknown> {
+    const url = bundleUrl(this.options.ocUrl, name);
+    const { regex, fromYaml } = this.patternOf(name);
+    const info: Record<string, unknown> = {
+      name,
+      linkFileContent: `${url}\n${token}`,
+      url,
+      token,
+      regex,
+      availabilityPatternFromYaml: fromYaml,
+    };
+    if (listed) {
+      info["usedBy"] = this.usedBy(name);
+      info["availableFor"] = this.availableFor(name);
+    }
+    return info;
+  }
+
+  /** Effective bundle of a bundle of the location; cached until the next check-out. */
+  effectiveOf(bundle: string): AssignedBundle {
+    const cached = this.effectiveCache.get(bundle);
+    if (cached) return cached;
+    const stored = this.store.get(bundle);
+    let result: AssignedBundle;
+    if (!stored) {
+      result = { kind: "missing", bundle };
+    } else {
+      try {
+        result = { kind: "ok", bundle, effective: buildEffectiveBundle(stored, (p) => this.store.get(p)) };
+      } catch (e) {
+        if (!(e instanceof BundleInconsistencyError)) throw e;
+        result = { kind: "broken", bundle, reason: e.message, inOwnFiles: e.inOwnFilesOf === bundle };
+      }
+    }
+    this.effectiveCache.set(bundle, result);
+    return result;
+  }
+
+  private assignedTo(record: ControllerRecord): AssignedBundle {
+    return record.assignedBundle === null ? { kind: "none" } : this.effectiveOf(record.assignedBundle);
+  }
+
+  // ------------------------------------------------------------ validation logs
+
+  /** Appends a raw validation record for every bundle whose files changed since its last record. */
+  private recordRawValidations(): void {
+    const now = new Date();
+    for (const bundle of this.store.all()) {
+      const records = this.rawLogs.get(bundle.name) ?? [];
+      if (records[0]?.contentHash === bundle.contentHash) continue;
+      const findings = validateBundle(bundle.files, { uploaded: false });
+      const desc = parseDescriptor(bundle.files);
+      const { errors, warnings, info } = countLevels(findings);
+      this.logSequence += 1;
+      records.unshift({
+        version: (desc.ok ? scalarProp(desc.value, "version") : undefined) ?? "N/A",
+        errors,
+        warnings,
+        info,
+        messages: findings.map(formatMessage),
+        folder: logFolder(now, this.logSequence),
+        date: logDate(now),
+        contentHash: bundle.contentHash,
+      });
+      this.rawLogs.set(bundle.name, records.slice(0, UPDATE_LOG_RETENTION));
+    }
+  }
+
+  private rawRecordJson(r: RawLogRecord): Record<string, unknown> {
+    const out: Record<string, unknown> = { version: r.version, errors: r.errors, warnings: r.warnings, info: r.info };
+    if (r.messages.length > 0) out["messages"] = r.messages;
+    out["folder"] = r.folder;
+    out["date"] = r.date;
+    return out;
+  }
+
+  private effectiveRecord(controller: string, bundle: string): Record<string, unknown> {
+    const raw = this.rawLogs.get(bundle)?.[0];
+    const eff = this.effectiveOf(bundle);
+    let findings: Finding[];
+    let version: string;
+    if (eff.kind === "ok") {
+      findings = eff.effective.findings;
+      version = eff.effective.version;
+    } else {
+      findings = [{ level: "ERROR", tag: "STRUCTURE", text: eff.kind === "broken" ? eff.reason : `Bundle '${bundle}' not found` }];
+      version = raw?.version ?? "N/A";
+    }
+    const { errors, warnings, info } = countLevels(findings);
+    const out: Record<string, unknown> = {
+      bundle,
+      assigned: this.controllers.get(controller)!.assignedBundle === bundle,
+      version,
+      errors,
+      warnings,
+      info,
+    };
+    if (findings.length > 0) out["messages"] = findings.map(formatMessage);
+    out["folder"] = raw?.folder ?? "";
+    out["date"] = raw?.date ?? "";
+    return out;
+  }
+
+  /** Bundles an effective log covers for a controller: the ones it may use plus the one assigned. */
+  private bundlesOf(controller: string): string[] {
+    const assigned = this.controllers.get(controller)!.assignedBundle;
+    return this.store.names().filter((b) => b === assigned || this.isAvailable(b, controller));
+  }
+
+  private rawLog(req: EmulatorRequest): Reply {
+    const filter = req.query["bundle"];
+    if (filter !== undefined && filter !== "" && !this.store.get(filter)) return unknownBundle(filter);
+    const withControllers = queryFlag(req.query, "controller");
+    const names = this.store.names().filter((n) => !filter || n === filter);
+    return json(200, {
+      "validation-log": names.map((name) => {
+        const entry: Record<string, unknown> = {
+          "bundle-id": name,
+          records: (this.rawLogs.get(name) ?? []).map((r) => this.rawRecordJson(r)),
+        };
+        if (withControllers) {
+          entry["controllers"] = this.controllerPaths()
+            .filter((c) => this.bundlesOf(c).includes(name))
+            .map((c) => ({ controller: c, records: [this.effectiveRecord(c, name)] }));
+        }
+        return entry;
+      }),
+    });
+  }
+
+  private effectiveLog(req: EmulatorRequest): Reply {
+    const filter = req.query["controller"];
+    let matches: (c: string) => boolean = () => true;
+    if (filter !== undefined && filter !== "") {
+      const compiled = compileAnchored(filter);
+      if (!compiled.ok) return invalidRegex(filter, compiled.error);
+      const name = (c: string): string => c.slice(c.lastIndexOf("/") + 1);
+      matches = (c) => compiled.value.test(c) || (CONTROLLER_FILTER_MATCHES_FULL_PATH_OR_NAME && compiled.value.test(name(c)));
+    }
+    return json(200, {
+      "validation-log": this.controllerPaths()
+        .filter(matches)
+        .map((c) => ({ controller: c, records: this.bundlesOf(c).map((b) => this.effectiveRecord(c, b)) })),
+    });
+  }
+
+  // ------------------------------------------------------------ endpoints
+
+  private required(req: EmulatorRequest, name: string): string | Reply {
+    const v = req.query[name];
+    return v === undefined || v.trim() === "" ? missingParameter(name) : v;
+  }
+
+  private controllerParam(req: EmulatorRequest, name: string): ControllerRecord | Reply {
+    const path = this.required(req, name);
+    if (typeof path !== "string") return path;
+    return this.controllers.get(path) ?? unknownController(path);
+  }
+
+  private bundleParam(req: EmulatorRequest, name = "bundleId"): StoredBundle | Reply {
+    const id = this.required(req, name);
+    if (typeof id !== "string") return id;
+    return this.store.get(id) ?? unknownBundle(id);
+  }
+
+  private downloadLink(req: EmulatorRequest): Reply {
+    const record = this.controllerParam(req, "id");
+    if (isReply(record)) return record;
+    if (record.assignedBundle === null) return noBundleAssigned(record.fullPath);
+    return json(200, { url: bundleUrl(this.options.ocUrl, record.assignedBundle), token: record.token });
+  }
+
+  private regenerateToken(req: EmulatorRequest): Reply {
+    if ((req.query["controllerPath"] ?? "") === "" && (req.query["bundleId"] ?? "") !== "") return deprecatedBundleIdOnly();
+    const record = this.controllerParam(req, "controllerPath");
+    if (isReply(record)) return record;
+    if (record.assignedBundle === null) return noBundleAssigned(record.fullPath);
+    record.token = newToken();
+    return json(200, this.bundleInfo(record.assignedBundle, record.token));
+  }
+
+  private checkOut(req: EmulatorRequest): Reply {
+    const timeout = req.query["timeout"];
+    if (timeout !== undefined && !(/^\d+$/.test(timeout.trim()) && Number(timeout) > 0)) {
+      return invalidParameter("timeout", `a positive number of seconds is expected (default ${DEFAULT_CHECKOUT_TIMEOUT_S})`);
+    }
+    const bundles = this.store.checkOut();
+    this.effectiveCache = new Map();
+    if (!KEEP_STATE_OF_VANISHED_BUNDLES) this.forgetVanishedBundles();
+    this.recordRawValidations();
+    return json(200, {
+      remotes: [
+        {
+          name: CHECKOUT_REMOTE_NAME,
+          bundles: bundles.map((b) => ({ bundleName: b.name, localText: checkoutLocalText(b.lastModified) })),
+        },
+      ],
+    });
+  }
+
+  private forgetVanishedBundles(): void {
+    const present = new Set(this.store.names());
+    for (const name of [...this.apiPatterns.keys()]) if (!present.has(name)) this.apiPatterns.delete(name);
+    for (const c of this.controllers.values()) if (c.assignedBundle !== null && !present.has(c.assignedBundle)) c.assignedBundle = null;
+    if (this.defaultBundle !== null && !present.has(this.defaultBundle)) this.defaultBundle = null;
+  }
+
+  private setAvailabilityPattern(req: EmulatorRequest): Reply {
+    const bundle = this.bundleParam(req);
+    if (isReply(bundle)) return bundle;
+    const regex = req.query["regex"];
+    if (regex === undefined) return missingParameter("regex");
+    const compiled = compileAnchored(regex);
+    if (!compiled.ok) return invalidRegex(regex, compiled.error);
+    this.apiPatterns.set(bundle.name, regex);
+    return json(200, { controllers: this.availableFor(bundle.name) });
+  }
+
+  private clearAvailabilityPattern(req: EmulatorRequest): Reply {
+    const bundle = this.bundleParam(req);
+    if (isReply(bundle)) return bundle;
+    this.apiPatterns.delete(bundle.name);
+    return json(200, { controllers: this.availableFor(bundle.name) });
+  }
+
+  private setVisibility(req: EmulatorRequest): Reply {
+    const raw = this.required(req, "visibility");
+    if (typeof raw !== "string") return raw;
+    const value = raw.trim().toLowerCase();
+    if (value !== "true" && value !== "false") return invalidParameter("visibility", "true or false is expected");
+    this.visibility = value === "true";
+    return json(200, { visibility: this.visibility });
+  }
+
+  private setControllerToBundle(req: EmulatorRequest, controllerParam: string): Reply {
+    const bundle = this.bundleParam(req);
+    if (isReply(bundle)) return bundle;
+    const record = this.controllerParam(req, controllerParam);
+    if (isReply(record)) return record;
+    if (!this.isAvailable(bundle.name, record.fullPath)) return bundleNotAvailable(bundle.name, record.fullPath);
+    record.assignedBundle = bundle.name;
+    return json(200, this.bundleInfo(bundle.name, record.token));
+  }
+
+  private setDefaultBundle(req: EmulatorRequest): Reply {
+    const bundle = this.bundleParam(req);
+    if (isReply(bundle)) return bundle;
+    // Ordering rule 2: only recorded; controllers get it pre-selected, never assigned.
+    this.defaultBundle = bundle.name;
+    return json(200, this.bundleInfo(bundle.name));
+  }
+
+  private controllerEntries(bundle: string, effective: AssignedBundle): { controller: string; status: string; findings: Finding[] }[] {
+    const controllers = [...new Set([...this.usedBy(bundle), ...this.availableFor(bundle)])].sort();
+    return controllers.map((controller) => ({
+      controller,
+      status: CONTROLLER_STATUS,
+      findings: [
+        effective.kind === "ok" && effective.effective.errors === 0
+          ? { level: "INFO", tag: "CONTVAL", text: `Effective bundle version '${effective.effective.version}' can be applied to controller '${controller}'.` }
+          : { level: "WARNING", tag: "CONTVAL", text: `The effective bundle cannot be applied to controller '${controller}'; see the structure validations.` },
+      ] as Finding[],
+    }));
+  }
+
+  private validateUploadedBundle(req: EmulatorRequest): Reply {
+    const bundle = this.bundleParam(req);
+    if (isReply(bundle)) return bundle;
+    const effective = this.effectiveOf(bundle.name);
+    const structure = validateBundle(bundle.files, { uploaded: false });
+    // Faults in the bundle's own files are in its raw validation already; those of its ancestors are not.
+    if (effective.kind === "broken" && !effective.inOwnFiles) structure.push({ level: "ERROR", tag: "STRUCTURE", text: effective.reason });
+    if (effective.kind === "ok") structure.push(...effective.effective.conflicts);
+    return json(200, validationResult(structure, this.controllerEntries(bundle.name, effective), queryFlag(req.query, "quiet")));
+  }
+
+  private async zipBundles(req: EmulatorRequest): Promise<ZipBundle[] | Reply> {
+    try {
+      return bundlesInZip(await unzip(uploadedZip(req.headers["content-type"], req.body)));
+    } catch (e) {
+      if (e instanceof NotAZipError) return badBundleZip("Invalid zip file: Cannot be unzipped");
+      if (e instanceof ZipLayoutError) return badBundleZip(e.message);
+      throw e;
+    }
+  }
+
+  private async getEffectiveBundle(req: EmulatorRequest): Promise<Reply> {
+    const bundles = await this.zipBundles(req);
+    if (isReply(bundles)) return bundles;
+    const resolve = zipParentResolver(bundles, (p) => this.store.get(p));
+    let selected: ZipBundle;
+    const wanted = req.query["bundle"];
+    if (wanted !== undefined && wanted !== "") {
+      const found = findZipBundles(bundles, wanted);
+      if (found.length === 0) return bundleNotInZip(wanted);
+      if (found.length > 1) return ambiguousZipBundle();
+      selected = found[0]!;
+    } else {
+      const parents = new Set(
+        bundles.map((b) => {
+          const desc = parseDescriptor(b.files);
+          const p = desc.ok ? desc.value["parent"] : undefined;
+          return typeof p === "string" ? resolve(p, b) : undefined;
+        }),
+      );
+      const leaves = bundles.filter((b) => !parents.has(b));
+      if (leaves.length !== 1) return ambiguousZipBundle();
+      selected = leaves[0]!;
+    }
+    try {
+      const effective = buildEffectiveBundle(selected, resolve);
+      return zipReply(await zipFiles(effective.files), `${selected.name.replace(/\//g, "___")}.zip`);
+    } catch (e) {
+      if (e instanceof BundleInconsistencyError) return inconsistentBundle(e.message);
+      throw e;
+    }
+  }
+
+  private async preValidate(req: EmulatorRequest): Promise<Reply> {
+    const bundles = await this.zipBundles(req);
+    if (isReply(bundles)) return bundles;
+    const resolve = zipParentResolver(bundles, (p) => this.store.get(p));
+    const quiet = queryFlag(req.query, "quiet");
+    const validations: { bundle: string; result: unknown }[] = [];
+    for (const bundle of bundles) {
+      let effective;
+      try {
+        effective = buildEffectiveBundle(bundle, resolve);
+      } catch (e) {
+        if (e instanceof BundleInconsistencyError) return inconsistentBundle(e.message);
+        throw e;
+      }
+      const structure = [...validateBundle(bundle.files, { uploaded: false }), ...effective.conflicts];
+      // Controllers are those of the location bundle the zip bundle stands for, if any.
+      const ocName = this.store.get(bundle.pathInBranch) ? bundle.pathInBranch : undefined;
+      const controllers = ocName ? this.controllerEntries(ocName, { kind: "ok", bundle: ocName, effective }) : [];
+      validations.push({ bundle: bundle.name, result: validationResult(structure, controllers, quiet) });
+    }
+    return json(200, { validations });
+  }
+}
+
+function isReply(value: unknown): value is Reply {
+  return typeof value === "object" && value !== null && "status" in value && "body" in value && Buffer.isBuffer((value as Reply).body);
+}

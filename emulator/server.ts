@@ -1,0 +1,195 @@
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import { authenticateJenkins } from "./auth";
+import type { FaultInjector } from "./faults";
+import type { FeatureManagementService } from "./feature-management";
+import { EmulatorRequest, flattenHeaders, jsonError, notFoundPage, Reply } from "./http";
+import type { RequestJournal } from "./journal";
+import type { OperationsCenter } from "./operations-center";
+import type { EmulatorUser } from "./types";
+import { DROPPED_STATUS, internalError, MAX_BODY_BYTES } from "./undocumented-behaviour";
+
+export const FM_PREFIX = "/feature-management/";
+export const OC_PREFIX = "/cjoc/";
+export const CONTROLLERS_PREFIX = "/controllers/";
+
+/** Controller full path as it appears in URLs: each segment percent-encoded. */
+export const encodePath = (fullPath: string): string => fullPath.split("/").map(encodeURIComponent).join("/");
+
+export interface Services {
+  featureManagement: FeatureManagementService;
+  operationsCenter: OperationsCenter;
+  users: EmulatorUser[];
+  journal: RequestJournal;
+  faults: FaultInjector;
+}
+
+/** One loopback server for every service; services are attached once the port (hence the URLs) is known. */
+export class EmulatorServer {
+  private readonly server: http.Server;
+  private services: Services | undefined;
+  private readonly pendingDelays = new Set<{ timer: NodeJS.Timeout; resolve: (completed: boolean) => void }>();
+  private closed = false;
+
+  constructor() {
+    this.server = http.createServer((req, res) => {
+      this.onRequest(req, res).catch(() => res.destroy());
+    });
+  }
+
+  async listen(port: number): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(port, "127.0.0.1", () => {
+        this.server.off("error", reject);
+        resolve();
+      });
+    });
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  attach(services: Services): void {
+    this.services = services;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const d of this.pendingDelays) {
+      clearTimeout(d.timer);
+      d.resolve(false);
+    }
+    this.pendingDelays.clear();
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+
+  /** Resolves false if the emulator closes first, so no timer outlives it. */
+  private delay(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const entry = {
+        timer: setTimeout(() => {
+          this.pendingDelays.delete(entry);
+          resolve(true);
+        }, ms),
+        resolve,
+      };
+      this.pendingDelays.add(entry);
+    });
+  }
+
+  private async onRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    res.on("error", () => undefined);
+    const { body, tooLarge } = await readBody(req);
+    // Origin-form targets are appended rather than resolved, so "//x" stays a path instead of becoming a host.
+    const target = req.url ?? "/";
+    const url = target.startsWith("/") ? new URL(`http://127.0.0.1${target}`) : new URL(target, "http://127.0.0.1");
+    const request: EmulatorRequest = {
+      method: (req.method ?? "GET").toUpperCase(),
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams.entries()),
+      headers: flattenHeaders(req.headers),
+      body,
+      clientIp: req.socket.remoteAddress ?? "",
+    };
+    const services = this.services;
+    if (!services) return send(res, jsonError(503, "Emulator is starting"));
+    const journal = (status: number): void =>
+      services.journal.record({
+        method: request.method,
+        path: request.path,
+        query: request.query,
+        headers: request.headers,
+        body: request.body,
+        status,
+      });
+
+    const fault = services.faults.take(request.method, request.path);
+    if (fault) {
+      if (fault.delayMs && !(await this.delay(fault.delayMs))) return void res.destroy();
+      if (fault.drop) {
+        journal(DROPPED_STATUS);
+        return void req.socket.destroy();
+      }
+      if (fault.status !== undefined) {
+        const reply = faultReply(fault.status, fault.body, fault.headers);
+        journal(reply.status);
+        return send(res, reply);
+      }
+    }
+
+    let reply: Reply;
+    try {
+      reply = tooLarge ? jsonError(413, `Request body larger than ${MAX_BODY_BYTES} bytes`) : await this.route(request, services);
+    } catch (e) {
+      reply = internalError(e);
+    }
+    journal(reply.status);
+    send(res, reply);
+  }
+
+  private async route(req: EmulatorRequest, s: Services): Promise<Reply> {
+    const path = req.path;
+    if (path.startsWith(FM_PREFIX)) return s.featureManagement.handle(req, path.slice(FM_PREFIX.length));
+    if (path.startsWith(OC_PREFIX)) {
+      const auth = authenticateJenkins(req.headers["authorization"], s.users);
+      if (!auth.ok) return auth.reply;
+      const sub = path.slice(OC_PREFIX.length);
+      const oc = s.operationsCenter;
+      return (await oc.handle(req, sub)) ?? (await oc.instance.handle(req, sub)) ?? notFoundPage(path);
+    }
+    if (path.startsWith(CONTROLLERS_PREFIX)) {
+      const rest = path.slice(CONTROLLERS_PREFIX.length);
+      // Longest match, so a controller inside a folder wins over a same-named prefix.
+      const controller = [...s.operationsCenter.controllers.values()]
+        .filter((c) => rest.startsWith(`${encodePath(c.fullPath)}/`))
+        .sort((a, b) => b.fullPath.length - a.fullPath.length)[0];
+      if (!controller) return notFoundPage(path);
+      const auth = authenticateJenkins(req.headers["authorization"], s.users);
+      if (!auth.ok) return auth.reply;
+      const sub = rest.slice(encodePath(controller.fullPath).length + 1);
+      return (await controller.instance.handle(req, sub)) ?? notFoundPage(path);
+    }
+    return notFoundPage(path);
+  }
+}
+
+async function readBody(req: http.IncomingMessage): Promise<{ body: Buffer; tooLarge: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk as Buffer);
+    }
+  } catch {
+    // Client went away mid-body: handle what arrived; the answer goes nowhere anyway.
+  }
+  return { body: tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks), tooLarge };
+}
+
+function faultReply(status: number, body: string | undefined, headers: Record<string, string> | undefined): Reply {
+  const content = body ?? JSON.stringify({ error: "injected fault" });
+  let looksJson = true;
+  try {
+    JSON.parse(content);
+  } catch {
+    looksJson = false;
+  }
+  const lower = Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  return {
+    status,
+    headers: { "content-type": looksJson ? "application/json;charset=utf-8" : "text/plain;charset=utf-8", ...lower },
+    body: Buffer.from(content),
+  };
+}
+
+function send(res: http.ServerResponse, reply: Reply): void {
+  if (res.destroyed) return;
+  res.writeHead(reply.status, { ...reply.headers, "content-length": String(reply.body.length) });
+  res.end(reply.body);
+}

@@ -1,0 +1,130 @@
+export interface EmulatorUser {
+  username: string;
+  apiToken: string;
+  /** Administrators pass every CasC endpoint; others get Jenkins' "missing the Overall/Administer permission" 403. */
+  admin: boolean;
+}
+
+export interface FeatureManagementAccount {
+  token: string;
+  /** Tokens sharing an account see the same applications. */
+  account: string;
+}
+
+export interface EmulatorOptions {
+  /** Loopback port; 0 (default) picks a free one. */
+  port?: number;
+  /** Bundle-location folder; default <repo>/examples/bundles. */
+  bundlesDir?: string;
+  /** Controller full paths; default ["team-a/controller-a", "team-b/controller-b", "sandbox"]. */
+  controllers?: string[];
+  /** Replaces the default admin and developer users. */
+  users?: EmulatorUser[];
+  /** Replaces the default acme and globex accounts. */
+  featureManagementAccounts?: FeatureManagementAccount[];
+  /** When true, a client IP gets status 555 for a request < 1 s after its last accepted one. Default false. */
+  featureManagementRateLimit?: boolean;
+}
+
+export interface JournalEntry {
+  method: string;
+  /** Pathname as received, without the query. */
+  path: string;
+  query: Record<string, string>;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Status answered; 0 when the request was dropped by a fault. */
+  status: number;
+}
+
+export interface FaultSpec {
+  /** Any method when absent. */
+  method?: string;
+  /** Request pathname, matched exactly (no query). */
+  path: string;
+  /** Answer with this status instead of handling the request. */
+  status?: number;
+  /** Body of a status fault; default {"error":"injected fault"}. */
+  body?: string;
+  headers?: Record<string, string>;
+  /** Wait before answering (then answer normally unless status/drop is also given). */
+  delayMs?: number;
+  /** Destroy the socket without a response. */
+  drop?: boolean;
+  /** Number of matching requests affected; default 1; Infinity allowed. */
+  times?: number;
+}
+
+export interface Credentials {
+  username: string;
+  apiToken: string;
+}
+
+export interface EmulatorCredentials {
+  admin: Credentials;
+  nonAdmin: Credentials;
+  featureManagementToken: string;
+  otherFeatureManagementToken: string;
+}
+
+export interface Journal {
+  entries(): JournalEntry[];
+  clear(): void;
+}
+
+export interface Faults {
+  inject(spec: FaultSpec): void;
+  clear(): void;
+  /** Faults not used up yet, with their remaining count (a copy). */
+  pending(): (FaultSpec & { remaining: number })[];
+}
+
+export interface AppliedBundleView {
+  bundle: string;
+  version: string;
+}
+
+/** Read-only views of the emulator's state, for tests and debugging. Every call returns a fresh copy. */
+export interface EmulatorStateView {
+  /** Bundle set by set-default-bundle, or null. */
+  defaultBundle(): string | null;
+  /** Controller full path -> assigned bundle name (only assigned controllers). */
+  assignments(): Record<string, string>;
+  globalVisibility(): boolean;
+  /** Patterns set through set-availability-pattern (not the bundle.yaml ones). */
+  apiAvailabilityPatterns(): Record<string, string>;
+  /** The default bundle when this controller matches its availability (ordering rule 2), else null. */
+  preselectedBundleFor(controller: string): string | null;
+  /** Names of the bundles of the last check-out (or start-up), sorted. */
+  bundles(): string[];
+  controllers(): string[];
+  /** Current bundle-link token of a controller. */
+  controllerToken(controller: string): string;
+  /** Bundle applied by the last successful reload of an instance ("" = OC), or null. */
+  appliedBundle(instance: string): AppliedBundleView | null;
+  /** Full names of the items of an instance ("" = OC), sorted. */
+  items(instance: string): string[];
+  /** Applications of a feature-flag account, in creation order. */
+  applications(account: string): { id: string; name: string }[];
+  featureManagementRateLimit(): boolean;
+}
+
+export interface Emulator {
+  /** http://127.0.0.1:<port>/ */
+  baseUrl: string;
+  port: number;
+  bundlesDir: string;
+  featureManagementUrl: string;
+  operationsCenterUrl: string;
+  /** Controller full path -> base URL (ends with "/"). */
+  controllerUrls: Record<string, string>;
+  credentials: EmulatorCredentials;
+  journal: Journal;
+  faults: Faults;
+  setFeatureManagementRateLimit(on: boolean): void;
+  /** Make reload-bundle of an instance (controller full path, or "" for the OC) answer {reloaded:false, reason}; null clears. */
+  setReloadRefusal(instance: string, reason: string | null): void;
+  state: EmulatorStateView;
+  close(): Promise<void>;
+}

@@ -1,0 +1,195 @@
+/**
+ * Every behaviour the public sources (specs + docs/notes) leave open, in one place so it is easy to change.
+ * Each choice carries a one-line reason. emulator/README.md mirrors this file in a table.
+ */
+import { javaDateString } from "./dates";
+import { json, jsonError, notFoundPage, Reply } from "./http";
+
+// ---------------------------------------------------------------- feature-flag service
+
+/** Missing or unknown bearer token: 401 with a JSON error (the error body format is not public). */
+export const fmUnauthorized = (): Reply => jsonError(401, "Unauthorized: missing or invalid API token");
+
+/** Over the 1 request/s limit: the documented status 555; the body text is our own. */
+export const fmRateLimited = (): Reply => jsonError(555, "Rate limit exceeded: at most 1 request per second per client IP");
+
+/** The limiter runs before authentication (a gateway concern), so rejected-token requests count too. */
+export const FM_RATE_LIMIT_BEFORE_AUTH = true;
+
+/** Minimum spacing between accepted requests of one client IP while the limit is on. */
+export const FM_RATE_LIMIT_WINDOW_MS = 1000;
+
+/** A body that is not a JSON object, or an applicationName that is not a non-blank string: 400. */
+export const fmBadRequest = (reason: string): Reply => jsonError(400, reason);
+
+/** Creating answers 200 (not 201): the spec only says "JSON object: the new Application". */
+export const FM_CREATE_STATUS = 200;
+
+/** Unknown (or malformed) application id: 404. */
+export const fmUnknownApplication = (id: string): Reply => jsonError(404, `Application '${id}' not found`);
+
+/** Unknown path or wrong method under /public-api: 404 JSON (no route exists, as for Jenkins). */
+export const fmNotFound = (): Reply => jsonError(404, "Not found");
+
+/** Duplicate application names are accepted; ids tell them apart (no uniqueness rule is public). */
+export const FM_ALLOW_DUPLICATE_NAMES = true;
+
+/** Only used when FM_ALLOW_DUPLICATE_NAMES is false: 409. */
+export const fmDuplicateName = (name: string): Reply => jsonError(409, `An application named '${name}' already exists`);
+
+// ---------------------------------------------------------------- Jenkins authentication
+
+/** An authorization header that is not Basic is ignored, as Jenkins does, so the caller is anonymous (403). */
+export const NON_BASIC_AUTH_IS_ANONYMOUS = true;
+
+// ---------------------------------------------------------------- request parameters
+
+/** Boolean query flags (`quiet`, raw log `controller`): only a case-insensitive "true" turns them on, so the default is false (the product's default for quiet). */
+export function queryFlag(query: Record<string, string>, name: string): boolean {
+  return (query[name] ?? "").trim().toLowerCase() === "true";
+}
+
+/** Zip uploads: the raw body (the documented example), or the multipart/form-data field of this name (else the first file part). */
+export const ZIP_UPLOAD_FIELD = "bundle";
+
+// ---------------------------------------------------------------- operations center
+
+/** Unknown bundle id on any OC endpoint (the raw log's `bundle` filter included): 404, the spec's "cannot be found" status. */
+export const unknownBundle = (id: string): Reply => jsonError(404, `Bundle '${id}' not found`);
+
+/** Unknown controller full path: 404, as the spec's error table says. */
+export const unknownController = (path: string): Reply => jsonError(404, `Controller '${path}' not found`);
+
+/** A regex that does not compile (availability pattern or log filter): 400 with the compiler's reason. */
+export const invalidRegex = (regex: string, reason: string): Reply =>
+  jsonError(400, `Invalid regular expression '${regex}': ${reason}`);
+
+/** A required query parameter is missing or empty: 400. (set-availability-pattern accepts an empty `regex`: it overrides the yaml pattern with "no pattern".) */
+export const missingParameter = (name: string): Reply => jsonError(400, `Missing required parameter '${name}'`);
+
+/** A parameter with an unusable value (timeout, visibility): 400. */
+export const invalidParameter = (name: string, reason: string): Reply =>
+  jsonError(400, `Invalid value for parameter '${name}': ${reason}`);
+
+/** set-controller-to-bundle for a bundle the controller may not use (ordering rule 1): 400 saying what to do. */
+export const bundleNotAvailable = (bundle: string, controller: string): Reply =>
+  jsonError(
+    400,
+    `Bundle '${bundle}' is not available to controller '${controller}': set its availability pattern ` +
+      `(set-availability-pattern) or enable global visibility (set-global-availability-pattern-behavior) first`,
+  );
+
+/** Inconsistent bundle (missing file, missing parent, unreadable descriptor) in get-effective-bundle and pre-validate-bundle: 400. */
+export const inconsistentBundle = (reason: string): Reply => jsonError(400, reason);
+
+/** The uploaded zip of get-effective-bundle / pre-validate-bundle cannot be unzipped or holds no bundle: 400. */
+export const badBundleZip = (reason: string): Reply => jsonError(400, reason);
+
+/** get-effective-bundle's `bundle` names no bundle of the zip: 404. */
+export const bundleNotInZip = (name: string): Reply => jsonError(404, `Bundle '${name}' not found in the uploaded zip`);
+
+/** config-bundle-download-link / regenerate-token for a controller with no bundle assigned: 404 (no link exists). */
+export const noBundleAssigned = (controller: string): Reply =>
+  jsonError(404, `No CasC bundle is assigned to controller '${controller}'`);
+
+/** regenerate-token with only the deprecated bundleId: 400 (the token belongs to a controller, not a bundle). */
+export const deprecatedBundleIdOnly = (): Reply =>
+  jsonError(400, "Parameter 'bundleId' is deprecated for regenerate-token: pass 'controllerPath'");
+
+/** Name of the single bundle location reported by check-out (the local bundles folder). */
+export const CHECKOUT_REMOTE_NAME = "local-folder";
+
+/** check-out `localText`: the newest modification time of the bundle's files, in Java's Date.toString() form (UTC). */
+export const checkoutLocalText = (lastModified: Date): string => javaDateString(lastModified);
+
+/** check-out `timeout`: a positive integer number of seconds, default 600 (spec); anything else 400. */
+export const DEFAULT_CHECKOUT_TIMEOUT_S = 600;
+
+/** Bundles that vanish from the folder keep their assignments, API patterns and default (they reattach if they come back). */
+export const KEEP_STATE_OF_VANISHED_BUNDLES = true;
+
+/** Dot-files and dot-folders (.git...) of the bundle location are skipped. (A bundle.yaml at the root itself has no folder name, so it is never a bundle.) */
+export const isIgnoredLocationEntry = (name: string): boolean => name.startsWith(".");
+
+/** The effective-log `controller` regex matches a controller when it matches its whole full path or its whole last segment. */
+export const CONTROLLER_FILTER_MATCHES_FULL_PATH_OR_NAME = true;
+
+/** validate-uploaded-bundle / pre-validate-bundle: one controllerValidations entry (status ONLINE) per controller using or able to use the (location) bundle, holding an INFO when the effective bundle applies, else a WARNING pointing at the structure validations. */
+export const CONTROLLER_STATUS = "ONLINE";
+
+/** A bundle's `url` is where the OC would expose its content: <oc>/config-bundle/<bundle name>; list results carry an empty token. */
+export const bundleUrl = (ocUrl: string, bundle: string): string =>
+  `${ocUrl}config-bundle/${bundle.split("/").map(encodeURIComponent).join("/")}`;
+
+/** Zip layout of get-effective-bundle / pre-validate-bundle: a bundle folder directly at the top (no branch) is accepted as branch-less; files at the very top are not. */
+export const ACCEPT_BRANCHLESS_BUNDLES = true;
+
+/** Without `bundle`, get-effective-bundle uses the only bundle of the zip, or the only one no other bundle inherits from; otherwise 400. */
+export const ambiguousZipBundle = (): Reply =>
+  jsonError(400, "The zip holds several bundles: name the one to compute with the 'bundle' query parameter");
+
+/** Effective bundle layout: only referenced files, each level's under a folder named after its bundle ('/' written '___'), root ancestor first; `parent` and `availabilityPattern` dropped, strategies inherited. */
+export const effectiveFolderName = (bundle: string): string => bundle.replace(/\//g, "___");
+
+/** Effective `version`: the first 32 hex digits of a SHA-256 over the effective descriptor (minus version) and every file. */
+export const EFFECTIVE_VERSION_HEX_DIGITS = 32;
+
+/** structureValidations[].message is the text without the "LEVEL - [TAG] - " prefix (level and code have their own fields). */
+export const STRUCTURE_MESSAGE_WITHOUT_PREFIX = true;
+
+// ---------------------------------------------------------------- instances (OC and controllers)
+
+/** Update logs (retention-policy) and raw validation logs keep this many versions. */
+export const UPDATE_LOG_RETENTION = 10;
+
+/** reload-bundle with no bundle assigned (always the case on the OC, whose own bundle is outside this API): not reloaded, with this reason; check-bundle-update then says update-available false, current version "N/A". */
+export const NO_BUNDLE_TO_RELOAD = "No CasC bundle is assigned to this instance";
+
+/** reload-bundle when the assigned bundle cannot be built (missing parent/file), has validation errors, or left the location: not reloaded, with this reason. A bundle that cannot be built is no update: check-bundle-update says update-available false with new-version {version:"N/A", valid:false, validations:[reason]}. */
+export const invalidBundleReason = (reason: string): string => `Bundle is not valid: ${reason}`;
+
+/** reload-bundle with nothing new answers {reloaded:true} and adds no update-log version (false: re-applies and logs). */
+export const RELOAD_WITHOUT_CHANGE_LOGS_NOTHING = true;
+
+/** core-casc-effective-bundle-export(/downloadFile) before any bundle was applied: 404. */
+export const noAppliedBundle = (): Reply => jsonError(404, "No CasC bundle has been applied to this instance yet");
+
+/** downloadFile/<file_name> naming no file of the applied effective bundle: 404. */
+export const unknownEffectiveFile = (name: string): Reply =>
+  jsonError(404, `File '${name}' is not part of the applied effective bundle`);
+
+/** create-items `path` naming no item: 404; naming an item that is not a folder: 400. */
+export const folderNotFound = (path: string): Reply => jsonError(404, `Folder '${path}' not found`);
+export const notAFolder = (path: string): Reply => jsonError(400, `Item '${path}' is not a folder`);
+
+/** create-items body that is empty, not YAML, or not an items document: 400. The `yaml` parameter (a server-side file) is never read. */
+export const badItemsYaml = (reason: string): Reply => jsonError(400, reason);
+
+/** create-items answer: basePath is the folder's Jenkins full name, no leading/trailing '/', "" for the root. */
+export const basePathOf = (folderFullName: string): Reply => json(200, { basePath: folderFullName });
+
+/** Instance exports name the core configuration file core.yaml (the spec's section file name). */
+export const CORE_FILE_NAME = "core.yaml";
+
+/** `/<item>/export/download` with no section: all six sections concatenated, like core-casc-export (false: items.yaml only). */
+export const ITEM_EXPORT_WITHOUT_SECTION_IS_ALL_SECTIONS = true;
+
+/** Unknown item or section in item export: the Jenkins 404 HTML page (the URL resolves to nothing). */
+export const unknownItemOrSection = (path: string): Reply => notFoundPage(path);
+
+/** casc-bundle-validate: `parent`/`availabilityPattern` in an uploaded bundle give a WARNING (they are ignored), not an ERROR. */
+export const UPLOADED_PARENT_IS_WARNING = true;
+
+// ---------------------------------------------------------------- server
+
+/** Request bodies above this size get 413 (a careful server bounds memory). */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/** Unexpected failures: 500 JSON like the controller plugin's ({error: "<Class>: <message>", stackTrace}). */
+export const internalError = (err: unknown): Reply => {
+  const e = err instanceof Error ? err : new Error(String(err));
+  return json(500, { error: `${e.name}: ${e.message}`, stackTrace: e.stack ?? "" });
+};
+
+/** A dropped request (fault `drop`) is journaled with status 0: no response was sent. */
+export const DROPPED_STATUS = 0;

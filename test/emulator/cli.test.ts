@@ -1,0 +1,75 @@
+import { ChildProcess, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { basic, copyBundles } from "./helpers";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+
+function runCli(args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [require.resolve("ts-node/dist/bin.js"), "--transpile-only", "emulator/cli.ts", ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+async function waitFor(check: () => boolean, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+let dir: string;
+let emulator: ReturnType<typeof runCli>;
+const extra: ChildProcess[] = [];
+
+// This file's emulator is the CLI itself, in a child process.
+beforeAll(async () => {
+  dir = copyBundles();
+  fs.renameSync(path.join(dir, "team-b"), path.join(dir, "team-z"));
+  emulator = runCli(["--port", "0", "--bundles", dir]);
+  await waitFor(() => /curl -u/.test(emulator.output()) || emulator.child.exitCode !== null, 15000);
+});
+afterAll(() => {
+  // A child process would outlive a failing test unless killed here.
+  for (const c of [emulator.child, ...extra]) if (c.exitCode === null) c.kill("SIGKILL");
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("npm run emulator (emulator/cli.ts)", () => {
+  it("prints URLs and credentials and serves the --bundles folder", async () => {
+    const out = emulator.output();
+    expect(out).toContain("admin:admin-api-token-7f3c9d");
+    expect(out).toContain("developer:developer-api-token-2b8e41");
+    expect(out).toContain("fm-token-acme-5d1e0b");
+    expect(out).toMatch(/feature-flag service\s+http:\/\/127\.0\.0\.1:\d+\/feature-management\//);
+    expect(out).toMatch(/team-a\/controller-a\s+http:\/\/127\.0\.0\.1:\d+\/controllers\/team-a\/controller-a\//);
+    const ocUrl = /operations center\s+(http:\/\/127\.0\.0\.1:\d+\/cjoc\/)/.exec(out)![1]!;
+    const res = await fetch(`${ocUrl}casc-bundle/list`, {
+      headers: { authorization: basic({ username: "admin", apiToken: "admin-api-token-7f3c9d" }) },
+    });
+    const names = ((await res.json()) as { bundles: { name: string }[] }).bundles.map((b) => b.name);
+    expect(names).toEqual(["base", "team-a", "team-z"]);
+  });
+
+  it("stops cleanly on SIGINT", async () => {
+    emulator.child.kill("SIGINT");
+    expect(await emulator.exited).toBe(0);
+    expect(emulator.output()).toContain("stopping emulator");
+  });
+
+  it("fails with usage on an unknown flag or a bad port", async () => {
+    const runs = [["--colour"], ["--port", "http"]].map((args) => runCli(args));
+    extra.push(...runs.map((r) => r.child));
+    for (const run of runs) {
+      expect(await run.exited).toBe(1);
+      expect(run.output()).toContain("usage: npm run emulator");
+    }
+  });
+});
