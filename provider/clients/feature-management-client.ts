@@ -44,7 +44,7 @@ export class FeatureManagementClient {
   }
 
   /** Every application of the account. */
-  listApplications(): Promise<Application[]> {
+  async listApplications(): Promise<Application[]> {
     return this.http.json(
       { operation: "listing applications", method: "GET", path: "public-api/applications", idempotency: "safe" },
       applicationListSchema,
@@ -52,7 +52,7 @@ export class FeatureManagementClient {
   }
 
   /** Creates an application. Never retried after it may have reached the server: that could create two. */
-  createApplication(name: string): Promise<Application> {
+  async createApplication(name: string): Promise<Application> {
     const operation = `creating application "${name}"`;
     const applicationName = requireText(name, "name", operation);
     return this.http.json(
@@ -67,7 +67,7 @@ export class FeatureManagementClient {
     );
   }
 
-  getApplication(applicationId: string): Promise<Application> {
+  async getApplication(applicationId: string): Promise<Application> {
     const operation = `reading application "${applicationId}"`;
     const id = requireText(applicationId, "applicationId", operation);
     return this.http.json(
@@ -82,7 +82,7 @@ export class FeatureManagementClient {
     );
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     return this.http.close();
   }
 }

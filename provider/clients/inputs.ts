@@ -52,20 +52,12 @@ export function requireOneOf<T extends string>(value: unknown, allowed: readonly
   throw new InvalidInputError(input, `"${String(value)}" is not one of ${allowed.join(", ")}`, operation);
 }
 
-/** A single file name (no folder): encoded as one path segment. */
-export function requireFileName(value: unknown, input: string, operation: string): string {
-  const name = requireText(value, input, operation);
-  if (name.includes("/") || name === "." || name === "..") {
-    throw new InvalidInputError(input, `"${name}" must be a file name, without "/"`, operation);
-  }
-  return encodeURIComponent(name);
-}
-
 /**
- * An item's URI path (`job/folder1/job/pipeline`), encoded segment by segment. Surrounding slashes are dropped;
- * "." and ".." are refused because they would climb out of the base URL's prefix.
+ * A relative URL path (an item's `job/folder1/job/pipeline`, a file `base/jenkins.yaml`), encoded segment by
+ * segment. Surrounding slashes are dropped; "." and ".." are refused because they would climb out of the base URL's
+ * prefix.
  */
-export function encodeItemUri(value: unknown, input: string, operation: string): string {
+export function encodeRelativePath(value: unknown, input: string, operation: string): string {
   const uri = requireText(value, input, operation).replace(/^\/+|\/+$/g, "");
   const segments = uri.split("/");
   if (segments.some((s) => s === "" || s === "." || s === "..")) {

@@ -14,8 +14,7 @@ import {
 } from "./casc-schemas";
 import { cascHttpClient, type CascClientOptions } from "./casc-connection";
 import {
-  encodeItemUri,
-  requireFileName,
+  encodeRelativePath,
   requireFullPath,
   requireOneOf,
   requireText,
@@ -46,14 +45,14 @@ export class InstanceClient {
     return this.http.baseUrl.href;
   }
 
-  getUpdateLog(): Promise<UpdateLog> {
+  async getUpdateLog(): Promise<UpdateLog> {
     return this.http.json(
       { operation: "reading the bundle update log", method: "GET", path: "casc-bundle-mgnt/casc-bundle-update-log", idempotency: "safe" },
       updateLogSchema,
     );
   }
 
-  checkBundleUpdate(options: QuietOption = {}): Promise<BundleUpdateCheck> {
+  async checkBundleUpdate(options: QuietOption = {}): Promise<BundleUpdateCheck> {
     return this.http.json(
       {
         operation: "checking for a bundle update",
@@ -67,12 +66,12 @@ export class InstanceClient {
   }
 
   /** The whole configuration as YAML text, all files concatenated. */
-  exportConfiguration(): Promise<string> {
+  async exportConfiguration(): Promise<string> {
     return this.http.text({ operation: "exporting the configuration", method: "GET", path: "core-casc-export", idempotency: "safe" });
   }
 
   /** The configuration's YAML files as a zip. */
-  exportConfigurationZip(): Promise<Buffer> {
+  async exportConfigurationZip(): Promise<Buffer> {
     return this.http.binary({
       operation: "exporting the configuration as a zip",
       method: "GET",
@@ -82,7 +81,7 @@ export class InstanceClient {
   }
 
   /** One of the six JSON schemas used in validation (product 2.426.3.1 or later). */
-  downloadSchema(name: SchemaFile): Promise<Record<string, unknown>> {
+  async downloadSchema(name: SchemaFile): Promise<Record<string, unknown>> {
     const operation = `downloading schema "${name}"`;
     const file = requireOneOf(name, SCHEMA_FILES, "name", operation);
     return this.http.json(
@@ -98,7 +97,7 @@ export class InstanceClient {
   }
 
   /** Applies an available update without restart when possible. Never retried: a reload is not repeatable. */
-  reloadBundle(): Promise<ReloadResult> {
+  async reloadBundle(): Promise<ReloadResult> {
     return this.http.json(
       { operation: "reloading the bundle", method: "POST", path: "casc-bundle-mgnt/reload-bundle", idempotency: "unsafe" },
       reloadResultSchema,
@@ -109,7 +108,7 @@ export class InstanceClient {
    * Creates the items of an items.yaml text, in the folder `path` (which must exist) or at the root. Never retried:
    * it could create items twice.
    */
-  createItems(yaml: string, options: { path?: string } = {}): Promise<CreateItemsResult> {
+  async createItems(yaml: string, options: { path?: string } = {}): Promise<CreateItemsResult> {
     const operation = options.path ? `creating items in folder "${options.path}"` : "creating items";
     const body = requireText(yaml, "yaml", operation);
     const path = options.path === undefined ? undefined : requireFullPath(options.path, "path", operation);
@@ -128,7 +127,7 @@ export class InstanceClient {
   }
 
   /** The bundle in force, as a zip. */
-  exportEffectiveBundle(): Promise<Buffer> {
+  async exportEffectiveBundle(): Promise<Buffer> {
     return this.http.binary({
       operation: "exporting the effective bundle",
       method: "POST",
@@ -137,10 +136,10 @@ export class InstanceClient {
     });
   }
 
-  /** One YAML file of the bundle in force, as text. */
-  downloadEffectiveBundleFile(fileName: string): Promise<string> {
+  /** One YAML file of the bundle in force (a path inside the effective bundle), as text. */
+  async downloadEffectiveBundleFile(fileName: string): Promise<string> {
     const operation = `downloading effective bundle file "${fileName}"`;
-    const file = requireFileName(fileName, "fileName", operation);
+    const file = encodeRelativePath(fileName, "fileName", operation);
     return this.http.text({
       operation,
       method: "POST",
@@ -151,9 +150,9 @@ export class InstanceClient {
   }
 
   /** An item (`job/folder1/job/pipeline`) exported as CasC YAML, whole or one section. */
-  exportItem(itemUri: string, options: { section?: SectionFile } = {}): Promise<string> {
+  async exportItem(itemUri: string, options: { section?: SectionFile } = {}): Promise<string> {
     const operation = `exporting item "${itemUri}"`;
-    const uri = encodeItemUri(itemUri, "itemUri", operation);
+    const uri = encodeRelativePath(itemUri, "itemUri", operation);
     const section = options.section === undefined ? undefined : requireOneOf(options.section, SECTION_FILES, "section", operation);
     return this.http.text({
       operation,
@@ -165,7 +164,7 @@ export class InstanceClient {
   }
 
   /** Validates a single bundle (files at the zip's top level) against this instance. */
-  validateBundle(zip: Uint8Array, options: QuietOption = {}): Promise<InstanceValidation> {
+  async validateBundle(zip: Uint8Array, options: QuietOption = {}): Promise<InstanceValidation> {
     const operation = "validating a bundle";
     const data = requireZip(zip, "zip", operation);
     return this.http.json(
@@ -183,7 +182,7 @@ export class InstanceClient {
     );
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     return this.http.close();
   }
 }

@@ -38,7 +38,7 @@ export class OperationsCenterClient extends InstanceClient {
     return result.bundles;
   }
 
-  getRawBundleValidationLog(options: { bundle?: string; controller?: boolean } = {}): Promise<RawBundleValidationLog> {
+  async getRawBundleValidationLog(options: { bundle?: string; controller?: boolean } = {}): Promise<RawBundleValidationLog> {
     const operation = options.bundle ? `reading the validation log of bundle "${options.bundle}"` : "reading the raw bundle validation log";
     const bundle = options.bundle === undefined ? undefined : requireText(options.bundle, "bundle", operation);
     const controller = options.controller === undefined ? undefined : requireBoolean(options.controller, "controller", operation);
@@ -56,7 +56,7 @@ export class OperationsCenterClient extends InstanceClient {
   }
 
   /** `controller` is a regular expression on controller names that filters the log. */
-  getEffectiveBundleValidationLog(options: { controller?: string } = {}): Promise<EffectiveBundleValidationLog> {
+  async getEffectiveBundleValidationLog(options: { controller?: string } = {}): Promise<EffectiveBundleValidationLog> {
     const operation = "reading the effective bundle validation log";
     const controller = options.controller === undefined ? undefined : requireText(options.controller, "controller", operation);
     return this.http.json(
@@ -72,7 +72,7 @@ export class OperationsCenterClient extends InstanceClient {
   }
 
   /** The link file content (`url`, `token`) a controller uses to fetch its bundle. */
-  getBundleDownloadLink(controllerPath: string): Promise<BundleDownloadLink> {
+  async getBundleDownloadLink(controllerPath: string): Promise<BundleDownloadLink> {
     const operation = `reading the bundle link of controller "${controllerPath}"`;
     const id = requireFullPath(controllerPath, "controllerPath", operation);
     return this.http.json(
@@ -89,7 +89,7 @@ export class OperationsCenterClient extends InstanceClient {
   }
 
   /** Re-reads the bundle locations. */
-  checkOut(options: { timeoutSeconds?: number } = {}): Promise<CheckOutResult> {
+  async checkOut(options: { timeoutSeconds?: number } = {}): Promise<CheckOutResult> {
     const operation = "checking out bundles";
     const timeout =
       options.timeoutSeconds === undefined ? undefined : requirePositiveInteger(options.timeoutSeconds, "timeoutSeconds", operation);
@@ -103,7 +103,7 @@ export class OperationsCenterClient extends InstanceClient {
    * The effective bundle (inheritance applied) of `bundle`, computed from a zip of branch folders holding the
    * changed bundles and their parents. Returns the effective bundle as a zip.
    */
-  getEffectiveBundle(zip: Uint8Array, options: { bundle: string }): Promise<Buffer> {
+  async getEffectiveBundle(zip: Uint8Array, options: { bundle: string }): Promise<Buffer> {
     const operation = `computing the effective bundle of "${options?.bundle}"`;
     const data = requireZip(zip, "zip", operation);
     const bundle = requireText(options?.bundle, "bundle", operation);
@@ -118,7 +118,7 @@ export class OperationsCenterClient extends InstanceClient {
   }
 
   /** Issues a new bundle token for the controller (the old one stops working). Never retried. */
-  regenerateToken(controllerPath: string): Promise<BundleInfo> {
+  async regenerateToken(controllerPath: string): Promise<BundleInfo> {
     const operation = `regenerating the bundle token of controller "${controllerPath}"`;
     const path = requireFullPath(controllerPath, "controllerPath", operation);
     return this.http.json(
@@ -189,7 +189,7 @@ export class OperationsCenterClient extends InstanceClient {
   }
 
   /** Assigns the bundle to the controller; the bundle must be available to it first. */
-  setControllerToBundle(bundleId: string, controllerPath: string): Promise<BundleInfo> {
+  async setControllerToBundle(bundleId: string, controllerPath: string): Promise<BundleInfo> {
     const operation = `assigning bundle "${bundleId}" to controller "${controllerPath}"`;
     const id = requireText(bundleId, "bundleId", operation);
     const path = requireFullPath(controllerPath, "controllerPath", operation);
@@ -207,7 +207,7 @@ export class OperationsCenterClient extends InstanceClient {
   }
 
   /** Pre-selects the bundle for new controllers that match its pattern; assigns nothing. */
-  setDefaultBundle(bundleId: string): Promise<BundleInfo> {
+  async setDefaultBundle(bundleId: string): Promise<BundleInfo> {
     const operation = `setting the default bundle to "${bundleId}"`;
     const id = requireText(bundleId, "bundleId", operation);
     return this.http.json(
@@ -223,7 +223,7 @@ export class OperationsCenterClient extends InstanceClient {
     );
   }
 
-  validateUploadedBundle(bundleId: string, options: QuietOption = {}): Promise<ValidationResult> {
+  async validateUploadedBundle(bundleId: string, options: QuietOption = {}): Promise<ValidationResult> {
     const operation = `validating bundle "${bundleId}"`;
     const id = requireText(bundleId, "bundleId", operation);
     return this.http.json(
@@ -240,7 +240,7 @@ export class OperationsCenterClient extends InstanceClient {
   }
 
   /** Validates raw bundles (branch-folder layout, as getEffectiveBundle) before they are checked out. */
-  preValidateBundles(zip: Uint8Array, options: QuietOption = {}): Promise<PreValidationResult> {
+  async preValidateBundles(zip: Uint8Array, options: QuietOption = {}): Promise<PreValidationResult> {
     const operation = "pre-validating bundles";
     const data = requireZip(zip, "zip", operation);
     return this.http.json(

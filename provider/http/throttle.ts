@@ -37,8 +37,10 @@ export async function throttled<T>(key: string, intervalMs: number, task: () => 
   const previous = g.tail;
   g.tail = new Promise<void>((resolve) => (release = resolve));
   await previous;
-  const wait = g.lastFinishedAt + intervalMs - Date.now();
-  if (wait > 0) await sleep(wait);
+  // A loop, because timers may fire a millisecond early.
+  for (let wait = g.lastFinishedAt + intervalMs - Date.now(); wait > 0; wait = g.lastFinishedAt + intervalMs - Date.now()) {
+    await sleep(wait);
+  }
   try {
     return await task();
   } finally {
