@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import YAML from "yaml";
+import { updateHashWithFiles } from "../provider/bundle/hash";
+import { type BundleSource, type ChainLink, parentChain, type ParentResolver } from "../provider/bundle/inheritance";
 import { countLevels, Finding, validateBundle } from "./bundle-validation";
 import {
   Descriptor,
-  parseDescriptor,
   parseYaml,
   resolveEntry,
   scalarProp,
@@ -15,14 +16,7 @@ import { EFFECTIVE_VERSION_HEX_DIGITS, effectiveFolderName } from "./undocumente
 import { deepMerge, leaves, sameValue } from "./yaml-merge";
 import type { FileMap } from "./zip";
 
-/** A raw bundle: its name (folder path in the bundle location, or branch/path inside an uploaded zip) and files. */
-export interface BundleSource {
-  name: string;
-  files: FileMap;
-}
-
-/** Finds the parent named in a child's bundle.yaml; the child tells where to look first (same zip, same branch). */
-export type ParentResolver = (parentName: string, child: BundleSource) => BundleSource | undefined;
+export type { BundleSource, ParentResolver } from "../provider/bundle/inheritance";
 
 /** The bundle cannot be turned into an effective bundle (the spec's "inconsistency"): no zip is produced. */
 export class BundleInconsistencyError extends Error {
@@ -57,28 +51,10 @@ interface Level {
   sections: Map<SectionKey, string[]>;
 }
 
-function resolveChain(bundle: BundleSource, resolveParent: ParentResolver): { source: BundleSource; descriptor: Descriptor }[] {
-  const chain: { source: BundleSource; descriptor: Descriptor }[] = [];
-  const seen = new Set<string>();
-  let current: BundleSource | undefined = bundle;
-  while (current) {
-    if (seen.has(current.name)) {
-      throw new BundleInconsistencyError(`Bundle '${bundle.name}' has a parent cycle through '${current.name}'`);
-    }
-    seen.add(current.name);
-    const parsed = parseDescriptor(current.files);
-    if (!parsed.ok) throw new BundleInconsistencyError(`Bundle '${current.name}': ${parsed.error}`, current.name);
-    chain.push({ source: current, descriptor: parsed.value });
-    const parent = parsed.value["parent"];
-    if (parent === undefined || parent === null) break;
-    if (typeof parent !== "string" || parent.trim() === "") {
-      throw new BundleInconsistencyError(`Bundle '${current.name}': the 'parent' property must be a bundle folder name`, current.name);
-    }
-    const found = resolveParent(parent, current);
-    if (!found) throw new BundleInconsistencyError(`Parent bundle '${parent}' of bundle '${current.name}' not found`);
-    current = found;
-  }
-  return chain.reverse();
+function resolveChain(bundle: BundleSource, resolveParent: ParentResolver): ChainLink<BundleSource>[] {
+  const result = parentChain(bundle, resolveParent);
+  if (!result.ok) throw new BundleInconsistencyError(result.error, result.inOwnFilesOf);
+  return result.chain;
 }
 
 function collectLevel(source: BundleSource, descriptor: Descriptor, folder: string): Level {
@@ -127,8 +103,8 @@ function jcascConflicts(levels: Level[], strategy: unknown): Finding[] {
       if (earlier && earlier.bundle !== level.source.name && !sameValue(earlier.value, value)) {
         findings.push({
           level: "ERROR",
-          tag: "JCASCSTRATEGY",
-          text: `Conflict on jcasc property '${path}' between bundles '${earlier.bundle}' and '${level.source.name}' (jcascMergeStrategy errorOnConflict).`,
+          code: "JCASCSTRATEGY",
+          message: `Conflict on jcasc property '${path}' between bundles '${earlier.bundle}' and '${level.source.name}' (jcascMergeStrategy errorOnConflict).`,
         });
       }
       setBy.set(path, { value, bundle: level.source.name });
@@ -138,14 +114,8 @@ function jcascConflicts(levels: Level[], strategy: unknown): Finding[] {
 }
 
 function checksum(descriptor: Descriptor, files: FileMap): string {
-  const hash = createHash("sha256");
-  hash.update(JSON.stringify(descriptor));
-  for (const name of [...files.keys()].sort()) {
-    const content = files.get(name)!;
-    hash.update(`\0${name}\0${content.length}\0`);
-    hash.update(content);
-  }
-  return hash.digest("hex").slice(0, EFFECTIVE_VERSION_HEX_DIGITS);
+  const hash = createHash("sha256").update(JSON.stringify(descriptor));
+  return updateHashWithFiles(hash, files).digest("hex").slice(0, EFFECTIVE_VERSION_HEX_DIGITS);
 }
 
 /**

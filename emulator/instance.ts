@@ -1,6 +1,6 @@
 import { applyQuiet, countLevels, formatMessage, validateBundle } from "./bundle-validation";
 import { exportConfiguration, exportItem, concatenateYaml, ITEM_EXPORT_SECTIONS } from "./configuration-export";
-import { isMapping, parseYaml } from "./descriptor";
+import { isMapping, MISSING_DESCRIPTOR, parseYaml } from "./descriptor";
 import { logDate, logFolder } from "./dates";
 import type { EffectiveBundle } from "./effective-bundle";
 import {
@@ -209,7 +209,7 @@ export class Instance {
       if (e instanceof NotAZipError) return json(500, { error: "Invalid zip file: Cannot be unzipped" });
       throw e;
     }
-    if (!files.has("bundle.yaml")) return json(500, { error: "Invalid bundle - Missing descriptor" });
+    if (!files.has("bundle.yaml")) return json(500, { error: MISSING_DESCRIPTOR });
     const findings = validateBundle(files, { uploaded: true });
     const body: Record<string, unknown> = { valid: countLevels(findings).errors === 0 };
     const shown = messages(findings, queryFlag(req.query, "quiet"));

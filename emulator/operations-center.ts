@@ -248,7 +248,7 @@ export class OperationsCenter {
       findings = eff.effective.findings;
       version = eff.effective.version;
     } else {
-      findings = [{ level: "ERROR", tag: "STRUCTURE", text: eff.kind === "broken" ? eff.reason : `Bundle '${bundle}' not found` }];
+      findings = [{ level: "ERROR", code: "STRUCTURE", message: eff.kind === "broken" ? eff.reason : `Bundle '${bundle}' not found` }];
       version = raw?.version ?? "N/A";
     }
     const { errors, warnings, info } = countLevels(findings);
@@ -422,8 +422,8 @@ export class OperationsCenter {
       status: CONTROLLER_STATUS,
       findings: [
         effective.kind === "ok" && effective.effective.errors === 0
-          ? { level: "INFO", tag: "CONTVAL", text: `Effective bundle version '${effective.effective.version}' can be applied to controller '${controller}'.` }
-          : { level: "WARNING", tag: "CONTVAL", text: `The effective bundle cannot be applied to controller '${controller}'; see the structure validations.` },
+          ? { level: "INFO", code: "CONTVAL", message: `Effective bundle version '${effective.effective.version}' can be applied to controller '${controller}'.` }
+          : { level: "WARNING", code: "CONTVAL", message: `The effective bundle cannot be applied to controller '${controller}'; see the structure validations.` },
       ] as Finding[],
     }));
   }
@@ -434,7 +434,7 @@ export class OperationsCenter {
     const effective = this.effectiveOf(bundle.name);
     const structure = validateBundle(bundle.files, { uploaded: false });
     // Faults in the bundle's own files are in its raw validation already; those of its ancestors are not.
-    if (effective.kind === "broken" && !effective.inOwnFiles) structure.push({ level: "ERROR", tag: "STRUCTURE", text: effective.reason });
+    if (effective.kind === "broken" && !effective.inOwnFiles) structure.push({ level: "ERROR", code: "STRUCTURE", message: effective.reason });
     if (effective.kind === "ok") structure.push(...effective.effective.conflicts);
     return json(200, validationResult(structure, this.controllerEntries(bundle.name, effective), queryFlag(req.query, "quiet")));
   }

@@ -1,0 +1,47 @@
+import { Descriptor, parseDescriptor } from "./descriptor";
+import type { FileMap } from "./files";
+
+/** A raw bundle: its name (folder path in a bundle location, or branch/path inside an uploaded zip) and files. */
+export interface BundleSource {
+  name: string;
+  files: FileMap;
+}
+
+/** Finds the parent named in a child's bundle.yaml; the child tells where to look first (same zip, same branch). */
+export type ParentResolver<T extends BundleSource = BundleSource> = (parentName: string, child: T) => T | undefined;
+
+export interface ChainLink<T extends BundleSource> {
+  source: T;
+  descriptor: Descriptor;
+}
+
+/**
+ * The bundle's ancestry, or why it cannot be followed (the spec's "inconsistency": no effective bundle can be
+ * built). `inOwnFilesOf` names the bundle whose own files are at fault, when one is.
+ */
+export type ChainResult<T extends BundleSource> =
+  | { ok: true; chain: ChainLink<T>[] }
+  | { ok: false; error: string; inOwnFilesOf?: string };
+
+/** Follows `parent` properties from `bundle` up to its root ancestor; the chain is returned root ancestor first. */
+export function parentChain<T extends BundleSource>(bundle: T, resolveParent: ParentResolver<T>): ChainResult<T> {
+  const chain: ChainLink<T>[] = [];
+  const seen = new Set<string>();
+  let current: T | undefined = bundle;
+  while (current) {
+    if (seen.has(current.name)) return { ok: false, error: `Bundle '${bundle.name}' has a parent cycle through '${current.name}'` };
+    seen.add(current.name);
+    const parsed = parseDescriptor(current.files);
+    if (!parsed.ok) return { ok: false, error: `Bundle '${current.name}': ${parsed.error}`, inOwnFilesOf: current.name };
+    chain.push({ source: current, descriptor: parsed.value });
+    const parent = parsed.value["parent"];
+    if (parent === undefined || parent === null) break;
+    if (typeof parent !== "string" || parent.trim() === "") {
+      return { ok: false, error: `Bundle '${current.name}': the 'parent' property must be a bundle folder name`, inOwnFilesOf: current.name };
+    }
+    const found = resolveParent(parent, current);
+    if (!found) return { ok: false, error: `Parent bundle '${parent}' of bundle '${current.name}' not found` };
+    current = found;
+  }
+  return { ok: true, chain: chain.reverse() };
+}

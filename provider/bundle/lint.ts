@@ -1,0 +1,61 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { checkBundleFiles } from "./checks";
+import { parseDescriptor } from "./descriptor";
+import { DESCRIPTOR_FILE, readBundleFolder, readBundleTree } from "./files";
+import { type BundleSource, parentChain } from "./inheritance";
+import { applyQuiet, type BundleMessage, countLevels, formatMessage } from "./messages";
+
+export interface LintOptions {
+  /**
+   * The bundle location the bundle belongs to: its bundles are where `parent` is looked up, by name (posix path
+   * below this folder). Default: the bundle folder's parent folder.
+   */
+  siblingsRoot?: string;
+}
+
+export interface LintResult {
+  /** Absolute path of the bundle folder. */
+  dir: string;
+  /** The bundle's name among its siblings (posix path below the siblings root). */
+  name: string;
+  /** Every message, INFO included, in the server's order. */
+  messages: BundleMessage[];
+  errors: number;
+  warnings: number;
+  /** No ERROR message (the server's `valid`). */
+  valid: boolean;
+  /** The messages as the server writes them, `<LEVEL> - [<CODE>] - <text>`; `quiet` leaves out INFO. */
+  format(options?: { quiet?: boolean }): string[];
+}
+
+function result(dir: string, name: string, messages: BundleMessage[]): LintResult {
+  const { errors, warnings } = countLevels(messages);
+  return { dir, name, messages, errors, warnings, valid: errors === 0, format: (o = {}) => applyQuiet(messages, o.quiet ?? false).map(formatMessage) };
+}
+
+/** Where the parent chain breaks (missing parent, cycle, unreadable ancestor), as the server reports it. */
+function parentProblems(self: BundleSource, siblingsRoot: string): BundleMessage[] {
+  const parsed = parseDescriptor(self.files);
+  if (!parsed.ok || parsed.value["parent"] === undefined) return [];
+  const siblings = fs.existsSync(siblingsRoot) ? readBundleTree(siblingsRoot) : new Map<string, BundleSource>();
+  const chain = parentChain(self, (parent) => (parent === self.name ? self : siblings.get(parent)));
+  // Faults in the bundle's own descriptor are reported by its own checks already.
+  if (chain.ok || chain.inOwnFilesOf === self.name) return [];
+  return [{ level: "ERROR", code: "STRUCTURE", message: chain.error, file: DESCRIPTOR_FILE }];
+}
+
+/**
+ * The checks an operations center makes on a bundle of its bundle location, offline: those of the server's
+ * validations (descriptor properties, section lists and files, YAML syntax, strategies, plugin catalogs,
+ * unreferenced files) plus the parent chain among the sibling bundles. Throws only when `dir` is not a folder.
+ */
+export function lintBundle(dir: string, options: LintOptions = {}): LintResult {
+  const abs = path.resolve(dir);
+  const siblingsRoot = path.resolve(options.siblingsRoot ?? path.dirname(abs));
+  const rel = path.relative(siblingsRoot, abs);
+  const name = rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel.split(path.sep).join("/") : path.basename(abs);
+  const { files } = readBundleFolder(abs);
+  const self: BundleSource = { name, files };
+  return result(abs, name, [...checkBundleFiles(files), ...parentProblems(self, siblingsRoot)]);
+}
