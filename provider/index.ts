@@ -6,3 +6,7 @@ export { InstanceClient, type QuietOption } from "./clients/instance-client";
 export { OperationsCenterClient } from "./clients/operations-center-client";
 export type * from "./clients/casc-schemas";
 export { SCHEMA_FILES, SECTION_FILES, type SchemaFile, type SectionFile } from "./clients/inputs";
+// The dynamic providers' implementation: the SDK's provider shells require this module by package name in the
+// host and call `configure` and `resources.<kind>.<method>`.
+export * from "./resources";
+export { configure, SETTINGS, SettingError } from "./config";

@@ -1,3 +1,16 @@
-// What programs import from "pulumi-cloudbees": the typed clients and their errors (resources and functions join
-// them as they are built).
+// What programs import from "pulumi-cloudbees": the resources, the typed clients and their errors.
 export * from "../provider";
+// Explicit exports win over the star export above (the provider exports a client type named Application).
+export {
+  Application,
+  BundleAvailability,
+  ControllerBundleAssignment,
+  DefaultBundle,
+  GlobalAvailabilityPattern,
+  providerShell,
+  type ApplicationArgs,
+  type BundleAvailabilityArgs,
+  type ControllerBundleAssignmentArgs,
+  type DefaultBundleArgs,
+  type GlobalAvailabilityPatternArgs,
+} from "./resources";

@@ -1,0 +1,42 @@
+import type { FeatureManagementClient } from "../clients/feature-management-client";
+import type { OperationsCenterClient } from "../clients/operations-center-client";
+import type { RawConfig } from "./settings";
+
+/**
+ * Everything the provider keeps between calls, once per process: the stack config handed to `configure`, the
+ * clients built from it and the shared bundle lists. It lives on globalThis under a registered symbol, created on
+ * first use: never at module scope (a serialized provider would capture it) and never in a closure or the state.
+ * Every copy of this module loaded in the process (the host may load the package more than once) shares it.
+ */
+export interface ProviderState {
+  /** Set by configure(); undefined until then (environment variables still apply). */
+  stackConfig: RawConfig | undefined;
+  operationsCenterClients: Map<string, OperationsCenterClient>;
+  featureManagementClients: Map<string, FeatureManagementClient>;
+  /** Bundle-list caches, keyed by operations-center URL and user. Typed loosely: see shared/bundle-list-cache.ts. */
+  bundleLists: Map<string, unknown>;
+}
+
+const STATE_KEY = Symbol.for("pulumi-cloudbees.provider-state");
+
+export function providerState(): ProviderState {
+  const holder = globalThis as unknown as Record<symbol, ProviderState | undefined>;
+  return (holder[STATE_KEY] ??= {
+    stackConfig: undefined,
+    operationsCenterClients: new Map(),
+    featureManagementClients: new Map(),
+    bundleLists: new Map(),
+  });
+}
+
+/** Forgets the configuration and closes every client (tests; a provider process never needs it). */
+export async function resetProviderState(): Promise<void> {
+  const holder = globalThis as unknown as Record<symbol, ProviderState | undefined>;
+  const state = holder[STATE_KEY];
+  holder[STATE_KEY] = undefined;
+  if (!state) return;
+  await Promise.all([
+    ...[...state.operationsCenterClients.values()].map((c) => c.close()),
+    ...[...state.featureManagementClients.values()].map((c) => c.close()),
+  ]);
+}

@@ -1,0 +1,55 @@
+import type { ListedBundle } from "../../clients/casc-schemas";
+import { operationsCenter, type OperationsCenterConnection } from "../../config/clients";
+import { bundleListOf, type BundleListCache } from "./bundle-list-cache";
+import { accessProblem, messageOf, operationFailed } from "./errors";
+
+/** What every CasC resource needs for one call: the connection and the shared bundle list. */
+export interface Casc {
+  oc: OperationsCenterConnection;
+  bundles: BundleListCache;
+}
+
+/**
+ * The connection of the current settings. A missing setting fails here, before any request, with an error that
+ * names the key and the command to set it.
+ */
+export function casc(operation: string, id: string | undefined): Casc {
+  let oc: OperationsCenterConnection;
+  try {
+    oc = operationsCenter();
+  } catch (e) {
+    throw operationFailed(operation, id, accessProblem(e) ?? messageOf(e), e);
+  }
+  return { oc, bundles: bundleListOf(oc) };
+}
+
+/** Every bundle, from the shared list. */
+export function listBundles(c: Casc): Promise<ListedBundle[]> {
+  return c.bundles.list(() => c.oc.client.listBundles());
+}
+
+/** The bundle named `name`, or undefined when the operations center has none (find-by-id, as terraform-provider-aws). */
+export async function findBundle(c: Casc, name: string): Promise<ListedBundle | undefined> {
+  return (await listBundles(c)).find((b) => b.name === name);
+}
+
+/** The bundle a controller is assigned to (the one whose `usedBy` holds it), or undefined. */
+export async function findBundleUsedBy(c: Casc, controllerPath: string): Promise<ListedBundle | undefined> {
+  return (await listBundles(c)).find((b) => b.usedBy.includes(controllerPath));
+}
+
+/** "base, team-a, team-b", or a note that there are none: for "unknown bundle" messages. */
+export function bundleNamesText(bundles: ListedBundle[]): string {
+  if (bundles.length === 0) return "the operations center lists no bundle at all (check out the bundle location first)";
+  const names = bundles.map((b) => `"${b.name}"`);
+  return `the operations center lists ${names.length > 20 ? `${names.slice(0, 20).join(", ")}, ...` : names.join(", ")}`;
+}
+
+/**
+ * Turns a failed call into the resource's error: credentials problems name the settings to fix; anything else
+ * keeps the client's message (operation, method, path, status, the server's words).
+ */
+export function callFailed(c: Casc | undefined, operation: string, id: string | undefined, error: unknown): Error {
+  const access = accessProblem(error, c?.oc);
+  return operationFailed(operation, id, access ?? messageOf(error), access ? error : undefined);
+}

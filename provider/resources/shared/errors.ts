@@ -1,0 +1,84 @@
+import { AuthenticationError, CloudBeesError, PermissionError } from "../../http/errors";
+import { howToSet, SettingError } from "../../config/settings";
+import type { OperationsCenterConnection } from "../../config/clients";
+import { PROVIDER_KEY } from "./values";
+import type { Props } from "./types";
+
+/**
+ * Errors of the resources read like terraform-provider-aws's: "<doing what> <Type> (<id>): <cause>", where the
+ * cause names the input at fault and the fix. The client's own error (method, path, server words) stays at the
+ * end, for whoever needs to dig.
+ */
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class ResourceError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ResourceError";
+  }
+}
+
+/** `creating BundleAvailability (bundle-availability/team-a): <cause>` */
+export function operationFailed(operation: string, id: string | undefined, cause: string, original?: unknown): ResourceError {
+  const detail = original !== undefined && messageOf(original) !== cause ? ` [${messageOf(original)}]` : "";
+  return new ResourceError(`${operation}${id ? ` (${id})` : ""}: ${cause}${detail}`, { cause: original });
+}
+
+/**
+ * The cause of a failure that is the credentials' fault, phrased with the settings to change; undefined for any
+ * other failure. Setting errors (missing or invalid settings) already say which key and command.
+ */
+export function accessProblem(error: unknown, oc?: Pick<OperationsCenterConnection, "username" | "url">): string | undefined {
+  if (error instanceof SettingError) return error.message;
+  if (!(error instanceof CloudBeesError)) return undefined;
+  if (oc) {
+    if (error instanceof PermissionError) {
+      return (
+        `the operations-center user "${oc.username}" (cloudbees:username) is not allowed to use the CasC API at ${oc.url} ` +
+        `(403: it requires Overall/Administer). Fix: use an administrator and that administrator's API token: ` +
+        `${howToSet("username")}, and ${howToSet("apiToken")}`
+      );
+    }
+    if (error instanceof AuthenticationError) {
+      return (
+        `the operations center at ${oc.url} refused the credentials of user "${oc.username}" (401). Fix: check ` +
+        `cloudbees:username and cloudbees:apiToken (a revoked token stops working): ${howToSet("apiToken")}`
+      );
+    }
+    return undefined;
+  }
+  if (error instanceof AuthenticationError || error instanceof PermissionError) {
+    return (
+      `the feature-flag service refused the API token (${error.status}; generating a new token revokes the old ` +
+      `one). Fix: ${howToSet("featureManagementToken")}`
+    );
+  }
+  return undefined;
+}
+
+/**
+ * A create that made the remote change and then failed: the error carries the id and what is known of the
+ * outputs (with `__provider`, which the host needs to find the provider for a later read or delete), so the engine
+ * records the resource instead of orphaning it. Keep `properties` small: it travels in gRPC trailers.
+ */
+export function partiallyCreated(
+  message: string,
+  id: string,
+  outs: Props,
+  inputs: Props,
+  cause: unknown,
+): ResourceError & { id: string; properties: Props; reasons: string[] } {
+  const error = new ResourceError(message, { cause }) as ResourceError & { id: string; properties: Props; reasons: string[] };
+  error.id = id;
+  error.properties = inputs[PROVIDER_KEY] === undefined ? { ...outs } : { ...outs, [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
+  error.reasons = [messageOf(cause)];
+  return error;
+}
+
+/** Provider warnings reach the CLI through the host's stderr (SDK 3.146+); no engine log connection exists there. */
+export function warn(message: string): void {
+  console.warn(`warning: ${message}`);
+}

@@ -1,0 +1,37 @@
+import * as pulumi from "@pulumi/pulumi";
+import { providerShell, TYPE_MODULE } from "./provider-shell";
+
+export interface ApplicationArgs {
+  /** Name of the application. Changing it creates a new application (the API cannot rename). */
+  name: pulumi.Input<string>;
+  /**
+   * On create, adopt the account's application of exactly this name instead of creating a second one (the
+   * service accepts duplicate names). Fails when several have the name.
+   */
+  adoptExisting?: pulumi.Input<boolean>;
+}
+
+/**
+ * An application of the CloudBees feature-flag service (Feature Management). The API cannot delete applications:
+ * destroying the resource removes it from the stack and warns that it stays in the account.
+ * Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl` off the default service).
+ */
+export class Application extends pulumi.dynamic.Resource {
+  /** The service's id of the application (also the resource id). */
+  declare readonly applicationId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly adoptExisting: pulumi.Output<boolean | undefined>;
+  /** true when create adopted an existing application. */
+  declare readonly adopted: pulumi.Output<boolean>;
+
+  constructor(name: string, args: ApplicationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerShell("application"),
+      name,
+      { name: args.name, adoptExisting: args.adoptExisting, applicationId: undefined, adopted: undefined },
+      opts,
+      TYPE_MODULE,
+      "Application",
+    );
+  }
+}

@@ -1,0 +1,38 @@
+/* istanbul ignore file */
+// (Coverage counters would be serialized into the provider text: keep this file uninstrumented.)
+import type * as pulumi from "@pulumi/pulumi";
+import type { ResourceKind } from "../../provider/resources";
+
+/**
+ * The provider object handed to `pulumi.dynamic.Resource`. The SDK serializes it into the state (`__provider`) and
+ * the provider host rebuilds it from that text, so it must capture nothing but `kind`: no client, schema, agent or
+ * credential. Each method loads the real implementation *by package name* when it runs, from the host's working
+ * directory (the program's folder), so the text stays about 1 KB and code upgrades never break old states.
+ */
+function makeShell(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+  // Arrow functions returning the implementation's promise: the host awaits them, and the text stays short.
+  return {
+    configure: (req) => require("pulumi-cloudbees/provider").configure(req),
+    check: (olds, news) => require("pulumi-cloudbees/provider").resources[kind].check(olds, news),
+    diff: (id, olds, news) => require("pulumi-cloudbees/provider").resources[kind].diff(id, olds, news),
+    create: (inputs) => require("pulumi-cloudbees/provider").resources[kind].create(inputs),
+    read: (id, props) => require("pulumi-cloudbees/provider").resources[kind].read(id, props),
+    update: (id, olds, news) => require("pulumi-cloudbees/provider").resources[kind].update(id, olds, news),
+    delete: (id, props) => require("pulumi-cloudbees/provider").resources[kind].delete(id, props),
+  };
+}
+
+// One shell object per kind: the SDK caches the serialized text per provider object.
+const shells = new Map<ResourceKind, pulumi.dynamic.ResourceProvider>();
+
+export function providerShell(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+  let shell = shells.get(kind);
+  if (!shell) {
+    shell = makeShell(kind);
+    shells.set(kind, shell);
+  }
+  return shell;
+}
+
+/** The module name for type tokens: `pulumi-nodejs:dynamic/cloudbees:<Type>`. */
+export const TYPE_MODULE = "cloudbees";

@@ -1,0 +1,158 @@
+/* istanbul ignore file */
+/**
+ * Shared set-up of the resource tests: one emulator and one real dynamic-provider host per test file, the host
+ * running in the repository root so that `require("pulumi-cloudbees/provider")` in the provider shells resolves to
+ * the built package (node_modules/pulumi-cloudbees -> the repository, see scripts/link-self.js).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { startEmulator, type Emulator, type EmulatorOptions } from "../../emulator";
+import { OperationsCenterClient, type ListedBundle } from "../../provider";
+import type { ResourceKind } from "../../provider/resources";
+import { providerShell } from "../../sdk/resources/provider-shell";
+import { dynamicType, Lifecycle, secret, serializeProvider, startProviderHost, type ProviderHost } from "../harness";
+
+export const REPO_ROOT = path.resolve(__dirname, "..", "..");
+
+export const TYPES: Record<ResourceKind, string> = {
+  application: dynamicType("cloudbees", "Application"),
+  bundleAvailability: dynamicType("cloudbees", "BundleAvailability"),
+  controllerBundleAssignment: dynamicType("cloudbees", "ControllerBundleAssignment"),
+  defaultBundle: dynamicType("cloudbees", "DefaultBundle"),
+  globalAvailabilityPattern: dynamicType("cloudbees", "GlobalAvailabilityPattern"),
+};
+
+export const KINDS = Object.keys(TYPES) as ResourceKind[];
+
+/** The provider texts exactly as the SDK classes store them in `__provider`. */
+export async function providerTexts(): Promise<Record<ResourceKind, string>> {
+  const out = {} as Record<ResourceKind, string>;
+  for (const kind of KINDS) out[kind] = await serializeProvider(providerShell(kind));
+  return out;
+}
+
+function newestMtime(dir: string, ext: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p, ext));
+    else if (entry.name.endsWith(ext)) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * The host runs the *built* provider (dist/), found by package name. Fail with the fix rather than test stale code
+ * (`npm test` builds first; `npx jest` alone does not).
+ */
+export function assertBuiltPackage(): void {
+  let resolved: string;
+  try {
+    resolved = require.resolve("pulumi-cloudbees/provider", { paths: [REPO_ROOT] });
+  } catch {
+    throw new Error("pulumi-cloudbees does not resolve from the repository root: run `npm run build && node scripts/link-self.js`");
+  }
+  const built = fs.statSync(resolved).mtimeMs;
+  const built2 = newestMtime(path.join(REPO_ROOT, "dist", "provider"), ".js");
+  if (Math.min(built, built2) < newestMtime(path.join(REPO_ROOT, "provider"), ".ts")) {
+    throw new Error("dist/provider is older than provider/: run `npm run build` (npm test does it for you)");
+  }
+}
+
+/** Every CLOUDBEES_* variable blanked in the host, so the test machine's environment cannot leak in. */
+export const BLANK_ENV: Record<string, string> = Object.fromEntries(
+  [
+    "OPERATIONS_CENTER_URL",
+    "USERNAME",
+    "API_TOKEN",
+    "FEATURE_MANAGEMENT_URL",
+    "FEATURE_MANAGEMENT_TOKEN",
+    "CA_CERTIFICATE",
+    "INSECURE_SKIP_TLS_VERIFY",
+    "ALLOW_INSECURE_HTTP",
+    "TIMEOUT_MS",
+    "MAX_RETRIES",
+  ].map((k) => [`CLOUDBEES_${k}`, ""]),
+);
+
+/** Stack config of an administrator against the emulator, tokens as secrets (as `pulumi config set --secret`). */
+export function adminConfig(emu: Emulator): Record<string, unknown> {
+  return {
+    "cloudbees:operationsCenterUrl": emu.operationsCenterUrl,
+    "cloudbees:username": emu.credentials.admin.username,
+    "cloudbees:apiToken": secret(emu.credentials.admin.apiToken),
+    "cloudbees:featureManagementUrl": emu.featureManagementUrl,
+    "cloudbees:featureManagementToken": secret(emu.credentials.featureManagementToken),
+    // Fast failures in tests; defaults otherwise.
+    "cloudbees:timeoutMs": "5000",
+    "cloudbees:maxRetries": "1",
+  };
+}
+
+export interface World {
+  emu: Emulator;
+  host: ProviderHost;
+  lc: Lifecycle;
+  texts: Record<ResourceKind, string>;
+  /** The operations center as an administrator, for changes made outside Pulumi and for looking. */
+  oc: OperationsCenterClient;
+  close(): Promise<void>;
+}
+
+export async function startWorld(
+  options: {
+    emulator?: EmulatorOptions;
+    /** Stack config sent with Configure (default: an administrator's, adminConfig). */
+    config?: (emu: Emulator) => Record<string, unknown>;
+    /** Environment of the host, over BLANK_ENV. */
+    env?: (emu: Emulator) => Record<string, string>;
+  } = {},
+): Promise<World> {
+  assertBuiltPackage();
+  const emu = await startEmulator(options.emulator ?? {});
+  const texts = await providerTexts();
+  const host = await startProviderHost({ cwd: REPO_ROOT, env: { ...BLANK_ENV, ...(options.env?.(emu) ?? {}) } });
+  await host.configure((options.config ?? adminConfig)(emu));
+  const lc = new Lifecycle(host);
+  const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin, timeoutMs: 5000, maxRetries: 0 });
+  return {
+    emu,
+    host,
+    lc,
+    texts,
+    oc,
+    async close() {
+      await oc.close();
+      await host.close();
+      await emu.close();
+    },
+  };
+}
+
+/** Requests of the journal with this method and path (the path below the emulator's root, e.g. /cjoc/casc-bundle/list). */
+export function requests(emu: Emulator, method: string, pathname: string): number {
+  return emu.journal.entries().filter((e) => e.method === method && e.path === pathname).length;
+}
+
+export const LIST_PATH = "/cjoc/casc-bundle/list";
+
+/** Everything the CasC resources can change, to prove a failed step changed nothing. */
+export async function cascSnapshot(w: World): Promise<{ bundles: ListedBundle[]; state: Record<string, unknown> }> {
+  const s = w.emu.state;
+  return {
+    bundles: await w.oc.listBundles(),
+    state: {
+      defaultBundle: s.defaultBundle(),
+      assignments: s.assignments(),
+      globalVisibility: s.globalVisibility(),
+      apiAvailabilityPatterns: s.apiAvailabilityPatterns(),
+    },
+  };
+}
+
+/** Copy of the sample bundle location, so a test can remove a bundle and check out again. */
+export function copyBundles(): string {
+  const dir = fs.mkdtempSync(path.join(require("node:os").tmpdir(), "bundles-"));
+  fs.cpSync(path.join(REPO_ROOT, "examples", "bundles"), dir, { recursive: true });
+  return dir;
+}

@@ -1,0 +1,93 @@
+/* istanbul ignore file */
+import * as pulumi from "@pulumi/pulumi";
+import {
+  Application,
+  BundleAvailability,
+  ControllerBundleAssignment,
+  DefaultBundle,
+  GlobalAvailabilityPattern,
+} from "../../sdk";
+import { providerShell } from "../../sdk/resources/provider-shell";
+import { serializeProviderDetailed } from "../harness";
+import { KINDS, TYPES } from "./helpers";
+
+// Credentials in this process's environment and config must never reach a provider text.
+const TOKEN = "env-api-token-must-not-leak-3f9a";
+process.env.CLOUDBEES_API_TOKEN = TOKEN;
+process.env.CLOUDBEES_FEATURE_MANAGEMENT_TOKEN = TOKEN;
+
+describe("provider shells", () => {
+  it.each(KINDS)("%s serializes to a small text that requires the implementation by package name and holds nothing else", async (kind) => {
+    const { text, containsSecrets } = await serializeProviderDetailed(providerShell(kind));
+    expect(containsSecrets).toBe(false);
+    expect(text.length).toBeLessThan(2500);
+    expect(text).toContain('require("pulumi-cloudbees/provider")');
+    expect(text).toContain(`kind: "${kind}"`);
+    for (const forbidden of [TOKEN, "undici", "zod", "Agent", "authorization", "Basic ", "/work/", "dist/"]) {
+      expect(text).not.toContain(forbidden);
+    }
+    // Every method the host calls is there; nothing else is.
+    for (const method of ["configure", "check", "diff", "create", "read", "update", "delete"]) expect(text).toContain(`${method}:`);
+  });
+
+  it("one shell object per kind, so the SDK serializes each once", () => {
+    expect(providerShell("application")).toBe(providerShell("application"));
+    expect(providerShell("application")).not.toBe(providerShell("defaultBundle"));
+  });
+});
+
+describe("SDK classes under mocks", () => {
+  const seen: pulumi.runtime.MockResourceArgs[] = [];
+  beforeAll(async () => {
+    await pulumi.runtime.setMocks(
+      {
+        newResource: (args) => {
+          seen.push(args);
+          // What a create would have returned, as the provider's outputs.
+          const outputs: Record<string, Record<string, unknown>> = {
+            [TYPES.application]: { applicationId: "5e95ad1fa6de037e1793732b", adopted: false },
+            [TYPES.bundleAvailability]: { regex: "^(?:sandbox)$", availableFor: ["sandbox"], usedBy: [], availabilityPatternFromYaml: false },
+            [TYPES.defaultBundle]: { preselectedFor: ["sandbox"] },
+          };
+          return { id: `${args.name}-id`, state: { ...args.inputs, ...(outputs[args.type] ?? {}) } };
+        },
+        call: () => ({}),
+      },
+      "project",
+      "stack",
+      false,
+    );
+  });
+
+  const value = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply(resolve));
+
+  it("register the type tokens pulumi-nodejs:dynamic/cloudbees:<Name> with the shell's text as __provider, and outputs resolve", async () => {
+    const app = new Application("app", { name: "web-shop" });
+    const avail = new BundleAvailability("avail", { bundleId: "team-b", controllers: ["sandbox"] });
+    const assign = new ControllerBundleAssignment("assign", { controllerPath: "sandbox", bundleId: "team-b" }, { dependsOn: [avail] });
+    const dflt = new DefaultBundle("default", { bundleId: "team-b" });
+    const global = new GlobalAvailabilityPattern("global", { visibility: false });
+
+    expect(await value(app.applicationId)).toBe("5e95ad1fa6de037e1793732b");
+    expect(await value(app.name)).toBe("web-shop");
+    expect(await value(app.adopted)).toBe(false);
+    expect(await value(avail.regex)).toBe("^(?:sandbox)$");
+    expect(await value(avail.availableFor)).toEqual(["sandbox"]);
+    expect(await value(avail.usedBy)).toEqual([]);
+    expect(await value(avail.availabilityPatternFromYaml)).toBe(false);
+    expect(await value(assign.bundleId)).toBe("team-b");
+    expect(await value(dflt.preselectedFor)).toEqual(["sandbox"]);
+    expect(await value(global.visibility)).toBe(false);
+
+    const byType = Object.fromEntries(seen.map((a) => [a.type, a]));
+    for (const kind of KINDS) {
+      const args = byType[TYPES[kind]]!;
+      expect(args).toBeDefined();
+      const { text } = await serializeProviderDetailed(providerShell(kind));
+      expect(args.inputs.__provider).toBe(text);
+    }
+    // Only the declared inputs travel; the output keys seeded as undefined are not inputs.
+    expect(Object.keys(byType[TYPES.application]!.inputs).sort()).toEqual(["__provider", "name"]);
+    expect(Object.keys(byType[TYPES.bundleAvailability]!.inputs).sort()).toEqual(["__provider", "bundleId", "controllers"]);
+  });
+});
