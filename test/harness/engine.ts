@@ -95,8 +95,8 @@ export class Lifecycle {
      * @param type full type token, e.g. dynamicType("cloudbees", "Application")
      * @param provider the serialized provider text (serializeProvider(...))
      */
-    resource(type: string, name: string, provider: string, inputs: JsonObject): ManagedResource {
-        return new ManagedResource(this, type, name, provider, inputs);
+    resource(type: string, name: string, provider: string, inputs: JsonObject, opts?: ResourceOptions): ManagedResource {
+        return new ManagedResource(this, type, name, provider, inputs, opts);
     }
 
     /** The engine always configures a provider before its first resource call. */
@@ -108,6 +108,14 @@ export class Lifecycle {
         this.log.push(entry);
         return entry;
     }
+}
+
+export interface ResourceOptions {
+    /**
+     * The resource's URN when it differs from makeUrn(project, stack, type, name): a resource whose parent is not
+     * the stack has the parent's type chain in its URN (`...::parent:Type$child:Type::name`).
+     */
+    urn?: string;
 }
 
 export interface StepOptions {
@@ -128,8 +136,9 @@ export class ManagedResource {
         readonly name: string,
         provider: string,
         inputs: JsonObject,
+        opts?: ResourceOptions,
     ) {
-        this.urn = makeUrn(lc.project, lc.stack, type, name);
+        this.urn = opts?.urn ?? makeUrn(lc.project, lc.stack, type, name);
         this.providerText = provider;
         this.desired = this.withProvider(inputs);
     }

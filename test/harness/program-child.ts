@@ -1,0 +1,234 @@
+/**
+ * The "language host" side of ProgramRunner, run in its own Node process (one per `up` / `preview`), forked with
+ * ts-node registered: it runs a Pulumi program once under the SDK's mocks and forwards every dynamic resource to the
+ * runner (the "engine") over the IPC channel, the way the real language host forwards RegisterResource to the
+ * engine's resource monitor. It mirrors @pulumi/pulumi's own language host (cmd/run/run.js and
+ * automation/server.js): set the config, run the program inside `runInPulumiStack`, wait for every outstanding RPC
+ * (`disconnect`), and treat an uncaught exception / unhandled rejection / `pulumi.log.error` as a failed run.
+ *
+ * Not a test helper to import: the runner forks this file.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import type { ChildMessage, ParentMessage, RegisterMessage, StartMessage, WireObject } from "./program-protocol";
+
+type Callback = (err: unknown, resp?: unknown) => void;
+
+/** The parts of @pulumi/pulumi/runtime/mocks' MockMonitor this file relies on (`newUrn` is private in its .d.ts). */
+interface MockMonitorLike {
+    readonly resources: Map<string, { urn: string; id: string | null; state: unknown }>;
+    newUrn(parent: string, type: string, name: string): string;
+    registerResource(req: any, callback: Callback): Promise<void>;
+    readResource(req: any, callback: Callback): Promise<void>;
+    registerResourceOutputs(req: any, callback: Callback): void;
+}
+type MockMonitorClass = new (mocks: unknown) => MockMonitorLike;
+
+const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
+
+let fatalSent = false;
+
+function send(msg: ChildMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+        if (!process.send || !process.connected) return reject(new Error("no IPC channel to the program runner"));
+        process.send(msg, undefined, {}, (err) => (err ? reject(err) : resolve()));
+    });
+}
+
+function describeError(e: unknown): string {
+    if (e instanceof Error) {
+        // RunError / ResourceError: the SDK's language host hides their stacks too.
+        const hide = (e as { __pulumiRunError?: boolean; hideStack?: boolean }).__pulumiRunError || (e as { hideStack?: boolean }).hideStack;
+        return hide ? e.message : e.stack || e.message;
+    }
+    return String(e);
+}
+
+async function fatal(e: unknown): Promise<void> {
+    if (fatalSent) return;
+    fatalSent = true;
+    try {
+        await send({ kind: "fatal", message: describeError(e) });
+    } finally {
+        process.exit(1);
+    }
+}
+
+/** The @pulumi/pulumi the program itself resolves (as the language host is part of the program's SDK copy). */
+function resolveSdkRoot(programDir: string): string {
+    return path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [programDir, process.cwd(), __dirname] }));
+}
+
+async function run(start: StartMessage): Promise<void> {
+    const programIsDir = fs.statSync(start.program).isDirectory();
+    const programDir = programIsDir ? start.program : path.dirname(start.program);
+    const sdkRoot = resolveSdkRoot(programDir);
+    const fromSdk = <T>(rel: string): T => require(path.join(sdkRoot, rel)) as T;
+    const sdk = fromSdk<typeof import("@pulumi/pulumi")>("index.js");
+    const { MockMonitor } = fromSdk<{ MockMonitor: MockMonitorClass }>("runtime/mocks.js");
+    const stateMod = fromSdk<{ getStore(): { settings: { monitor: unknown } } }>("runtime/state.js");
+    const resproto = fromSdk<typeof import("@pulumi/pulumi/proto/resource_pb")>("proto/resource_pb.js");
+    const structpb = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [sdkRoot] })) as typeof import("google-protobuf/google/protobuf/struct_pb");
+
+    // Requests waiting for the engine's answer.
+    let seq = 0;
+    const pending = new Map<number, { resolve(v: { id: string; outputs: WireObject }): void; reject(e: Error): void }>();
+    process.on("message", (m: ParentMessage) => {
+        if (m.kind !== "result") return;
+        const p = pending.get(m.seq);
+        if (!p) return;
+        pending.delete(m.seq);
+        if (m.ok) p.resolve({ id: m.id, outputs: m.outputs });
+        else p.reject(new Error(m.error));
+    });
+    const ask = (msg: Omit<RegisterMessage, "kind" | "seq">) =>
+        new Promise<{ id: string; outputs: WireObject }>((resolve, reject) => {
+            const s = ++seq;
+            pending.set(s, { resolve, reject });
+            send({ kind: "register", seq: s, ...msg }).catch(reject);
+        });
+
+    const isDynamic = (type: string, custom: boolean) => custom && type.startsWith("pulumi-nodejs:dynamic");
+    const toJs = (s: { toJavaScript(): unknown } | undefined): WireObject => (s ? (s.toJavaScript() as WireObject) : {});
+
+    /** Non-dynamic resources (the stack, components, other providers' resources) are echoed by the mocks. */
+    const echo = {
+        newResource: (args: { custom?: boolean; name: string; id?: string; inputs: unknown }) => ({
+            id: args.custom ? args.id || `${args.name}_id` : undefined,
+            state: args.inputs as Record<string, unknown>,
+        }),
+        call: (args: { token: string }) => {
+            throw new Error(`the program runner does not implement invoke '${args.token}'`);
+        },
+    };
+
+    class EngineMonitor extends MockMonitor {
+        stackOutputs: WireObject = {};
+        readonly echoed: string[] = [];
+
+        /** The engine's NewURN: the parent's qualified type chain, except for the root stack. */
+        override newUrn(parent: string, type: string, name: string): string {
+            let qualified = type;
+            if (parent) {
+                const parentType = parent.split("::")[2];
+                if (parentType && parentType !== ROOT_STACK_TYPE) qualified = `${parentType}$${type}`;
+            }
+            return `urn:pulumi:${start.stack}::${start.project}::${qualified}::${name}`;
+        }
+
+        override async registerResource(req: any, callback: Callback): Promise<void> {
+            const type: string = req.getType();
+            const name: string = req.getName();
+            const urn = this.newUrn(req.getParent(), type, name);
+            if (!isDynamic(type, req.getCustom())) {
+                this.echoed.push(urn);
+                return super.registerResource(req, callback);
+            }
+            try {
+                if (req.getImportid()) {
+                    throw new Error(`${urn}: the import option cannot work for dynamic resources (the engine sends only an id, without __provider; pulumi/pulumi#16175)`);
+                }
+                const res = await ask({
+                    urn, type, name,
+                    parent: req.getParent(),
+                    inputs: toJs(req.getObject()),
+                    dependencies: req.getDependenciesList(),
+                    additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+                    ignoreChanges: req.getIgnorechangesList(),
+                    protect: req.getProtect() ?? false,
+                    retainOnDelete: req.getRetainondelete() ?? false,
+                });
+                this.resources.set(urn, { urn, id: res.id || null, state: res.outputs });
+                const resp = new resproto.RegisterResourceResponse();
+                resp.setUrn(urn);
+                resp.setId(res.id);
+                resp.setObject(structpb.Struct.fromJavaScript(res.outputs as Record<string, any>));
+                callback(null, resp);
+            } catch (e) {
+                callback(e, undefined);
+            }
+        }
+
+        override async readResource(req: any, callback: Callback): Promise<void> {
+            const type: string = req.getType();
+            const name: string = req.getName();
+            if (!isDynamic(type, true)) return super.readResource(req, callback);
+            try {
+                const urn = this.newUrn(req.getParent(), type, name);
+                const res = await ask({
+                    urn, type, name,
+                    parent: req.getParent(),
+                    inputs: toJs(req.getProperties()),
+                    dependencies: req.getDependenciesList(),
+                    additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+                    ignoreChanges: [],
+                    protect: false,
+                    retainOnDelete: false,
+                    read: { id: req.getId() },
+                });
+                this.resources.set(urn, { urn, id: res.id || null, state: res.outputs });
+                const resp = new resproto.ReadResourceResponse();
+                resp.setUrn(urn);
+                resp.setProperties(structpb.Struct.fromJavaScript(res.outputs as Record<string, any>));
+                callback(null, resp);
+            } catch (e) {
+                callback(e, undefined);
+            }
+        }
+
+        override registerResourceOutputs(req: any, callback: Callback): void {
+            const urn: string = req.getUrn();
+            // The stack's outputs, still in wire form: secrets stay marked, unknowns stay UNKNOWN.
+            if (urn.split("::")[2] === ROOT_STACK_TYPE) this.stackOutputs = toJs(req.getOutputs());
+            super.registerResourceOutputs(req, callback);
+        }
+    }
+
+    sdk.runtime.setAllConfig(start.config, start.secretKeys);
+    await sdk.runtime.setMocks(echo, start.project, start.stack, start.dryRun, start.organization);
+    // setMocks installs a plain MockMonitor as the store's monitor (getMonitor() returns it for the "mock"
+    // address); put ours in its place. Fail loudly if the SDK's internals moved.
+    const store = stateMod.getStore();
+    if (!(store.settings.monitor instanceof MockMonitor)) {
+        throw new Error(`program runner: @pulumi/pulumi at ${sdkRoot} no longer keeps the mock monitor in store.settings.monitor`);
+    }
+    const monitor = new EngineMonitor(echo);
+    store.settings.monitor = monitor;
+
+    // cmd/run/run.js, CommonJS branch: require the program; a function export is called; its result awaited.
+    const runProgram = async () => {
+        const programExport = require(programIsDir && !start.program.endsWith("/") ? start.program + "/" : start.program);
+        const invokeResult = programExport instanceof Function ? programExport() : programExport;
+        return await invokeResult;
+    };
+    await sdk.runtime.runInPulumiStack(runProgram);
+    // Every registration (and the stack's outputs) has been answered once the RPC queue is drained.
+    await sdk.runtime.disconnect();
+    if (sdk.log.hasErrors()) {
+        throw new Error("One or more errors occurred: the program logged errors (see its output)");
+    }
+    await send({ kind: "done", outputs: monitor.stackOutputs, echoed: monitor.echoed });
+    process.exit(0);
+}
+
+// Boot ahead: the runner forks this process before the step that uses it, so load the SDK (the slow part) now. The
+// program itself is only required once the start message arrives.
+try {
+    const sdkRoot = resolveSdkRoot(process.cwd());
+    for (const m of ["runtime/mocks.js", "proto/resource_pb.js"]) require(path.join(sdkRoot, m));
+    // The closure serializer's first use opens an inspector session and loads TypeScript's parser.
+    const sdk = require(path.join(sdkRoot, "index.js")) as typeof import("@pulumi/pulumi");
+    sdk.runtime.serializeFunction(() => 0).catch(() => undefined);
+} catch {
+    // Resolved again from the program's folder at start.
+}
+
+// The SDK's language host fails the run on these too (automation/server.js newUncaughtHandler).
+process.on("uncaughtException", (e) => void fatal(e));
+process.on("unhandledRejection", (e) => void fatal(e));
+// The runner went away (killed at its deadline, or the test process ended).
+process.on("disconnect", () => process.exit(2));
+process.once("message", (m: ParentMessage) => {
+    if (m.kind !== "start") return void fatal(new Error(`expected a start message, got ${m.kind}`));
+    run(m).catch(fatal);
+});
