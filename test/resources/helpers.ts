@@ -10,7 +10,8 @@ import { startEmulator, type Emulator, type EmulatorOptions } from "../../emulat
 import { OperationsCenterClient, type ListedBundle } from "../../provider";
 import type { ResourceKind } from "../../provider/resources";
 import { providerShell } from "../../sdk/resources/provider-shell";
-import { dynamicType, Lifecycle, secret, serializeProvider, startProviderHost, type ProviderHost } from "../harness";
+import { emulatorStackConfig } from "../../examples/emulator-stack";
+import { dynamicType, Lifecycle, serializeProvider, startProviderHost, type ProviderHost } from "../harness";
 
 export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 
@@ -78,11 +79,7 @@ export const BLANK_ENV: Record<string, string> = Object.fromEntries(
 /** Stack config of an administrator against the emulator, tokens as secrets (as `pulumi config set --secret`). */
 export function adminConfig(emu: Emulator): Record<string, unknown> {
   return {
-    "cloudbees:operationsCenterUrl": emu.operationsCenterUrl,
-    "cloudbees:username": emu.credentials.admin.username,
-    "cloudbees:apiToken": secret(emu.credentials.admin.apiToken),
-    "cloudbees:featureManagementUrl": emu.featureManagementUrl,
-    "cloudbees:featureManagementToken": secret(emu.credentials.featureManagementToken),
+    ...emulatorStackConfig(emu),
     // Fast failures in tests; defaults otherwise.
     "cloudbees:timeoutMs": "5000",
     "cloudbees:maxRetries": "1",

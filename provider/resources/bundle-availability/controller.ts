@@ -11,7 +11,7 @@
  */
 import type { ListedBundle } from "../../clients/casc-schemas";
 import { NotFoundError, RequestRejectedError } from "../../http/errors";
-import { bundleNamesText, callFailed, casc, findBundle, listBundles, type Casc } from "../shared/casc";
+import { bundleNamesText, callFailed, casc, findBundle, findBundleOrFail, listBundles, type Casc } from "../shared/casc";
 import { InputChecker } from "../shared/check";
 import { operationFailed, partiallyCreated } from "../shared/errors";
 import { controllersToPattern, patternToControllers, regexProblem } from "../shared/pattern";
@@ -156,12 +156,7 @@ async function read(id: string, props: Props): Promise<ReadResult> {
   const bundleId = typeof props.bundleId === "string" ? props.bundleId : bundleIdOf(id);
   const operation = `reading ${TYPE_NAME}`;
   const c = casc(operation, id);
-  let bundle: ListedBundle | undefined;
-  try {
-    bundle = await findBundle(c, bundleId);
-  } catch (e) {
-    throw callFailed(c, operation, id, e);
-  }
+  const bundle = await findBundleOrFail(c, bundleId, operation, id);
   // Gone: the bundle left the location, or its API pattern was cleared (bundle.yaml's, or none, is in force).
   if (!bundle) return {};
   if (bundle.availabilityPatternFromYaml) return {};
@@ -183,12 +178,7 @@ async function update(id: string, _olds: Props, news: Props): Promise<{ outs: Pr
   const operation = `updating ${TYPE_NAME}`;
   const c = casc(operation, id);
   await setPattern(c, operation, ins);
-  let bundle: ListedBundle | undefined;
-  try {
-    bundle = await findBundle(c, ins.bundleId);
-  } catch (e) {
-    throw callFailed(c, `${operation}: the pattern is set, but reading it back failed`, id, e);
-  }
+  const bundle = await findBundleOrFail(c, ins.bundleId, `${operation}: the pattern is set, but reading it back failed`, id);
   if (!bundle) throw operationFailed(operation, id, `the pattern is set, but bundle "${ins.bundleId}" is no longer listed`);
   return { outs: plain({ ...outputsOf(news, bundle) }) };
 }

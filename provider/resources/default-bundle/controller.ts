@@ -16,7 +16,7 @@
  */
 import type { ListedBundle } from "../../clients/casc-schemas";
 import { NotFoundError } from "../../http/errors";
-import { bundleNamesText, callFailed, casc, findBundle, listBundles, type Casc } from "../shared/casc";
+import { bundleNamesText, callFailed, casc, findBundle, findBundleOrFail, listBundles, type Casc } from "../shared/casc";
 import { InputChecker } from "../shared/check";
 import { operationFailed, partiallyCreated, warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
@@ -77,12 +77,7 @@ async function read(id: string, props: Props): Promise<ReadResult> {
   const bundleId = String(props.bundleId ?? "");
   const operation = `reading ${TYPE_NAME}`;
   const c = casc(operation, id);
-  let bundle: ListedBundle | undefined;
-  try {
-    bundle = await findBundle(c, bundleId);
-  } catch (e) {
-    throw callFailed(c, operation, id, e);
-  }
+  const bundle = await findBundleOrFail(c, bundleId, operation, id);
   if (!bundle) return {};
   return { id, props: plain({ ...outputsOf(bundle) }), inputs: { bundleId } };
 }
@@ -92,12 +87,7 @@ async function update(id: string, _olds: Props, news: Props): Promise<{ outs: Pr
   const operation = `updating ${TYPE_NAME}`;
   const c = casc(operation, id);
   await setDefault(c, operation, id, bundleId);
-  let bundle: ListedBundle | undefined;
-  try {
-    bundle = await findBundle(c, bundleId);
-  } catch (e) {
-    throw callFailed(c, `${operation}: the default is set, but reading the bundle list failed`, id, e);
-  }
+  const bundle = await findBundleOrFail(c, bundleId, `${operation}: the default is set, but reading the bundle list failed`, id);
   if (!bundle) throw operationFailed(operation, id, `the default is set, but bundle "${bundleId}" is no longer listed`);
   return { outs: plain({ ...outputsOf(bundle) }) };
 }

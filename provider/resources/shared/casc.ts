@@ -33,6 +33,15 @@ export async function findBundle(c: Casc, name: string): Promise<ListedBundle | 
   return (await listBundles(c)).find((b) => b.name === name);
 }
 
+/** findBundle, with a failure phrased as the resource's error: "<operation> (<id>): <cause>". */
+export async function findBundleOrFail(c: Casc, name: string, operation: string, id: string): Promise<ListedBundle | undefined> {
+  try {
+    return await findBundle(c, name);
+  } catch (e) {
+    throw callFailed(c, operation, id, e);
+  }
+}
+
 /** The bundle a controller is assigned to (the one whose `usedBy` holds it), or undefined. */
 export async function findBundleUsedBy(c: Casc, controllerPath: string): Promise<ListedBundle | undefined> {
   return (await listBundles(c)).find((b) => b.usedBy.includes(controllerPath));
