@@ -14,3 +14,6 @@ export {
   type DefaultBundleArgs,
   type GlobalAvailabilityPatternArgs,
 } from "./resources";
+export * from "./functions";
+// The local bundle toolkit: lint, zip and unzip bundles offline.
+export * from "../provider/bundle";
