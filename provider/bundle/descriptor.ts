@@ -137,10 +137,16 @@ export function isYamlName(name: string): boolean {
 
 /** Java's String.matches semantics: the pattern must match the whole input. */
 export function compileAnchored(regex: string): Parsed<RegExp> {
+  // The operations center is Java: java.util.regex writes flags for the whole pattern as a leading group, (?i)
+  // being the common one in availability patterns. JavaScript takes them as flags. Other Java-only syntax
+  // (possessive quantifiers, atomic groups) still fails here.
+  const leadingFlags = /^\(\?([ims]+)\)/.exec(regex);
+  const body = leadingFlags ? regex.slice(leadingFlags[0].length) : regex;
+  const flags = leadingFlags ? [...new Set(leadingFlags[1])].join("") : "";
   try {
     // Compile the bare pattern first: wrapping alone would make input like "a)(b" compile with another meaning.
-    new RegExp(regex);
-    return { ok: true, value: new RegExp(`^(?:${regex})$`) };
+    new RegExp(body, flags);
+    return { ok: true, value: new RegExp(`^(?:${body})$`, flags) };
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
