@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { FeatureManagementClient, DEFAULT_FEATURE_MANAGEMENT_URL } from "../clients/feature-management-client";
+import { InstanceClient } from "../clients/instance-client";
 import { OperationsCenterClient } from "../clients/operations-center-client";
-import { ConfigurationError } from "../http/errors";
+import { ConfigurationError, InvalidInputError } from "../http/errors";
 import type { HttpOptions } from "../http/options";
 import { providerState } from "./state";
-import { invalidSetting, missingSettings, resolveSettings, type SettingName } from "./settings";
+import { invalidSetting, missingSettings, resolveSettings, type ResolvedSettings, type SettingName } from "./settings";
 
 /** The operations-center connection the CasC resources use, with what messages need to name it. */
 export interface OperationsCenterConnection {
@@ -44,14 +45,25 @@ function renameConfigurationError(error: unknown, map: Record<string, SettingNam
   return error;
 }
 
+const OPERATIONS_CENTER_PURPOSE = "to manage CasC bundles on the operations center";
+const FEATURE_MANAGEMENT_PURPOSE = "to manage feature-flag applications";
+
 /**
  * The operations-center client for the current settings, one per process and settings (so one connection pool,
  * and one shared bundle list per operations center and user). Throws a SettingError naming what is missing.
  */
 export function operationsCenter(): OperationsCenterConnection {
-  const s = settings();
+  return operationsCenterFor(settings());
+}
+
+/**
+ * The operations-center client for already resolved settings (the program functions resolve theirs from the
+ * program's stack config), from the same per-process cache as operationsCenter(). `purpose` ends the
+ * missing-settings message ("needed <purpose>").
+ */
+export function operationsCenterFor(s: ResolvedSettings, purpose: string = OPERATIONS_CENTER_PURPOSE): OperationsCenterConnection {
   const missing = (["operationsCenterUrl", "username", "apiToken"] as const).filter((n) => !s[n]);
-  if (missing.length) throw missingSettings([...missing], "to manage CasC bundles on the operations center");
+  if (missing.length) throw missingSettings([...missing], purpose);
   const url = s.operationsCenterUrl!;
   const username = s.username!;
   const http: HttpOptions = { userAgent: USER_AGENT, ...s.http };
@@ -71,8 +83,12 @@ export function operationsCenter(): OperationsCenterConnection {
 
 /** The feature-flag client for the current settings: one per process and settings, so its 1 request/s throttle holds. */
 export function featureManagement(): FeatureManagementConnection {
-  const s = settings();
-  if (!s.featureManagementToken) throw missingSettings(["featureManagementToken"], "to manage feature-flag applications");
+  return featureManagementFor(settings());
+}
+
+/** The feature-flag client for already resolved settings, from the same per-process cache as featureManagement(). */
+export function featureManagementFor(s: ResolvedSettings, purpose: string = FEATURE_MANAGEMENT_PURPOSE): FeatureManagementConnection {
+  if (!s.featureManagementToken) throw missingSettings(["featureManagementToken"], purpose);
   const url = s.featureManagementUrl ?? DEFAULT_FEATURE_MANAGEMENT_URL;
   const http: HttpOptions = { userAgent: USER_AGENT, ...s.http };
   const id = digest([url, s.featureManagementToken, http]);
@@ -87,4 +103,65 @@ export function featureManagement(): FeatureManagementConnection {
     clients.set(id, client);
   }
   return { client, url };
+}
+
+/** A CasC instance (a controller, or an operations center reached by its own URL) with the operations-center user. */
+export interface InstanceConnection {
+  client: InstanceClient;
+  url: string;
+  username: string;
+}
+
+/**
+ * The client of the instance at `instanceUrl`, authenticated as the configured operations-center user (the CasC API
+ * of controllers takes the same user and API token). One per process, URL and settings. A URL the client refuses
+ * is an InvalidInputError naming `input` (it is an argument, not a setting); `operation` names the caller.
+ */
+export function instanceFor(
+  s: ResolvedSettings,
+  instanceUrl: string,
+  { input = "instanceUrl", operation = "connecting to the instance" }: { input?: string; operation?: string } = {},
+): InstanceConnection {
+  const missing = (["username", "apiToken"] as const).filter((n) => !s[n]);
+  if (missing.length) throw missingSettings([...missing], `to call the CasC API of ${instanceUrl}`);
+  const username = s.username!;
+  const http: HttpOptions = { userAgent: USER_AGENT, ...s.http };
+  const id = digest([instanceUrl, username, s.apiToken, http]);
+  // Created on first use: a state made by an older copy of this module has no such map.
+  const clients = (providerState().instanceClients ??= new Map());
+  let client = clients.get(id);
+  if (!client) {
+    try {
+      client = new InstanceClient({ baseUrl: instanceUrl, username, apiToken: s.apiToken!, ...http });
+    } catch (e) {
+      if (e instanceof ConfigurationError && e.setting === "baseUrl") {
+        const reason = e.message
+          .replace(/^configuring the client: invalid setting \S+: /, "")
+          .replace("set allowInsecureHttp: true", "set cloudbees:allowInsecureHttp to true")
+          .replace(/\.$/, "");
+        throw new InvalidInputError(input, reason, operation);
+      }
+      throw renameConfigurationError(e, { username: "username", apiToken: "apiToken" });
+    }
+    clients.set(id, client);
+  }
+  return { client, url: client.baseUrl, username };
+}
+
+/**
+ * Closes every client of this process and forgets them (the stack config kept by configure() stays). Idle
+ * connections never keep a process alive (undici unreferences idle sockets), so scripts need not call this; it is
+ * for tests and long-running processes that change settings.
+ */
+export async function closeClients(): Promise<void> {
+  const state = providerState();
+  const all = [
+    ...state.operationsCenterClients.values(),
+    ...state.featureManagementClients.values(),
+    ...(state.instanceClients?.values() ?? []),
+  ];
+  state.operationsCenterClients.clear();
+  state.featureManagementClients.clear();
+  state.instanceClients?.clear();
+  await Promise.all(all.map((c) => c.close()));
 }

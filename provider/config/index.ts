@@ -1,8 +1,29 @@
 import { providerState } from "./state";
 import { readStackConfig } from "./settings";
 
-export { SETTINGS, SettingError, howToSet, resolveSettings, type SettingName, type ResolvedSettings, type RawConfig } from "./settings";
-export { operationsCenter, featureManagement, type OperationsCenterConnection, type FeatureManagementConnection } from "./clients";
+export {
+  SETTINGS,
+  SettingError,
+  howToSet,
+  missingSettings,
+  readStackConfig,
+  resolveSettings,
+  type SettingName,
+  type SettingValues,
+  type ResolvedSettings,
+  type RawConfig,
+} from "./settings";
+export {
+  operationsCenter,
+  operationsCenterFor,
+  featureManagement,
+  featureManagementFor,
+  instanceFor,
+  closeClients,
+  type OperationsCenterConnection,
+  type FeatureManagementConnection,
+  type InstanceConnection,
+} from "./clients";
 export { providerState, resetProviderState } from "./state";
 
 /**

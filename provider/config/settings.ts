@@ -121,6 +121,29 @@ export function invalidSetting(name: SettingName, reason: string): SettingError 
   return new SettingError([name], `invalid setting ${SETTINGS[name].key}: ${reason}. Fix: ${howToSet(name)}`);
 }
 
+/**
+ * Typed values of every setting, as a script or test gives them directly (the program functions' `settings`
+ * option). Parsed by resolveSettings like stack config, so the same checks and messages apply.
+ */
+export interface SettingValues {
+  operationsCenterUrl: string;
+  username: string;
+  apiToken: string;
+  featureManagementUrl: string;
+  featureManagementToken: string;
+  /** PEM text, or the path of a PEM file. */
+  caCertificate: string;
+  insecureSkipTlsVerify: boolean;
+  allowInsecureHttp: boolean;
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+// Keeps SettingValues and SETTINGS in step: a setting added to one and not the other fails to compile.
+type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : never) : never;
+const settingValuesCoverSettings: SameKeys<SettingValues, typeof SETTINGS> = true;
+void settingValuesCoverSettings;
+
 /** Raw values as they came from the stack config (strings, or booleans/numbers for typed config). */
 export type RawConfig = Partial<Record<SettingName, unknown>>;
 

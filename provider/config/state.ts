@@ -1,4 +1,5 @@
 import type { FeatureManagementClient } from "../clients/feature-management-client";
+import type { InstanceClient } from "../clients/instance-client";
 import type { OperationsCenterClient } from "../clients/operations-center-client";
 import type { RawConfig } from "./settings";
 
@@ -13,6 +14,11 @@ export interface ProviderState {
   stackConfig: RawConfig | undefined;
   operationsCenterClients: Map<string, OperationsCenterClient>;
   featureManagementClients: Map<string, FeatureManagementClient>;
+  /**
+   * Clients of instances reached by their own URL (controllers), for the program functions. Optional: a state
+   * created by an older copy of this module in the same process lacks it (see instanceFor).
+   */
+  instanceClients?: Map<string, InstanceClient>;
   /** Bundle-list caches, keyed by operations-center URL and user. Typed loosely: see shared/bundle-list-cache.ts. */
   bundleLists: Map<string, unknown>;
 }
@@ -25,6 +31,7 @@ export function providerState(): ProviderState {
     stackConfig: undefined,
     operationsCenterClients: new Map(),
     featureManagementClients: new Map(),
+    instanceClients: new Map(),
     bundleLists: new Map(),
   });
 }
@@ -38,5 +45,6 @@ export async function resetProviderState(): Promise<void> {
   await Promise.all([
     ...[...state.operationsCenterClients.values()].map((c) => c.close()),
     ...[...state.featureManagementClients.values()].map((c) => c.close()),
+    ...[...(state.instanceClients?.values() ?? [])].map((c) => c.close()),
   ]);
 }

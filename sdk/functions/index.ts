@@ -1,2 +1,48 @@
-// Functions a program (or any script) calls to read, validate and export through both APIs. Filled in by issue 4.
-export {};
+// Functions a program (or any script) calls to read, validate and export through both APIs, with the resources'
+// configuration. See README.md beside this file.
+export { getApplications, getApplication } from "./applications";
+export {
+  getBundles,
+  getBundle,
+  getRawBundleValidationLog,
+  getEffectiveBundleValidationLog,
+  getControllerBundleLink,
+  validateUploadedBundle,
+  RevealedControllerBundleLink,
+  type BundleSummary,
+  type ControllerBundleLink,
+  type ControllerBundleLinkOptions,
+  type RawBundleValidationLogOptions,
+  type EffectiveBundleValidationLogOptions,
+} from "./operations-center";
+export {
+  validateBundle,
+  preValidateBundles,
+  getEffectiveBundle,
+  type BundleSource,
+  type BundleTreeOptions,
+  type PreValidateBundlesOptions,
+  type EffectiveBundleOptions,
+  type EffectiveBundle,
+} from "./bundle-checks";
+export {
+  getUpdateLog,
+  checkBundleUpdate,
+  exportConfiguration,
+  exportConfigurationZip,
+  exportEffectiveBundle,
+  downloadEffectiveBundleFile,
+  exportItem,
+  downloadSchema,
+  type ExportEffectiveBundleOptions,
+  type ExportItemOptions,
+} from "./instances";
+export type { BundleFiles } from "./zips";
+export { type FunctionOptions, type InstanceOptions, type QuietOptions } from "./context";
+export type { SettingValues } from "../../provider/config";
+
+/**
+ * Closes the HTTP clients the functions (and, in the same process, the providers) opened. Never needed for a
+ * script to exit: idle connections do not hold the event loop. For tests, and long-running processes.
+ */
+export { closeClients } from "../../provider/config";

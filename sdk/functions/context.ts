@@ -1,0 +1,188 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import { requireText, requireZip } from "../../provider/clients/inputs";
+import type { InstanceClient } from "../../provider/clients/instance-client";
+import {
+  featureManagementFor,
+  instanceFor,
+  operationsCenterFor,
+  readStackConfig,
+  resolveSettings,
+  SETTINGS,
+  type FeatureManagementConnection,
+  type OperationsCenterConnection,
+  type RawConfig,
+  type ResolvedSettings,
+  type SettingValues,
+} from "../../provider/config";
+import { CloudBeesError, InvalidInputError } from "../../provider/http/errors";
+
+/**
+ * What every function shares: where its settings come from, which client it uses, how its errors read, and how it
+ * reads a bundle given as a folder or a zip.
+ */
+
+/** The last argument of every function. */
+export interface FunctionOptions {
+  /**
+   * Settings that win over the stack config and the `CLOUDBEES_*` environment variables, one by one (the others
+   * still come from there): for scripts and tests. Same names as the stack config keys without `cloudbees:`.
+   */
+  settings?: Partial<SettingValues>;
+}
+
+/** Options of the functions that call an instance endpoint (an operations center's or a controller's). */
+export interface InstanceOptions extends FunctionOptions {
+  /**
+   * The instance to ask, with its prefix: a controller's URL (`https://ci.example.com/team-a/controller-a/`).
+   * Default: the operations center (`cloudbees:operationsCenterUrl`). Authenticates as `cloudbees:username`.
+   */
+  instanceUrl?: string;
+}
+
+/** Optional on the endpoints that take it: true lists only WARNING and ERROR messages. Default: the server's (all). */
+export interface QuietOptions {
+  quiet?: boolean;
+}
+
+const USER_AGENT = "pulumi-cloudbees-functions";
+
+/**
+ * The program's `cloudbees:*` stack config, secrets included, in the form provider/config parses. Outside a
+ * program (a plain script) there is no stack config (the engine hands it to a program in PULUMI_CONFIG), so this
+ * is empty and the environment alone applies. Read at each call: the Automation API may run several programs, with
+ * their own config, in one process.
+ */
+function programConfig(): RawConfig {
+  const config = new pulumi.Config("cloudbees");
+  // get() gives secret values in clear: the clients need them, and they never leave this process (no result,
+  // message or output of these functions holds a credential).
+  return readStackConfig({ get: (key) => config.get(key.slice(key.indexOf(":") + 1)) });
+}
+
+function explicitSettings(options: FunctionOptions | undefined, operation: string): RawConfig {
+  const given = options?.settings;
+  if (given === undefined) return {};
+  if (typeof given !== "object" || given === null || Array.isArray(given)) {
+    throw new InvalidInputError("settings", "expected an object of settings", operation);
+  }
+  const out: RawConfig = {};
+  for (const [key, value] of Object.entries(given)) {
+    if (!(key in SETTINGS)) {
+      throw new InvalidInputError("settings", `unknown setting "${key}" (known: ${Object.keys(SETTINGS).join(", ")})`, operation);
+    }
+    if (value !== undefined && value !== null && value !== "") out[key as keyof SettingValues] = value;
+  }
+  return out;
+}
+
+/**
+ * The settings of one call: `options.settings`, then (in a program) the stack config, then the environment. One
+ * parser for all three (provider/config), so names, checks and messages are the resources'.
+ */
+export function settingsFor(options: FunctionOptions | undefined, operation: string): ResolvedSettings {
+  const s = resolveSettings({ ...programConfig(), ...explicitSettings(options, operation) }, process.env);
+  s.http = { ...s.http, userAgent: USER_AGENT };
+  return s;
+}
+
+/** The operations center's client (cached per process and settings by provider/config). */
+export function operationsCenterOf(options: FunctionOptions | undefined, operation: string): OperationsCenterConnection {
+  return operationsCenterFor(settingsFor(options, operation));
+}
+
+export function featureManagementOf(options: FunctionOptions | undefined, operation: string): FeatureManagementConnection {
+  return featureManagementFor(settingsFor(options, operation));
+}
+
+/** The client of `options.instanceUrl`, or of the operations center (an OperationsCenterClient is an InstanceClient). */
+export function instanceOf(options: InstanceOptions | undefined, operation: string): InstanceClient {
+  const instanceUrl = options?.instanceUrl;
+  if (instanceUrl === undefined) return operationsCenterOf(options, operation).client;
+  requireText(instanceUrl, "instanceUrl", operation);
+  return instanceFor(settingsFor(options, operation), instanceUrl.trim(), { input: "instanceUrl", operation }).client;
+}
+
+/** How an argument reads in an error's operation: strings quoted, zips by size, never a setting. */
+function describeValue(value: unknown): string {
+  if (value instanceof Uint8Array) return `<zip of ${value.length} bytes>`;
+  if (typeof value === "string") return JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}...` : value);
+  return JSON.stringify(value) ?? String(value);
+}
+
+/** `getBundle(name: "team-a")`: the function and its inputs, the start of every error it throws. */
+export function describeCall(fn: string, inputs: Record<string, unknown>): string {
+  const args = Object.entries(inputs)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}: ${describeValue(v)}`);
+  return `${fn}(${args.join(", ")})`;
+}
+
+/** Puts the call in front of an error's message (and, for the clients' errors, its `operation`), once. */
+function attribute(error: unknown, operation: string): unknown {
+  if (!(error instanceof Error) || error.message.startsWith(operation)) return error;
+  const old = error.message;
+  error.message = `${operation}: ${old}`;
+  if (error instanceof CloudBeesError) {
+    (error as { operation: string }).operation = `${operation}: ${error.operation}`;
+  }
+  // The stack's first line was written with the old message.
+  if (typeof error.stack === "string") error.stack = error.stack.replace(old, error.message);
+  return error;
+}
+
+/**
+ * Runs one function: its errors keep their class (the clients' typed errors, SettingError, InvalidInputError) and
+ * gain the call (`getBundle(name: "team-a"): listing bundles (GET /cjoc/casc-bundle/list): ...`).
+ */
+export async function run<T>(fn: string, inputs: Record<string, unknown>, body: (operation: string) => Promise<T>): Promise<T> {
+  const operation = describeCall(fn, inputs);
+  try {
+    return await body(operation);
+  } catch (e) {
+    throw attribute(e, operation);
+  }
+}
+
+const ZIP_MAGIC = [Buffer.from("PK\x03\x04", "latin1"), Buffer.from("PK\x05\x06", "latin1")];
+
+/**
+ * A bundle (or bundle tree) given as a folder, a zip file's path, or the zip's bytes, as zip bytes. Paths resolve
+ * from the working directory (a program's folder under `pulumi up`). Everything is checked before any request.
+ */
+export async function zipOf(
+  value: unknown,
+  input: string,
+  operation: string,
+  zipFolder: (dir: string) => Promise<Buffer>,
+): Promise<{ zip: Buffer; folder?: string }> {
+  if (value instanceof Uint8Array) {
+    const bytes = requireZip(value, input, operation);
+    return { zip: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+  }
+  if (typeof value !== "string") {
+    throw new InvalidInputError(input, "expected the path of a folder or zip file, or the zip as a Buffer", operation);
+  }
+  requireText(value, input, operation);
+  const abs = path.resolve(value);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(abs);
+  } catch {
+    throw new InvalidInputError(input, `no folder or zip file at "${abs}"`, operation);
+  }
+  if (stat.isDirectory()) {
+    try {
+      return { zip: await zipFolder(abs), folder: abs };
+    } catch (e) {
+      if (e instanceof CloudBeesError) throw e;
+      throw new InvalidInputError(input, e instanceof Error ? e.message : String(e), operation);
+    }
+  }
+  const bytes = fs.readFileSync(abs);
+  if (!ZIP_MAGIC.some((magic) => bytes.subarray(0, 4).equals(magic))) {
+    throw new InvalidInputError(input, `"${abs}" is neither a folder nor a zip file`, operation);
+  }
+  return { zip: bytes };
+}

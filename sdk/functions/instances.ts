@@ -1,0 +1,99 @@
+import type { BundleUpdateCheck, UpdateLog } from "../../provider/clients/casc-schemas";
+import { requireBoolean, requireOneOf, requireText, SCHEMA_FILES, SECTION_FILES, type SchemaFile, type SectionFile } from "../../provider/clients/inputs";
+import { instanceOf, run, type InstanceOptions, type QuietOptions } from "./context";
+import { bundleFilesOf, type BundleFiles } from "./zips";
+
+// The endpoints every instance has. Each function asks the operations center, or the controller at
+// `options.instanceUrl`, as the configured operations-center user.
+
+/** The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`). */
+export async function getUpdateLog(options?: InstanceOptions): Promise<UpdateLog> {
+  const { instanceUrl } = options ?? {};
+  return run("getUpdateLog", { instanceUrl }, async (operation) => instanceOf(options, operation).getUpdateLog());
+}
+
+/**
+ * Whether a newer bundle is available to the instance (GET `casc-bundle-mgnt/check-bundle-update`): reads only;
+ * the BundleReload resource applies it.
+ */
+export async function checkBundleUpdate(options?: InstanceOptions & QuietOptions): Promise<BundleUpdateCheck> {
+  const { instanceUrl, quiet } = options ?? {};
+  return run("checkBundleUpdate", { instanceUrl, quiet }, async (operation) => {
+    if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
+    return instanceOf(options, operation).checkBundleUpdate({ quiet });
+  });
+}
+
+/** The instance's whole configuration as one YAML text, every file concatenated (GET `core-casc-export`). */
+export async function exportConfiguration(options?: InstanceOptions): Promise<string> {
+  const { instanceUrl } = options ?? {};
+  return run("exportConfiguration", { instanceUrl }, async (operation) => instanceOf(options, operation).exportConfiguration());
+}
+
+/** The instance's configuration files as a zip (GET `core-casc-export/zipExport`); `unzipBundle` reads it. */
+export async function exportConfigurationZip(options?: InstanceOptions): Promise<Buffer> {
+  const { instanceUrl } = options ?? {};
+  return run("exportConfigurationZip", { instanceUrl }, async (operation) => instanceOf(options, operation).exportConfigurationZip());
+}
+
+export interface ExportEffectiveBundleOptions extends InstanceOptions {
+  /** Also return the zip as the server sent it (`zip`). */
+  includeZip?: boolean;
+}
+
+/**
+ * The bundle in force on the instance (POST `core-casc-effective-bundle-export`), as files and their hash. An
+ * instance that has applied no bundle yet answers 404 (NotFoundError).
+ */
+export async function exportEffectiveBundle(
+  options: ExportEffectiveBundleOptions & { includeZip: true },
+): Promise<BundleFiles & { zip: Buffer }>;
+export async function exportEffectiveBundle(options?: ExportEffectiveBundleOptions): Promise<BundleFiles>;
+export async function exportEffectiveBundle(options?: ExportEffectiveBundleOptions): Promise<BundleFiles> {
+  const { instanceUrl, includeZip } = options ?? {};
+  return run("exportEffectiveBundle", { instanceUrl }, async (operation) => {
+    if (includeZip !== undefined) requireBoolean(includeZip, "includeZip", operation);
+    const zip = await instanceOf(options, operation).exportEffectiveBundle();
+    return bundleFilesOf(zip, includeZip === true, operation);
+  });
+}
+
+/**
+ * One file of the bundle in force, as text (POST `core-casc-effective-bundle-export/downloadFile/<fileName>`):
+ * a path inside the effective bundle, as exportEffectiveBundle lists them.
+ */
+export async function downloadEffectiveBundleFile(fileName: string, options?: InstanceOptions): Promise<string> {
+  const { instanceUrl } = options ?? {};
+  return run("downloadEffectiveBundleFile", { fileName, instanceUrl }, async (operation) => {
+    requireText(fileName, "fileName", operation);
+    return instanceOf(options, operation).downloadEffectiveBundleFile(fileName);
+  });
+}
+
+export interface ExportItemOptions extends InstanceOptions {
+  /** Only this section: bundle.yaml, core.yaml, plugins.yaml, plugin-catalog.yaml, rbac.yaml or items.yaml. */
+  section?: SectionFile;
+}
+
+/** An item or job exported as CasC YAML (POST `<itemUri>/export/download[/<section>]`); `itemUri` like `job/team-a/job/build`. */
+export async function exportItem(itemUri: string, options?: ExportItemOptions): Promise<string> {
+  const { instanceUrl, section } = options ?? {};
+  return run("exportItem", { itemUri, section, instanceUrl }, async (operation) => {
+    requireText(itemUri, "itemUri", operation);
+    if (section !== undefined) requireOneOf(section, SECTION_FILES, "section", operation);
+    return instanceOf(options, operation).exportItem(itemUri, { section });
+  });
+}
+
+/**
+ * A JSON schema the instance validates bundles with (GET `core-casc-schema-download/download/<name>`): one of
+ * bundle-descriptor.json, plugin-catalog.json, plugins.json, items.json, rbac.json, variables.json. Needs product
+ * 2.426.3.1 or later.
+ */
+export async function downloadSchema(name: SchemaFile, options?: InstanceOptions): Promise<Record<string, unknown>> {
+  const { instanceUrl } = options ?? {};
+  return run("downloadSchema", { name, instanceUrl }, async (operation) => {
+    const file = requireOneOf(name, SCHEMA_FILES, "name", operation);
+    return instanceOf(options, operation).downloadSchema(file);
+  });
+}

@@ -1,0 +1,167 @@
+import { inspect } from "node:util";
+import * as pulumi from "@pulumi/pulumi";
+import type {
+  EffectiveBundleValidationLog,
+  ListedBundle,
+  RawBundleValidationLog,
+  ValidationResult,
+} from "../../provider/clients/casc-schemas";
+import { requireBoolean, requireFullPath, requireText } from "../../provider/clients/inputs";
+import { NotFoundError } from "../../provider/http/errors";
+import { operationsCenterOf, run, type FunctionOptions, type QuietOptions } from "./context";
+
+/**
+ * A bundle as the operations center lists it: availability and assignments. The list's `token` and
+ * `linkFileContent` are left out: they are empty in list results (a token belongs to a controller's link), and
+ * leaving them out means no token can reach a stack output in clear. A controller's token comes from
+ * getControllerBundleLink, as a secret.
+ */
+export type BundleSummary = Omit<ListedBundle, "token" | "linkFileContent">;
+
+function summary(bundle: ListedBundle): BundleSummary {
+  const { token: _token, linkFileContent: _link, ...rest } = bundle;
+  return rest;
+}
+
+/** Every bundle of the operations center (GET `casc-bundle/list`), with `regex`, `availableFor` and `usedBy`. */
+export async function getBundles(options?: FunctionOptions): Promise<BundleSummary[]> {
+  return run("getBundles", {}, async (operation) => (await operationsCenterOf(options, operation).client.listBundles()).map(summary));
+}
+
+/**
+ * One bundle by name (its folder path in the bundle location, e.g. `team-a`), from GET `casc-bundle/list` (the API
+ * has no single-bundle read). An unknown name is a NotFoundError that lists the bundles there are.
+ */
+export async function getBundle(name: string, options?: FunctionOptions): Promise<BundleSummary> {
+  return run("getBundle", { name }, async (operation) => {
+    const wanted = requireText(name, "name", operation);
+    const { client } = operationsCenterOf(options, operation);
+    const bundles = await client.listBundles();
+    const found = bundles.find((b) => b.name === wanted);
+    if (!found) {
+      const known = bundles.map((b) => b.name).sort();
+      throw new NotFoundError(`no bundle is named "${wanted}" (bundles: ${known.length ? known.join(", ") : "none"})`, {
+        operation: "listing bundles",
+        method: "GET",
+        path: new URL("casc-bundle/list", client.baseUrl).pathname,
+        hint: "Check the name (the bundle's folder path in the bundle location), or check out the bundle location first.",
+      });
+    }
+    return summary(found);
+  });
+}
+
+export interface RawBundleValidationLogOptions extends FunctionOptions {
+  /** Only this bundle's log (its folder name). */
+  bundle?: string;
+  /** Add, per bundle, the effective logs of its controllers (`controllers`). */
+  controller?: boolean;
+}
+
+/** The raw bundle validation log (GET `casc-bundle/raw-bundle-validation-log`, parameters `bundle`, `controller`). */
+export async function getRawBundleValidationLog(options?: RawBundleValidationLogOptions): Promise<RawBundleValidationLog> {
+  const { bundle, controller } = options ?? {};
+  return run("getRawBundleValidationLog", { bundle, controller }, async (operation) => {
+    if (bundle !== undefined) requireText(bundle, "bundle", operation);
+    if (controller !== undefined) requireBoolean(controller, "controller", operation);
+    return operationsCenterOf(options, operation).client.getRawBundleValidationLog({ bundle, controller });
+  });
+}
+
+export interface EffectiveBundleValidationLogOptions extends FunctionOptions {
+  /** A regular expression on controller names that filters the log. */
+  controller?: string;
+}
+
+/** The effective bundle validation log per controller (GET `casc-bundle/effective-bundle-validation-log`). */
+export async function getEffectiveBundleValidationLog(options?: EffectiveBundleValidationLogOptions): Promise<EffectiveBundleValidationLog> {
+  const { controller } = options ?? {};
+  return run("getEffectiveBundleValidationLog", { controller }, async (operation) => {
+    if (controller !== undefined) requireText(controller, "controller", operation);
+    return operationsCenterOf(options, operation).client.getEffectiveBundleValidationLog({ controller });
+  });
+}
+
+/**
+ * A controller's bundle link (GET `config-bundle-download-link?id=<controllerPath>`), with the token as a secret:
+ * `token` and `linkFileContent` (`<url>\n<token>`, the link file a controller reads) are `pulumi.secret` Outputs,
+ * in a program and in a script alike, so the same code works in both and a stack output keeps them encrypted.
+ */
+export interface ControllerBundleLink {
+  controllerPath: string;
+  /** Where the operations center serves the controller's bundle. */
+  url: string;
+  token: pulumi.Output<string>;
+  linkFileContent: pulumi.Output<string>;
+}
+
+/**
+ * The same link with the token in clear, for scripts that must write the link file (`reveal: true`). Printing it
+ * (`console.log`, `util.inspect`, `JSON.stringify`) shows `[secret]` instead of the token; the properties hold
+ * the real values. Do not use it in a program: a plain string in a stack output is stored in clear.
+ */
+export class RevealedControllerBundleLink {
+  constructor(
+    readonly controllerPath: string,
+    readonly url: string,
+    readonly token: string,
+    readonly linkFileContent: string,
+  ) {}
+
+  toJSON(): Record<string, string> {
+    return { controllerPath: this.controllerPath, url: this.url, token: "[secret]", linkFileContent: "[secret]" };
+  }
+
+  [inspect.custom](): string {
+    return `RevealedControllerBundleLink ${inspect(this.toJSON())}`;
+  }
+}
+
+export interface ControllerBundleLinkOptions extends FunctionOptions {
+  /** true: `token` and `linkFileContent` as plain strings (scripts only; see RevealedControllerBundleLink). */
+  reveal?: boolean;
+}
+
+/**
+ * The bundle link of a controller (full path, e.g. `team-a/controller-a`): GET `config-bundle-download-link`. A
+ * controller without an assigned bundle has no link (NotFoundError). Reads only; the token does not change (the
+ * ControllerBundleToken resource regenerates it).
+ */
+export async function getControllerBundleLink(
+  controllerPath: string,
+  options: ControllerBundleLinkOptions & { reveal: true },
+): Promise<RevealedControllerBundleLink>;
+export async function getControllerBundleLink(
+  controllerPath: string,
+  options?: ControllerBundleLinkOptions & { reveal?: false },
+): Promise<ControllerBundleLink>;
+export async function getControllerBundleLink(
+  controllerPath: string,
+  options?: ControllerBundleLinkOptions,
+): Promise<ControllerBundleLink | RevealedControllerBundleLink>;
+export async function getControllerBundleLink(
+  controllerPath: string,
+  options?: ControllerBundleLinkOptions,
+): Promise<ControllerBundleLink | RevealedControllerBundleLink> {
+  return run("getControllerBundleLink", { controllerPath }, async (operation) => {
+    const path = requireFullPath(controllerPath, "controllerPath", operation);
+    const reveal = options?.reveal === undefined ? false : requireBoolean(options.reveal, "reveal", operation);
+    const link = await operationsCenterOf(options, operation).client.getBundleDownloadLink(path);
+    const linkFileContent = `${link.url}\n${link.token}`;
+    if (reveal) return new RevealedControllerBundleLink(path, link.url, link.token, linkFileContent);
+    return { controllerPath: path, url: link.url, token: pulumi.secret(link.token), linkFileContent: pulumi.secret(linkFileContent) };
+  });
+}
+
+/**
+ * Validates a bundle the operations center already has (POST `casc-bundle/validate-uploaded-bundle?bundleId=`):
+ * `valid`, `structureValidations`, `controllerValidations`. A verdict, not an error: check `valid`.
+ */
+export async function validateUploadedBundle(bundleId: string, options?: FunctionOptions & QuietOptions): Promise<ValidationResult> {
+  const quiet = options?.quiet;
+  return run("validateUploadedBundle", { bundleId, quiet }, async (operation) => {
+    const id = requireText(bundleId, "bundleId", operation);
+    if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
+    return operationsCenterOf(options, operation).client.validateUploadedBundle(id, { quiet });
+  });
+}
