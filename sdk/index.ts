@@ -14,6 +14,21 @@ export {
   type DefaultBundleArgs,
   type GlobalAvailabilityPatternArgs,
 } from "./resources";
+// The action resources (issue 4), in the style of pulumi-command.
+export {
+  BundleCheckout,
+  BundleReload,
+  BundleValidation,
+  ControllerBundleToken,
+  Items,
+  actionShell,
+  type BundleCheckoutArgs,
+  type BundleReloadArgs,
+  type BundleValidationArgs,
+  type CheckedOutBundleSource,
+  type ControllerBundleTokenArgs,
+  type ItemsArgs,
+} from "./resources";
 export * from "./functions";
 // The local bundle toolkit: lint, zip and unzip bundles offline.
 export * from "../provider/bundle";

@@ -3,13 +3,15 @@ import { bundleAvailability } from "./bundle-availability/controller";
 import { controllerBundleAssignment } from "./controller-bundle-assignment/controller";
 import { defaultBundle } from "./default-bundle/controller";
 import { globalAvailabilityPattern } from "./global-availability-pattern/controller";
+import { bundleCheckout } from "./bundle-checkout/controller";
+import { bundleReload } from "./bundle-reload/controller";
+import { bundleValidation } from "./bundle-validation/controller";
+import { controllerBundleToken } from "./controller-bundle-token/controller";
+import { items } from "./items/controller";
 import type { ResourceController } from "./shared/types";
 
-/**
- * The five resource controllers, by the key the SDK's provider shells use:
- * `require("pulumi-cloudbees/provider").resources[<key>].create(inputs)`.
- */
-export const resources = {
+/** The five resources that own a setting on the server (read back on refresh, undone or kept on delete). */
+const settingResources = {
   application,
   bundleAvailability,
   controllerBundleAssignment,
@@ -17,7 +19,30 @@ export const resources = {
   globalAvailabilityPattern,
 } satisfies Record<string, ResourceController>;
 
-export type ResourceKind = keyof typeof resources;
+/**
+ * The action resources, in the style of pulumi-command: they run on create and again when `triggers` changes
+ * (see shared/actions.ts).
+ */
+export const actionResources = {
+  bundleCheckout,
+  controllerBundleToken,
+  bundleReload,
+  items,
+  bundleValidation,
+} satisfies Record<string, ResourceController>;
+
+/**
+ * Every resource controller, by the key the SDK's provider shells use:
+ * `require("pulumi-cloudbees/provider").resources[<key>].create(inputs)`.
+ */
+export const resources = { ...settingResources, ...actionResources } satisfies Record<string, ResourceController>;
+
+/** Kinds of the five setting resources (the tests of test/resources enumerate exactly these). */
+export type ResourceKind = keyof typeof settingResources;
+/** Kinds of the action resources. */
+export type ActionKind = keyof typeof actionResources;
+/** Every kind a provider shell can name. */
+export type ProviderKind = keyof typeof resources;
 
 export type { ResourceController, CheckResult, CheckFailure, DiffResult, CreateResult, ReadResult, UpdateResult } from "./shared/types";
 export type { ApplicationInputs, ApplicationOutputs } from "./application/types";
@@ -25,4 +50,9 @@ export type { BundleAvailabilityInputs, BundleAvailabilityOutputs } from "./bund
 export type { ControllerBundleAssignmentInputs, ControllerBundleAssignmentOutputs } from "./controller-bundle-assignment/types";
 export type { DefaultBundleInputs, DefaultBundleOutputs } from "./default-bundle/types";
 export type { GlobalAvailabilityPatternInputs, GlobalAvailabilityPatternOutputs } from "./global-availability-pattern/types";
+export type { BundleCheckoutInputs, BundleCheckoutOutputs, CheckedOutRemote } from "./bundle-checkout/types";
+export type { ControllerBundleTokenInputs, ControllerBundleTokenOutputs } from "./controller-bundle-token/types";
+export type { BundleReloadInputs, BundleReloadOutputs } from "./bundle-reload/types";
+export type { ItemsInputs, ItemsOutputs } from "./items/types";
+export type { BundleValidationInputs, BundleValidationOutputs } from "./bundle-validation/types";
 export { controllersToPattern, patternToControllers, escapeRegex, regexProblem } from "./shared/pattern";

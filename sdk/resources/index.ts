@@ -4,3 +4,9 @@ export { ControllerBundleAssignment, type ControllerBundleAssignmentArgs } from 
 export { DefaultBundle, type DefaultBundleArgs } from "./default-bundle";
 export { GlobalAvailabilityPattern, type GlobalAvailabilityPatternArgs } from "./global-availability-pattern";
 export { providerShell } from "./provider-shell";
+export { BundleCheckout, type BundleCheckoutArgs, type CheckedOutBundleSource } from "./bundle-checkout";
+export { ControllerBundleToken, type ControllerBundleTokenArgs } from "./controller-bundle-token";
+export { BundleReload, type BundleReloadArgs } from "./bundle-reload";
+export { Items, type ItemsArgs } from "./items";
+export { BundleValidation, type BundleValidationArgs } from "./bundle-validation";
+export { actionShell } from "./action-shell";

@@ -31,7 +31,12 @@ export function operationFailed(operation: string, id: string | undefined, cause
  * The cause of a failure that is the credentials' fault, phrased with the settings to change; undefined for any
  * other failure. Setting errors (missing or invalid settings) already say which key and command.
  */
-export function accessProblem(error: unknown, oc?: Pick<OperationsCenterConnection, "username" | "url">): string | undefined {
+export function accessProblem(
+  error: unknown,
+  oc?: Pick<OperationsCenterConnection, "username" | "url">,
+  /** What `oc.url` is, for the 401 message: a controller's URL when the call went to a controller. */
+  instance = "the operations center",
+): string | undefined {
   if (error instanceof SettingError) return error.message;
   if (!(error instanceof CloudBeesError)) return undefined;
   if (oc) {
@@ -44,7 +49,7 @@ export function accessProblem(error: unknown, oc?: Pick<OperationsCenterConnecti
     }
     if (error instanceof AuthenticationError) {
       return (
-        `the operations center at ${oc.url} refused the credentials of user "${oc.username}" (401). Fix: check ` +
+        `${instance} at ${oc.url} refused the credentials of user "${oc.username}" (401). Fix: check ` +
         `cloudbees:username and cloudbees:apiToken (a revoked token stops working): ${howToSet("apiToken")}`
       );
     }

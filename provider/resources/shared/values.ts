@@ -41,3 +41,21 @@ export function isStringList(value: unknown): value is string[] {
 export function plain<T extends Record<string, unknown>>(value: T): Record<string, unknown> {
   return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
 }
+
+/**
+ * Deep equality of plain JSON values, object keys in any order (a protobuf Struct does not promise to keep the
+ * order of keys). undefined and null are the same: a key the host dropped compares equal to a null one.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === undefined) a = null;
+  if (b === undefined) b = null;
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  }
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
+  return [...keys].every((k) => sameJson(x[k], y[k]));
+}

@@ -1,0 +1,40 @@
+import * as pulumi from "@pulumi/pulumi";
+import { actionShell } from "./action-shell";
+import { TYPE_MODULE } from "./provider-shell";
+
+export interface BundleCheckoutArgs {
+  /** Server-side timeout of the check-out, in seconds (the operations center's default: 600). Changing it alone runs nothing. */
+  timeoutSeconds?: pulumi.Input<number>;
+  /** Any values: when one changes, the check-out runs again (e.g. `[validation.contentHash]`). */
+  triggers?: pulumi.Input<unknown[]>;
+}
+
+export interface CheckedOutBundleSource {
+  name: string;
+  bundles: { bundleName: string; localText: string }[];
+}
+
+/**
+ * Makes the operations center re-read its bundle locations (check-out), on create and whenever `triggers` change.
+ * Id `bundle-checkout`. A refresh reads nothing (a check-out is not a thing to read back); destroying it does
+ * nothing remote: the bundles checked out stay.
+ */
+export class BundleCheckout extends pulumi.dynamic.Resource {
+  declare readonly timeoutSeconds: pulumi.Output<number | undefined>;
+  declare readonly triggers: pulumi.Output<unknown[] | undefined>;
+  /** Each bundle source with the bundles it checked out. */
+  declare readonly remotes: pulumi.Output<CheckedOutBundleSource[]>;
+  /** Names of the bundles checked out, sorted. */
+  declare readonly bundles: pulumi.Output<string[]>;
+
+  constructor(name: string, args: BundleCheckoutArgs = {}, opts?: pulumi.CustomResourceOptions) {
+    super(
+      actionShell("bundleCheckout"),
+      name,
+      { timeoutSeconds: args.timeoutSeconds, triggers: args.triggers, remotes: undefined, bundles: undefined },
+      opts,
+      TYPE_MODULE,
+      "BundleCheckout",
+    );
+  }
+}

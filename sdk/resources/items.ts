@@ -1,0 +1,39 @@
+import * as pulumi from "@pulumi/pulumi";
+import { actionShell } from "./action-shell";
+import { TYPE_MODULE } from "./provider-shell";
+
+export interface ItemsArgs {
+  /** The items.yaml text (a mapping with an `items` list). Changing it creates the items again. */
+  yaml: pulumi.Input<string>;
+  /** Full path of the folder to create them in (it must exist). Default: the instance's root. Changing it re-runs. */
+  path?: pulumi.Input<string>;
+  /** Base URL of the instance (a controller's). Default: the operations center. Changing it replaces. */
+  instanceUrl?: pulumi.Input<string>;
+  /** Any values: when one changes, the items are created again. */
+  triggers?: pulumi.Input<unknown[]>;
+}
+
+/**
+ * Creates the items of an items.yaml text (create-items) on create, and again when `yaml`, `path` or `triggers`
+ * change. Id `items/operations-center[/<path>]` or `items/<instanceUrl>[/<path>]`. The API cannot delete items:
+ * destroying it warns that they stay. A refresh reads nothing.
+ */
+export class Items extends pulumi.dynamic.Resource {
+  declare readonly yaml: pulumi.Output<string>;
+  declare readonly path: pulumi.Output<string | undefined>;
+  declare readonly instanceUrl: pulumi.Output<string | undefined>;
+  declare readonly triggers: pulumi.Output<unknown[] | undefined>;
+  /** The folder's full name as the instance answered ("" for the root). */
+  declare readonly basePath: pulumi.Output<string>;
+
+  constructor(name: string, args: ItemsArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      actionShell("items"),
+      name,
+      { yaml: args.yaml, path: args.path, instanceUrl: args.instanceUrl, triggers: args.triggers, basePath: undefined },
+      opts,
+      TYPE_MODULE,
+      "Items",
+    );
+  }
+}
