@@ -1,8 +1,15 @@
-// The main job (`npm start`): the example program's whole life cycle against the embedded emulator, through
-// Pulumi's real dynamic-provider host, with this repository's engine stand-in playing the CLI's part (the Pulumi CLI
-// is not needed). Each step prints its plan: resource, operation, changed fields.
+// The main job (`npm start`): the example programs' life cycles against the embedded emulator, through Pulumi's
+// real dynamic-provider host, with this repository's engine stand-in playing the CLI's part (the Pulumi CLI is not
+// needed). Each step prints its plan: resource, operation, changed fields.
+//   1. examples/index.ts: up, an up with nothing to change, a change made by hand, refresh, an up that corrects it,
+//      destroy.
+//   2. examples/pipeline: a bundle with a missing file stops the pipeline before anything is assigned or reloaded;
+//      fixed, it runs through (validate, check out, make available, assign, link, reload); a bundle change
+//      validates and reloads again; destroy.
+import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
-import { startEmulator } from "../emulator";
+import { startEmulator, type Emulator } from "../emulator";
 import { OperationsCenterClient } from "../provider";
 import { formatPlan, ProgramRunner, type ProgramPlan } from "../test/harness";
 import { emulatorStackConfig } from "./emulator-stack";
@@ -16,9 +23,8 @@ function show(title: string, plan: ProgramPlan, runner: ProgramRunner): void {
   for (const warning of warnings) console.log(`  ${warning}`);
 }
 
-async function main(): Promise<void> {
-  const emu = await startEmulator();
-  console.log(`emulator: operations center ${emu.operationsCenterUrl}, feature flags ${emu.featureManagementUrl}`);
+async function exampleProgram(emu: Emulator): Promise<void> {
+  console.log("\n######## examples/index.ts: applications and bundle availability, assignments, default");
   const runner = await ProgramRunner.start({ cwd: ROOT, config: emulatorStackConfig(emu) });
   const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin });
   try {
@@ -39,7 +45,64 @@ async function main(): Promise<void> {
   } finally {
     await oc.close();
     await runner.close();
+  }
+}
+
+async function pipeline(emu: Emulator, tree: string): Promise<void> {
+  console.log("\n######## examples/pipeline: bundles as code");
+  const controllers = {
+    "team-a/controller-a": { bundle: "team-a", url: emu.controllerUrls["team-a/controller-a"] },
+    "team-b/controller-b": { bundle: "team-b", url: emu.controllerUrls["team-b/controller-b"] },
+  };
+  const runner = await ProgramRunner.start({
+    cwd: path.join(ROOT, "examples", "pipeline"),
+    config: { ...emulatorStackConfig(emu), "pipeline:bundlesDir": tree, "pipeline:controllers": JSON.stringify(controllers) },
+  });
+  const descriptor = path.join(tree, "team-b", "bundle.yaml");
+  const good = fs.readFileSync(descriptor, "utf8");
+  try {
+    fs.writeFileSync(descriptor, good.replace('  - "jenkins.yaml"', '  - "jenkins.yaml"\n  - "missing.yaml"'));
+    console.log("\n== a commit adds a reference to a missing file to team-b's bundle.yaml; pulumi up:");
+    const error = await runner.up().then(() => undefined, (e: Error) => e);
+    console.log(error ? `failed, as it should: ${error.message.split("\n")[0]}` : "UNEXPECTED: the broken bundle went through");
+    console.log(`nothing was checked out, assigned or reloaded: assignments ${JSON.stringify(emu.state.assignments())}, ` +
+      `API patterns ${JSON.stringify(emu.state.apiAvailabilityPatterns())}, team-b/controller-b runs ${JSON.stringify(emu.state.appliedBundle("team-b/controller-b"))}`);
+
+    fs.writeFileSync(descriptor, good);
+    show("the fix is committed; pulumi up", await runner.up(), runner);
+    console.log(`reloads: ${JSON.stringify(runner.outputs().reloads)}`);
+    show("pulumi up (again: nothing to change)", await runner.up(), runner);
+
+    const jenkins = path.join(tree, "team-b", "jenkins.yaml");
+    fs.writeFileSync(jenkins, fs.readFileSync(jenkins, "utf8").replace('labelString: "team-b"', 'labelString: "team-b linux"'));
+    show("a commit changes team-b's jenkins.yaml; pulumi up", await runner.up(), runner);
+    console.log(`reloads: ${JSON.stringify(runner.outputs().reloads)}`);
+    show("pulumi destroy", await runner.destroy(), runner);
+  } finally {
+    await runner.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const emu = await startEmulator();
+  console.log(`emulator: operations center ${emu.operationsCenterUrl}, feature flags ${emu.featureManagementUrl}`);
+  try {
+    await exampleProgram(emu);
+  } finally {
     await emu.close();
+  }
+
+  // The pipeline gets an operations center of its own, whose bundle location is a scratch copy of examples/bundles
+  // (a git checkout, say): the pipeline's commits edit it.
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "cloudbees-main-job-"));
+  const tree = path.join(scratch, "bundles");
+  fs.cpSync(path.join(ROOT, "examples", "bundles"), tree, { recursive: true });
+  const pipelineEmu = await startEmulator({ bundlesDir: tree });
+  try {
+    await pipeline(pipelineEmu, tree);
+  } finally {
+    await pipelineEmu.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
 
