@@ -21,7 +21,6 @@ export {
   BundleValidation,
   ControllerBundleToken,
   Items,
-  actionShell,
   type BundleCheckoutArgs,
   type BundleReloadArgs,
   type BundleValidationArgs,

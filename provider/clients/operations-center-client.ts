@@ -21,6 +21,8 @@ import {
 import { InstanceClient, type QuietOption } from "./instance-client";
 import { requireBoolean, requireFullPath, requirePositiveInteger, requireText, requireZip } from "./inputs";
 
+/** The operations center's default check-out timeout (configurable in its global configuration). */
+const DEFAULT_CHECK_OUT_TIMEOUT_SECONDS = 600;
 const UNKNOWN_BUNDLE = "No bundle has this id: list them with listBundles(), or check out the bundle location first.";
 const UNKNOWN_CONTROLLER = "No controller has this full path (it looks like folder1/controller1).";
 
@@ -94,7 +96,15 @@ export class OperationsCenterClient extends InstanceClient {
     const timeout =
       options.timeoutSeconds === undefined ? undefined : requirePositiveInteger(options.timeoutSeconds, "timeoutSeconds", operation);
     return this.http.json(
-      { operation, method: "POST", path: "casc-bundle/check-out", query: { timeout }, idempotency: "safe" },
+      {
+        operation,
+        method: "POST",
+        path: "casc-bundle/check-out",
+        query: { timeout },
+        idempotency: "safe",
+        // The server answers when the check-out is done: allow its own timeout (default 600 s) and a margin.
+        minTimeoutMs: ((timeout ?? DEFAULT_CHECK_OUT_TIMEOUT_SECONDS) + 30) * 1000,
+      },
       checkOutResultSchema,
     );
   }

@@ -97,9 +97,12 @@ export class UnexpectedResponseError extends CloudBeesError {
 export class InvalidInputError extends CloudBeesError {
   /** The argument at fault, e.g. `controllerPath`. */
   readonly input: string;
+  /** Why, without the operation and the input's name. */
+  readonly reason: string;
   constructor(input: string, reason: string, operation: string) {
     super(`invalid ${input}: ${reason}`, { operation });
     this.input = input;
+    this.reason = reason;
   }
 }
 

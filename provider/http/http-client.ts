@@ -35,6 +35,8 @@ export interface RequestSpec {
   isPermanentFailure?: (status: number, bodyText: string) => boolean;
   /** Hint for a 404 of this call, naming what is probably missing. */
   notFoundHint?: string;
+  /** A deadline for this call when it is longer than the client's: a server that answers only when done. */
+  minTimeoutMs?: number;
 }
 
 /** How one service authenticates and what to tell users when it refuses. */
@@ -137,7 +139,7 @@ export class HttpClient {
           !(spec.isPermanentFailure?.(response.status, bodyText) ?? false);
       } catch (error) {
         if (error instanceof CloudBeesError) throw error;
-        const transport = this.transportError(error, details, attempt);
+        const transport = this.transportError(error, details, attempt, this.deadlineMs(spec));
         failure = transport;
         retryable = isRetryableNetworkFailure(transport instanceof NetworkError ? transport.code : undefined, spec.idempotency);
       }
@@ -166,7 +168,7 @@ export class HttpClient {
       "user-agent": this.options.userAgent,
     };
     if (spec.body) headers["content-type"] = spec.body.contentType;
-    const deadline = AbortSignal.timeout(this.options.timeoutMs);
+    const deadline = AbortSignal.timeout(this.deadlineMs(spec));
     try {
       const response = await request(url, {
         method: spec.method,
@@ -181,6 +183,10 @@ export class HttpClient {
       if (deadline.aborted) throw new DeadlineExceeded();
       throw error;
     }
+  }
+
+  private deadlineMs(spec: RequestSpec): number {
+    return Math.max(this.options.timeoutMs, spec.minTimeoutMs ?? 0);
   }
 
   private statusError(
@@ -220,11 +226,11 @@ export class HttpClient {
     return new UnexpectedResponseError(`unexpected status ${status}`, { ...d, field: "" });
   }
 
-  private transportError(error: unknown, details: ErrorDetails, attempt: number): CloudBeesError {
+  private transportError(error: unknown, details: ErrorDetails, attempt: number, deadlineMs: number): CloudBeesError {
     const tries = attempt > 0 ? ` (after ${attempt + 1} attempts)` : "";
     const code = errorCode(error);
     if (error instanceof DeadlineExceeded || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
-      return new TimeoutError(`no complete response within ${this.options.timeoutMs} ms${tries}`, {
+      return new TimeoutError(`no complete response within ${deadlineMs} ms${tries}`, {
         ...details,
         hint: "Check that the server is up, or raise the timeout option.",
       });

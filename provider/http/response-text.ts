@@ -1,6 +1,8 @@
 /** Short, readable excerpts of response bodies and zod issues, for error messages. */
 
 const EXCERPT_LENGTH = 240;
+/** The server's own message (a JSON `error`) is what the user needs to fix a bundle: keep much more of it. */
+const MESSAGE_LENGTH = 2000;
 
 /**
  * The server's own words from a body: the `error` or `message` of a JSON body, the text of an HTML page
@@ -12,7 +14,7 @@ export function describeBody(body: string): string {
   try {
     const json = JSON.parse(trimmed) as Record<string, unknown>;
     for (const key of ["error", "message", "reason"]) {
-      if (json && typeof json[key] === "string") return cut(json[key] as string);
+      if (json && typeof json[key] === "string") return cut(json[key] as string, MESSAGE_LENGTH);
     }
   } catch {
     // not JSON
@@ -30,9 +32,9 @@ export function describeBody(body: string): string {
   return cut(trimmed);
 }
 
-function cut(text: string): string {
+function cut(text: string, length = EXCERPT_LENGTH): string {
   const oneLine = text.replace(/\s+/g, " ").trim();
-  return oneLine.length > EXCERPT_LENGTH ? `${oneLine.slice(0, EXCERPT_LENGTH)}…` : oneLine;
+  return oneLine.length > length ? `${oneLine.slice(0, length)}…` : oneLine;
 }
 
 interface IssueLike {

@@ -1,6 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { actionShell } from "./action-shell";
-import { TYPE_MODULE } from "./provider-shell";
+import { providerShell, TYPE_MODULE } from "./provider-shell";
 
 export interface BundleCheckoutArgs {
   /** Server-side timeout of the check-out, in seconds (the operations center's default: 600). Changing it alone runs nothing. */
@@ -29,7 +28,7 @@ export class BundleCheckout extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: BundleCheckoutArgs = {}, opts?: pulumi.CustomResourceOptions) {
     super(
-      actionShell("bundleCheckout"),
+      providerShell("bundleCheckout"),
       name,
       { timeoutSeconds: args.timeoutSeconds, triggers: args.triggers, remotes: undefined, bundles: undefined },
       opts,

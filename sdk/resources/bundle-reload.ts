@@ -1,6 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { actionShell } from "./action-shell";
-import { TYPE_MODULE } from "./provider-shell";
+import { providerShell, TYPE_MODULE } from "./provider-shell";
 
 export interface BundleReloadArgs {
   /**
@@ -39,7 +38,7 @@ export class BundleReload extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: BundleReloadArgs = {}, opts?: pulumi.CustomResourceOptions) {
     super(
-      actionShell("bundleReload"),
+      providerShell("bundleReload"),
       name,
       {
         instanceUrl: args.instanceUrl,

@@ -1,6 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { actionShell } from "./action-shell";
-import { TYPE_MODULE } from "./provider-shell";
+import { providerShell, TYPE_MODULE } from "./provider-shell";
 
 export interface BundleValidationArgs {
   /**
@@ -46,7 +45,7 @@ export class BundleValidation extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: BundleValidationArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      actionShell("bundleValidation"),
+      providerShell("bundleValidation"),
       name,
       {
         bundlePath: args.bundlePath,

@@ -1,6 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { actionShell } from "./action-shell";
-import { TYPE_MODULE } from "./provider-shell";
+import { providerShell, TYPE_MODULE } from "./provider-shell";
 
 export interface ControllerBundleTokenArgs {
   /** Full path of the controller (`folder1/controller1`); it must have a bundle assigned. Changing it replaces. */
@@ -27,7 +26,7 @@ export class ControllerBundleToken extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ControllerBundleTokenArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      actionShell("controllerBundleToken"),
+      providerShell("controllerBundleToken"),
       name,
       { controllerPath: args.controllerPath, triggers: args.triggers, url: undefined, token: undefined, linkFileContent: undefined },
       // The provider host cannot return secrets: the engine marks these outputs secret.

@@ -9,4 +9,3 @@ export { ControllerBundleToken, type ControllerBundleTokenArgs } from "./control
 export { BundleReload, type BundleReloadArgs } from "./bundle-reload";
 export { Items, type ItemsArgs } from "./items";
 export { BundleValidation, type BundleValidationArgs } from "./bundle-validation";
-export { actionShell } from "./action-shell";

@@ -1,6 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { actionShell } from "./action-shell";
-import { TYPE_MODULE } from "./provider-shell";
+import { providerShell, TYPE_MODULE } from "./provider-shell";
 
 export interface ItemsArgs {
   /** The items.yaml text (a mapping with an `items` list). Changing it creates the items again. */
@@ -28,7 +27,7 @@ export class Items extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ItemsArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      actionShell("items"),
+      providerShell("items"),
       name,
       { yaml: args.yaml, path: args.path, instanceUrl: args.instanceUrl, triggers: args.triggers, basePath: undefined },
       opts,

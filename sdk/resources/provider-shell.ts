@@ -1,7 +1,7 @@
 /* istanbul ignore file */
 // (Coverage counters would be serialized into the provider text: keep this file uninstrumented.)
 import type * as pulumi from "@pulumi/pulumi";
-import type { ResourceKind } from "../../provider/resources";
+import type { ProviderKind } from "../../provider/resources";
 
 /**
  * The provider object handed to `pulumi.dynamic.Resource`. The SDK serializes it into the state (`__provider`) and
@@ -9,7 +9,7 @@ import type { ResourceKind } from "../../provider/resources";
  * credential. Each method loads the real implementation *by package name* when it runs, from the host's working
  * directory (the program's folder), so the text stays about 1 KB and code upgrades never break old states.
  */
-function makeShell(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+function makeShell(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
   // Arrow functions returning the implementation's promise: the host awaits them, and the text stays short.
   return {
     configure: (req) => require("pulumi-cloudbees/provider").configure(req),
@@ -23,9 +23,9 @@ function makeShell(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
 }
 
 // One shell object per kind: the SDK caches the serialized text per provider object.
-const shells = new Map<ResourceKind, pulumi.dynamic.ResourceProvider>();
+const shells = new Map<ProviderKind, pulumi.dynamic.ResourceProvider>();
 
-export function providerShell(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+export function providerShell(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
   let shell = shells.get(kind);
   if (!shell) {
     shell = makeShell(kind);

@@ -3,11 +3,11 @@
  * Set-up of the action-resource tests: test/resources/helpers.ts's world (one emulator and one real provider host
  * per test file, the host running the built package from the repository root) plus the action kinds' provider texts.
  */
+import { providerShell } from "../../sdk/resources/provider-shell";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { ActionKind } from "../../provider/resources";
-import { actionShell } from "../../sdk/resources/action-shell";
 import { dynamicType, serializeProvider, type JsonObject, type ManagedResource } from "../harness";
 import { REPO_ROOT, startWorld, type World } from "../resources/helpers";
 
@@ -26,7 +26,7 @@ export const ACTION_KINDS = Object.keys(ACTION_TYPES) as ActionKind[];
 /** The provider texts exactly as the SDK classes store them in `__provider`. */
 export async function actionTexts(): Promise<Record<ActionKind, string>> {
   const out = {} as Record<ActionKind, string>;
-  for (const kind of ACTION_KINDS) out[kind] = await serializeProvider(actionShell(kind));
+  for (const kind of ACTION_KINDS) out[kind] = await serializeProvider(providerShell(kind));
   return out;
 }
 

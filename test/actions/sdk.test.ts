@@ -1,7 +1,6 @@
 /* istanbul ignore file */
 import * as pulumi from "@pulumi/pulumi";
 import { BundleCheckout, BundleReload, BundleValidation, ControllerBundleToken, Items } from "../../sdk";
-import { actionShell } from "../../sdk/resources/action-shell";
 import { providerShell } from "../../sdk/resources/provider-shell";
 import { serializeProviderDetailed } from "../harness";
 import { ACTION_KINDS, ACTION_TYPES } from "./helpers";
@@ -12,7 +11,7 @@ process.env.CLOUDBEES_API_TOKEN = TOKEN;
 
 describe("action provider shells", () => {
   it.each(ACTION_KINDS)("%s serializes to a small text that requires the implementation by package name and holds nothing else", async (kind) => {
-    const { text, containsSecrets } = await serializeProviderDetailed(actionShell(kind));
+    const { text, containsSecrets } = await serializeProviderDetailed(providerShell(kind));
     expect(containsSecrets).toBe(false);
     expect(text.length).toBeLessThan(2500);
     expect(text).toContain('require("pulumi-cloudbees/provider")');
@@ -24,9 +23,9 @@ describe("action provider shells", () => {
   });
 
   it("one shell object per kind, shared with providerShell's cache", () => {
-    expect(actionShell("items")).toBe(actionShell("items"));
-    expect(actionShell("items")).not.toBe(actionShell("bundleReload"));
-    expect(actionShell("items")).not.toBe(providerShell("application"));
+    expect(providerShell("items")).toBe(providerShell("items"));
+    expect(providerShell("items")).not.toBe(providerShell("bundleReload"));
+    expect(providerShell("items")).not.toBe(providerShell("application"));
   });
 
   it("every action kind is registered where the shells look for it", () => {
@@ -81,7 +80,7 @@ describe("action SDK classes under mocks", () => {
     for (const kind of ACTION_KINDS) {
       const args = byType[ACTION_TYPES[kind]]!;
       expect(args).toBeDefined();
-      expect(args.inputs.__provider).toBe((await serializeProviderDetailed(actionShell(kind))).text);
+      expect(args.inputs.__provider).toBe((await serializeProviderDetailed(providerShell(kind))).text);
     }
     expect(Object.keys(byType[ACTION_TYPES.bundleValidation]!.inputs).sort()).toEqual(["__provider", "bundlePath"]);
     expect(Object.keys(byType[ACTION_TYPES.bundleCheckout]!.inputs).sort()).toEqual(["__provider", "triggers"]);

@@ -48,8 +48,11 @@ describe("body excerpts", () => {
     const html = "<html><head><title>x</title><style>p{}</style></head><body><h1>Error</h1><p>alice is missing the Overall/Administer permission</p></body></html>";
     expect(describeBody(html)).toBe("Error alice is missing the Overall/Administer permission");
   });
-  it("cuts long bodies", () => {
-    expect(describeBody("x".repeat(1000)).length).toBeLessThanOrEqual(241);
+  it("cuts long bodies, but keeps much more of the server's own JSON message", () => {
+    expect(describeBody("x".repeat(1000)).length).toBe(241);
+    const message = "Bundle 'main/team-b' references the missing file 'x.yaml'. ".repeat(10);
+    expect(describeBody(JSON.stringify({ error: message }))).toBe(message.trim());
+    expect(describeBody(JSON.stringify({ error: "y".repeat(5000) })).length).toBe(2001);
   });
   it("names the field of a zod issue", () => {
     expect(formatZodIssue({ path: ["bundles", 0, "usedBy"], message: "expected array" })).toEqual({

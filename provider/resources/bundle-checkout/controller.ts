@@ -11,13 +11,13 @@
  * | read | nothing | a check-out is not a thing to read back: the state stays |
  * | delete | nothing | the bundles checked out stay where they are; nothing to undo remotely |
  *
- * The HTTP deadline of the call is raised to timeoutSeconds + 30 s when that is longer than cloudbees:timeoutMs:
- * the operations center answers only when the check-out is done. Without timeoutSeconds, cloudbees:timeoutMs applies.
+ * The client waits for the check-out as long as the server may take (timeoutSeconds, or the server's default 600 s,
+ * plus a margin) when that is longer than cloudbees:timeoutMs: the operations center answers only when it is done.
  */
 import type { CheckOutResult } from "../../clients/casc-schemas";
 import { actionDiff, echoInputs, mustRerun, unchangedRead, type ActionInputsSpec } from "../shared/actions";
 import { InputChecker } from "../shared/check";
-import { instance, instanceCallFailed } from "../shared/instance";
+import { instanceCallFailed, operationsCenterInstance } from "../shared/instance";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { plain } from "../shared/values";
 import { ID, INPUT_KEYS, TYPE_NAME, type BundleCheckoutOutputs } from "./types";
@@ -43,10 +43,10 @@ function outputsOf(inputs: Props, result: Pick<BundleCheckoutOutputs, "remotes">
 
 async function checkOut(operation: string, inputs: Props): Promise<CheckOutResult> {
   const timeoutSeconds = typeof inputs.timeoutSeconds === "number" ? inputs.timeoutSeconds : undefined;
-  const conn = instance(operation, ID, undefined, timeoutSeconds === undefined ? {} : { minTimeoutMs: (timeoutSeconds + 30) * 1000 });
+  const conn = operationsCenterInstance(operation, ID);
   try {
     // A write for the shared bundle list: a list request already sent may not see the bundles checked out.
-    return await conn.bundles!.write(() => conn.client.checkOut(timeoutSeconds === undefined ? {} : { timeoutSeconds }));
+    return await conn.bundles.write(() => conn.client.checkOut(timeoutSeconds === undefined ? {} : { timeoutSeconds }));
   } catch (e) {
     throw instanceCallFailed(conn, operation, ID, e);
   }

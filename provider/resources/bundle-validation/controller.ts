@@ -29,7 +29,7 @@ import { RequestRejectedError, ServerError } from "../../http/errors";
 import { actionDiff, changed, echoInputs, unchangedRead } from "../shared/actions";
 import { InputChecker } from "../shared/check";
 import { messageOf, operationFailed } from "../shared/errors";
-import { instance, instanceCallFailed, type InstanceConnection } from "../shared/instance";
+import { instance, instanceCallFailed, operationsCenterInstance, type InstanceConnection } from "../shared/instance";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { containsUnknown, isUnknown, plain, sameJson } from "../shared/values";
 import { bundleSet, idOf, INPUT_KEYS, TYPE_NAME } from "./types";
@@ -195,14 +195,16 @@ async function validate(operation: string, id: string, inputs: Props): Promise<P
   const lintMessages = prepared.lint.flatMap(({ prefix, result }) => result.format().map((m) => `${prefix}${m}`));
   const lintFailed = prepared.lint.some(({ result }) => !result.valid);
 
-  const conn: InstanceConnection = instance(operation, id, tree ? undefined : optionalString(inputs.instanceUrl));
+  // A bundle tree goes to the operations center's pre-validate-bundle; a single bundle to an instance.
+  const oc = tree ? operationsCenterInstance(operation, id) : undefined;
+  const conn: InstanceConnection = oc ?? instance(operation, id, optionalString(inputs.instanceUrl));
   const endpoint = tree
     ? `pre-validate-bundle on the operations center (${conn.url})`
     : `casc-bundle-validate on ${conn.isOperationsCenter ? "the operations center" : "the instance"} (${conn.url})`;
   let verdict: { messages: string[]; failed: boolean; refusal?: string };
   try {
-    verdict = tree
-      ? preValidationMessages(await conn.client.preValidateBundles(prepared.zip))
+    verdict = oc
+      ? preValidationMessages(await oc.client.preValidateBundles(prepared.zip))
       : serverMessages(await conn.client.validateBundle(prepared.zip));
   } catch (e) {
     // A bundle the server cannot even read (an inconsistency such as a reference to a missing file, a missing

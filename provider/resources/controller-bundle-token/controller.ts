@@ -22,7 +22,7 @@ import { actionDiff, echoInputs, mustRerun, type ActionInputsSpec } from "../sha
 import { findBundleUsedBy } from "../shared/casc";
 import { InputChecker } from "../shared/check";
 import { partiallyCreated } from "../shared/errors";
-import { instance, instanceCallFailed, type InstanceConnection } from "../shared/instance";
+import { instanceCallFailed, operationsCenterInstance, type OperationsCenterInstance } from "../shared/instance";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { plain } from "../shared/values";
 import { controllerPathOf, idOf, INPUT_KEYS, TYPE_NAME } from "./types";
@@ -47,7 +47,7 @@ function outputsOf(inputs: Props, link: BundleDownloadLink): Props {
 }
 
 /** A 404 says the controller is unknown or has no bundle: the bundle list tells which, for the message. */
-async function notFoundCause(conn: InstanceConnection, controllerPath: string): Promise<string> {
+async function notFoundCause(conn: OperationsCenterInstance, controllerPath: string): Promise<string> {
   const assigned = await findBundleUsedBy({ oc: conn.oc!, bundles: conn.bundles! }, controllerPath).catch(() => undefined);
   if (assigned) {
     return `the operations center found no bundle link for controller "${controllerPath}" (controllerPath), although bundle "${assigned.name}" is assigned to it. Fix: check the controller's full path`;
@@ -59,7 +59,7 @@ async function notFoundCause(conn: InstanceConnection, controllerPath: string): 
   );
 }
 
-async function regenerate(conn: InstanceConnection, operation: string, id: string, controllerPath: string): Promise<void> {
+async function regenerate(conn: OperationsCenterInstance, operation: string, id: string, controllerPath: string): Promise<void> {
   try {
     await conn.client.regenerateToken(controllerPath);
   } catch (e) {
@@ -68,7 +68,7 @@ async function regenerate(conn: InstanceConnection, operation: string, id: strin
   }
 }
 
-async function link(conn: InstanceConnection, operation: string, id: string, controllerPath: string): Promise<BundleDownloadLink> {
+async function link(conn: OperationsCenterInstance, operation: string, id: string, controllerPath: string): Promise<BundleDownloadLink> {
   try {
     return await conn.client.getBundleDownloadLink(controllerPath);
   } catch (e) {
@@ -82,7 +82,7 @@ async function link(conn: InstanceConnection, operation: string, id: string, con
  * the old one in the state (nor orphan a new resource). It is recorded with an empty token, never a plain one in the
  * error's properties; the next refresh or up reads the link.
  */
-async function linkAfterRegenerate(conn: InstanceConnection, operation: string, id: string, inputs: Props): Promise<Props> {
+async function linkAfterRegenerate(conn: OperationsCenterInstance, operation: string, id: string, inputs: Props): Promise<Props> {
   try {
     return outputsOf(inputs, await link(conn, operation, id, String(inputs.controllerPath)));
   } catch (e) {
@@ -100,7 +100,7 @@ async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
   const controllerPath = String(inputs.controllerPath);
   const id = idOf(controllerPath);
   const operation = `creating ${TYPE_NAME}`;
-  const conn = instance(operation, id, undefined);
+  const conn = operationsCenterInstance(operation, id);
   await regenerate(conn, operation, id, controllerPath);
   return { id, outs: await linkAfterRegenerate(conn, operation, id, inputs) };
 }
@@ -108,7 +108,7 @@ async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
 async function read(id: string, props: Props): Promise<ReadResult> {
   const controllerPath = typeof props.controllerPath === "string" ? props.controllerPath : controllerPathOf(id);
   const operation = `reading ${TYPE_NAME}`;
-  const conn = instance(operation, id, undefined);
+  const conn = operationsCenterInstance(operation, id);
   let current: BundleDownloadLink;
   try {
     current = await conn.client.getBundleDownloadLink(controllerPath);
@@ -126,7 +126,7 @@ async function read(id: string, props: Props): Promise<ReadResult> {
 async function update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
   const controllerPath = String(news.controllerPath);
   const operation = `updating ${TYPE_NAME}`;
-  const conn = instance(operation, id, undefined);
+  const conn = operationsCenterInstance(operation, id);
   if (mustRerun(olds, news, SPEC)) {
     await regenerate(conn, operation, id, controllerPath);
     return { outs: await linkAfterRegenerate(conn, operation, id, news) };
