@@ -132,6 +132,21 @@ describe("BundleReload through the real provider host", () => {
     expect(r.state!.outputs).toMatchObject({ updateAvailable: true, reloaded: true, reason: "", version: applied()!.version });
   });
 
+  it("a reload still running when the instance answers (completed: false) says so in reason", async () => {
+    await newVersionOfTeamA("team A, third version");
+    w.emu.faults.inject({ method: "POST", path: RELOAD.slice(5), status: 200, body: '{"reloaded":true,"completed":false}' });
+    expect(await r.up({ instanceUrl: url, triggers: ["v6"] })).toMatchObject({ op: "update" });
+    expect(r.state!.outputs).toMatchObject({
+      updateAvailable: true,
+      reloaded: true,
+      reason: "the reload started and was still running when the instance answered: see its update log",
+    });
+    // The emulator did not really reload (a fault answered): apply the version for the tests that follow.
+    await w.emu.faults.clear();
+    expect(await r.up({ instanceUrl: url, triggers: ["v7"] })).toMatchObject({ op: "update" });
+    expect(r.state!.outputs).toMatchObject({ reloaded: true, reason: "" });
+  });
+
   it("a new version the instance finds invalid fails, and nothing is reloaded", async () => {
     const file = path.join(bundlesDir, "team-a", "bundle.yaml");
     const original = fs.readFileSync(file, "utf8");

@@ -117,7 +117,9 @@ async function run(operation: string, id: string, inputs: Props): Promise<Outcom
     );
   }
   if (!result.reloaded) return refused(result.reason ?? "the instance answered reloaded: false without a reason");
-  return { updateAvailable: true, reloaded: true, reason: "", version: next?.version ?? current };
+  // `completed: false`: the reload started and goes on in the background; say so rather than claim it is done.
+  const reason = result.completed === false ? "the reload started and was still running when the instance answered: see its update log" : "";
+  return { updateAvailable: true, reloaded: true, reason, version: next?.version ?? current };
 }
 
 async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
