@@ -284,6 +284,8 @@ export async function startProviderHost(options: StartProviderHostOptions): Prom
         "grpc.max_receive_message_length": 400 * 1024 * 1024,
         "grpc.max_send_message_length": 400 * 1024 * 1024,
         "grpc.max_metadata_size": 16 * 1024 * 1024,
+        // A pool of its own: the process-wide subchannel pool outlives close() and keeps a jest worker alive.
+        "grpc.use_local_subchannel_pool": 1,
     });
     let configureResult: ConfigureResult | undefined;
     let closed = false;
