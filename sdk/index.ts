@@ -1,5 +1,6 @@
-// What programs import from "pulumi-cloudbees": the resources, the typed clients and their errors.
-export * from "../provider";
+// What programs import from "pulumi-cloudbees": the resources, the functions, the bundle toolkit, the typed clients
+// and their errors. The providers' implementation is not part of it: the shells load it as "pulumi-cloudbees/provider".
+export * from "../provider/api";
 // Explicit exports win over the star export above (the provider exports a client type named Application).
 export {
   Application,
@@ -7,7 +8,6 @@ export {
   ControllerBundleAssignment,
   DefaultBundle,
   GlobalAvailabilityPattern,
-  providerShell,
   type ApplicationArgs,
   type BundleAvailabilityArgs,
   type ControllerBundleAssignmentArgs,

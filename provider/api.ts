@@ -1,0 +1,11 @@
+// The public client API: the typed clients of both services, their errors, options and response types, and the
+// setting names the functions share with the resources. The package root (sdk/index.ts) re-exports it.
+export * from "./http";
+export { FeatureManagementClient, DEFAULT_FEATURE_MANAGEMENT_URL, type FeatureManagementClientOptions } from "./clients/feature-management-client";
+export type { Application } from "./clients/feature-management-schemas";
+export type { CascClientOptions } from "./clients/casc-connection";
+export { InstanceClient, type QuietOption } from "./clients/instance-client";
+export { OperationsCenterClient } from "./clients/operations-center-client";
+export type * from "./clients/casc-schemas";
+export { SCHEMA_FILES, SECTION_FILES, type SchemaFile, type SectionFile } from "./clients/inputs";
+export { SettingError, type SettingValues } from "./config";
