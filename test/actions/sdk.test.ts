@@ -3,6 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { BundleCheckout, BundleReload, BundleValidation, ControllerBundleToken, Items } from "../../sdk";
 import { providerShell } from "../../sdk/resources/provider-shell";
 import { serializeProviderDetailed } from "../harness";
+import { useRecordingMocks } from "../harness/recording-mocks";
 import { ACTION_KINDS, ACTION_TYPES } from "./helpers";
 
 // Credentials in this process's environment must never reach a provider text.
@@ -37,27 +38,16 @@ describe("action provider shells", () => {
 });
 
 describe("action SDK classes under mocks", () => {
-  const seen: pulumi.runtime.MockResourceArgs[] = [];
+  let seen: pulumi.runtime.MockResourceArgs[] = [];
   beforeAll(async () => {
-    await pulumi.runtime.setMocks(
-      {
-        newResource: (args) => {
-          seen.push(args);
-          const outputs: Record<string, Record<string, unknown>> = {
-            [ACTION_TYPES.bundleCheckout]: { remotes: [{ name: "local-folder", bundles: [] }], bundles: ["base"] },
-            [ACTION_TYPES.controllerBundleToken]: { url: "https://oc/config-bundle/base", token: "t", linkFileContent: "https://oc/config-bundle/base\nt" },
-            [ACTION_TYPES.bundleReload]: { updateAvailable: true, reloaded: true, reason: "", version: "v2" },
-            [ACTION_TYPES.items]: { basePath: "apps" },
-            [ACTION_TYPES.bundleValidation]: { contentHash: "abc", messages: [], lintMessages: [] },
-          };
-          return { id: `${args.name}-id`, state: { ...args.inputs, ...(outputs[args.type] ?? {}) } };
-        },
-        call: () => ({}),
-      },
-      "project",
-      "stack",
-      false,
-    );
+    // What a create would have returned, as the provider's outputs.
+    seen = await useRecordingMocks({
+      [ACTION_TYPES.bundleCheckout]: { remotes: [{ name: "local-folder", bundles: [] }], bundles: ["base"] },
+      [ACTION_TYPES.controllerBundleToken]: { url: "https://oc/config-bundle/base", token: "t", linkFileContent: "https://oc/config-bundle/base\nt" },
+      [ACTION_TYPES.bundleReload]: { updateAvailable: true, reloaded: true, reason: "", version: "v2" },
+      [ACTION_TYPES.items]: { basePath: "apps" },
+      [ACTION_TYPES.bundleValidation]: { contentHash: "abc", messages: [], lintMessages: [] },
+    });
   });
 
   const value = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply(resolve));

@@ -9,6 +9,7 @@ import {
 } from "../../sdk";
 import { providerShell } from "../../sdk/resources/provider-shell";
 import { serializeProviderDetailed } from "../harness";
+import { useRecordingMocks } from "../harness/recording-mocks";
 import { KINDS, TYPES } from "./helpers";
 
 // Credentials in this process's environment and config must never reach a provider text.
@@ -37,26 +38,14 @@ describe("provider shells", () => {
 });
 
 describe("SDK classes under mocks", () => {
-  const seen: pulumi.runtime.MockResourceArgs[] = [];
+  let seen: pulumi.runtime.MockResourceArgs[] = [];
   beforeAll(async () => {
-    await pulumi.runtime.setMocks(
-      {
-        newResource: (args) => {
-          seen.push(args);
-          // What a create would have returned, as the provider's outputs.
-          const outputs: Record<string, Record<string, unknown>> = {
-            [TYPES.application]: { applicationId: "5e95ad1fa6de037e1793732b", adopted: false },
-            [TYPES.bundleAvailability]: { regex: "^(?:sandbox)$", availableFor: ["sandbox"], usedBy: [], availabilityPatternFromYaml: false },
-            [TYPES.defaultBundle]: { preselectedFor: ["sandbox"] },
-          };
-          return { id: `${args.name}-id`, state: { ...args.inputs, ...(outputs[args.type] ?? {}) } };
-        },
-        call: () => ({}),
-      },
-      "project",
-      "stack",
-      false,
-    );
+    // What a create would have returned, as the provider's outputs.
+    seen = await useRecordingMocks({
+      [TYPES.application]: { applicationId: "5e95ad1fa6de037e1793732b", adopted: false },
+      [TYPES.bundleAvailability]: { regex: "^(?:sandbox)$", availableFor: ["sandbox"], usedBy: [], availabilityPatternFromYaml: false },
+      [TYPES.defaultBundle]: { preselectedFor: ["sandbox"] },
+    });
   });
 
   const value = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply(resolve));
