@@ -290,12 +290,11 @@ describe("ProgramRunner: failures and reads", () => {
     });
 
     it("a provider the SDK cannot serialize fails the run quickly with the serializer's message", async () => {
-        const started = Date.now();
+        // Without the runner's handling it would hang until the step deadline, whose error lacks the serializer's message.
         const err = (await runner.up("variants/unserializable.ts").catch((e: unknown) => e)) as ProgramRunError;
         expect(err).toBeInstanceOf(ProgramRunError);
         expect(err.message).toContain('error serializing property "__provider"');
         expect(err.message).toContain("bound max");
-        expect(Date.now() - started).toBeLessThan(15_000);
     });
 
     it("a program that never finishes hits the deadline with a clear error", async () => {

@@ -1,29 +1,43 @@
 import { throttled } from "../../provider/http/throttle";
 
+// On jest's fake clock: the spacing is checked against simulated time, never the wall clock.
 describe("throttle", () => {
+  beforeEach(() => jest.useFakeTimers({ now: 1_000_000 }));
+  afterEach(() => jest.useRealTimers());
+
   it("starts each task only after the previous one finished plus the interval, even when called together", async () => {
     const key = `test-${Math.random()}`;
-    const log: Array<{ start: number; end: number }> = [];
+    const starts: number[] = [];
     const task = async () => {
-      const start = Date.now();
-      await new Promise((r) => setTimeout(r, 20));
-      log.push({ start, end: Date.now() });
+      starts.push(Date.now() - 1_000_000);
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the request takes 20 ms
     };
-    await Promise.all([throttled(key, 100, task), throttled(key, 100, task), throttled(key, 100, task)]);
-    expect(log).toHaveLength(3);
-    for (let i = 1; i < log.length; i++) {
-      expect(log[i].start - log[i - 1].end).toBeGreaterThanOrEqual(100);
-    }
+    const all = Promise.all([throttled(key, 100, task), throttled(key, 100, task), throttled(key, 100, task)]);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(starts).toEqual([0]);
+    // The second starts 100 ms after the first finished (at 20), not 100 ms after it started.
+    await jest.advanceTimersByTimeAsync(119);
+    expect(starts).toEqual([0]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(starts).toEqual([0, 120]);
+    await jest.advanceTimersByTimeAsync(120);
+    expect(starts).toEqual([0, 120, 240]);
+    await jest.advanceTimersByTimeAsync(20);
+    await all;
   });
 
   it("releases the gate when a task fails", async () => {
     const key = `test-${Math.random()}`;
     await expect(throttled(key, 10, async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
-    await expect(throttled(key, 10, async () => 42)).resolves.toBe(42);
+    const next = throttled(key, 10, async () => 42);
+    await jest.advanceTimersByTimeAsync(10);
+    await expect(next).resolves.toBe(42);
   });
 
-  it("keeps one gate per key for the whole process (shared through globalThis)", async () => {
+  it("shares one gate per key across the process (through globalThis), so separate clients queue together", async () => {
+    const key = `test-${Math.random()}`;
     const registry = (globalThis as unknown as Record<symbol, Map<string, unknown>>)[Symbol.for("pulumi-cloudbees.throttle-gates")];
-    expect(registry).toBeInstanceOf(Map);
+    await throttled(key, 10, async () => undefined);
+    expect(registry.has(key)).toBe(true);
   });
 });
