@@ -1,6 +1,6 @@
+import { regexProblem } from "./java-regex";
 import {
   apiVersionProblem,
-  compileAnchored,
   Descriptor,
   isMapping,
   isYamlName,
@@ -74,8 +74,8 @@ function checkDescriptorProperties(desc: Descriptor, options: CheckOptions): Bun
     } else if (typeof pattern !== "string") {
       out.push(err("DESCVAL", "The 'availabilityPattern' property in the bundle.yaml file must be a string.", at));
     } else {
-      const compiled = compileAnchored(pattern);
-      if (!compiled.ok) out.push(err("DESCVAL", `Invalid availabilityPattern '${pattern}': ${compiled.error}`, at));
+      const problem = regexProblem(pattern);
+      if (problem) out.push(err("DESCVAL", `Invalid availabilityPattern '${pattern}': ${problem}`, at));
     }
   }
   const merge = jcascMergeStrategyProblem(desc["jcascMergeStrategy"]);

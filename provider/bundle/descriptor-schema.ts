@@ -1,7 +1,7 @@
+import { regexProblem } from "./java-regex";
 import { z } from "zod";
 import {
   apiVersionProblem,
-  compileAnchored,
   JCASC_MERGE_STRATEGIES,
   jcascMergeStrategyProblem,
   removeStrategyProblem,
@@ -63,8 +63,8 @@ export function bundleDescriptorSchema() {
     availabilityPattern: optionalText("availabilityPattern").superRefine(
       rule((v) => {
         if (typeof v !== "string") return undefined;
-        const compiled = compileAnchored(v);
-        return compiled.ok ? undefined : `Invalid availabilityPattern '${v}': ${compiled.error}`;
+        const problem = regexProblem(v);
+        return problem ? `Invalid availabilityPattern '${v}': ${problem}` : undefined;
       }),
     ),
     allowCapExceptions: z.boolean({ error: "The 'allowCapExceptions' property in the bundle.yaml file must be true or false." }).optional(),

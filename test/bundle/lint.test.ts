@@ -176,3 +176,17 @@ describe("sample bundles", () => {
     expect(r).toMatchObject({ errors: 0, warnings: 0, valid: true });
   });
 });
+
+describe("lintBundle: availabilityPattern is a Java regex, as the operations center compiles it", () => {
+  const withPattern = (pattern: string) => lintChanged({ "bundle.yaml": `${DESCRIPTOR}availabilityPattern: '${pattern}'\n` });
+
+  it("accepts Java-only syntax a real operations center accepts (inline flags, possessive quantifiers)", () => {
+    expect(withPattern("(?i)team-a/.*+").errors).toBe(0);
+  });
+
+  it("refuses a pattern that compiles nowhere, with the reason", () => {
+    const r = withPattern("team-(a");
+    expect(r.valid).toBe(false);
+    expect(r.format().find((m) => m.startsWith("ERROR"))).toMatch(/^ERROR - \[DESCVAL\] - Invalid availabilityPattern 'team-\(a': .*Unterminated group/);
+  });
+});
