@@ -106,7 +106,7 @@ export function featureManagementFor(s: ResolvedSettings, purpose: string = FEAT
 }
 
 /** A CasC instance (a controller, or an operations center reached by its own URL) with the operations-center user. */
-export interface InstanceConnection {
+export interface InstanceClientConnection {
   client: InstanceClient;
   url: string;
   username: string;
@@ -121,7 +121,7 @@ export function instanceFor(
   s: ResolvedSettings,
   instanceUrl: string,
   { input = "instanceUrl", operation = "connecting to the instance" }: { input?: string; operation?: string } = {},
-): InstanceConnection {
+): InstanceClientConnection {
   const missing = (["username", "apiToken"] as const).filter((n) => !s[n]);
   if (missing.length) throw missingSettings([...missing], `to call the CasC API of ${instanceUrl}`);
   const username = s.username!;

@@ -22,7 +22,7 @@ export {
   closeClients,
   type OperationsCenterConnection,
   type FeatureManagementConnection,
-  type InstanceConnection,
+  type InstanceClientConnection,
 } from "./clients";
 export { providerState, resetProviderState } from "./state";
 
