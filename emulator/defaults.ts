@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EmulatorUser, FeatureManagementAccount } from "./types";
 
-// Fixed, documented values (docs/emulator-contract.md): tests and example programs rely on them.
+// Fixed, documented values (emulator/README.md): tests and example programs rely on them.
 export const DEFAULT_ADMIN: EmulatorUser = Object.freeze({ username: "admin", apiToken: "admin-api-token-7f3c9d", admin: true });
 export const DEFAULT_NON_ADMIN: EmulatorUser = Object.freeze({
   username: "developer",
