@@ -3,9 +3,9 @@ import YAML from "yaml";
 import { updateHashWithFiles } from "../provider/bundle/hash";
 import { type BundleSource, type ChainLink, parentChain, type ParentResolver } from "../provider/bundle/inheritance";
 import { countLevels, Finding, validateBundle } from "./bundle-validation";
+import { jcascStrategyOf, mergeJcascFiles, mergeProblemText } from "../provider/bundle/jcasc";
 import {
   Descriptor,
-  parseYaml,
   resolveEntry,
   scalarProp,
   SECTION_KEYS,
@@ -13,7 +13,6 @@ import {
   sectionEntries,
 } from "./descriptor";
 import { EFFECTIVE_VERSION_HEX_DIGITS, effectiveFolderName } from "./undocumented-behaviour";
-import { deepMerge, leaves, sameValue } from "./yaml-merge";
 import type { FileMap } from "./zip";
 
 export type { BundleSource, ParentResolver } from "../provider/bundle/inheritance";
@@ -87,30 +86,18 @@ function inherited(levels: Level[], key: string): unknown {
   return undefined;
 }
 
-/** With errorOnConflict, a jcasc value set differently by a descendant than by an ancestor is an error. */
-function jcascConflicts(levels: Level[], strategy: unknown): Finding[] {
-  if (strategy === "override") return [];
-  const findings: Finding[] = [];
-  const setBy = new Map<string, { value: unknown; bundle: string }>();
-  for (const level of levels) {
-    let merged: unknown = undefined;
-    for (const f of level.sections.get("jcasc")!) {
-      const parsed = parseYaml(level.source.files.get(f)!);
-      if (parsed.ok) merged = deepMerge(merged, parsed.value);
-    }
-    for (const [path, value] of leaves(merged)) {
-      const earlier = setBy.get(path);
-      if (earlier && earlier.bundle !== level.source.name && !sameValue(earlier.value, value)) {
-        findings.push({
-          level: "ERROR",
-          code: "JCASCSTRATEGY",
-          message: `Conflict on jcasc property '${path}' between bundles '${earlier.bundle}' and '${level.source.name}' (jcascMergeStrategy errorOnConflict).`,
-        });
-      }
-      setBy.set(path, { value, bundle: level.source.name });
-    }
-  }
-  return findings;
+/**
+ * jcasc merge problems between levels: the effective bundle lists every level's jcasc files, parent first, and JCasC
+ * merges them in that order with the effective jcascMergeStrategy (sequences concatenate, mappings merge). Problems
+ * inside one level are in that bundle's own validation already.
+ */
+function crossLevelConflicts(files: FileMap, descriptor: Descriptor): Finding[] {
+  const list = Array.isArray(descriptor["jcasc"]) ? (descriptor["jcasc"] as string[]) : [];
+  const merge = mergeJcascFiles(files, list, jcascStrategyOf(descriptor["jcascMergeStrategy"]));
+  const levelOf = (file: string): string => file.split("/")[0]!;
+  return merge.problems
+    .filter((p) => levelOf(p.first.file) !== levelOf(p.second.file))
+    .map((p) => ({ level: "ERROR", code: "JCASCSTRATEGY", message: mergeProblemText(p), file: p.second.file, line: p.second.line }));
 }
 
 function checksum(descriptor: Descriptor, files: FileMap): string {
@@ -161,8 +148,8 @@ export function buildEffectiveBundle(bundle: BundleSource, resolveParent: Parent
   descriptor["version"] = version;
   files.set("bundle.yaml", Buffer.from(YAML.stringify(descriptor)));
 
-  const conflicts = jcascConflicts(levels, descriptor["jcascMergeStrategy"]);
-  const findings = [...validateBundle(files, { uploaded: false }), ...conflicts];
+  const conflicts = crossLevelConflicts(files, descriptor);
+  const findings = validateBundle(files, { uploaded: false, folderProblems: levels.flatMap((l) => l.source.problems ?? []) });
   const { errors, warnings } = countLevels(findings);
   const chainNames = levels.map((l) => l.source.name);
   return { name: bundle.name, version, chain: chainNames, files, descriptor, findings, conflicts, errors, warnings };

@@ -1,10 +1,13 @@
 import { Descriptor, parseDescriptor } from "./descriptor";
 import type { FileMap } from "./files";
+import type { BundleMessage } from "./messages";
 
 /** A raw bundle: its name (folder path in a bundle location, or branch/path inside an uploaded zip) and files. */
 export interface BundleSource {
   name: string;
   files: FileMap;
+  /** What the folder reader could not read (a bundle read from disk only). */
+  problems?: BundleMessage[];
 }
 
 /** Finds the parent named in a child's bundle.yaml; the child tells where to look first (same zip, same branch). */

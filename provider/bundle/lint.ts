@@ -55,7 +55,7 @@ export function lintBundle(dir: string, options: LintOptions = {}): LintResult {
   const siblingsRoot = path.resolve(options.siblingsRoot ?? path.dirname(abs));
   const rel = path.relative(siblingsRoot, abs);
   const name = rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel.split(path.sep).join("/") : path.basename(abs);
-  const { files } = readBundleFolder(abs);
+  const { files, problems } = readBundleFolder(abs);
   const self: BundleSource = { name, files };
-  return result(abs, name, [...checkBundleFiles(files), ...parentProblems(self, siblingsRoot)]);
+  return result(abs, name, [...checkBundleFiles(files, { folderProblems: problems }), ...parentProblems(self, siblingsRoot)]);
 }
