@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import YAML from "yaml";
 import { updateHashWithFiles } from "../provider/bundle/hash";
-import { type BundleSource, type ChainLink, parentChain, type ParentResolver } from "../provider/bundle/inheritance";
+import { type BundleSource, type ChainLink, inheritedProperty, levelSections, parentChain, type ParentResolver } from "../provider/bundle/inheritance";
 import { countLevels, Finding, validateBundle } from "./bundle-validation";
-import { jcascStrategyOf, mergeJcascFiles, mergeProblemText } from "../provider/bundle/jcasc";
+import { crossLevelConflicts, jcascStrategyOf } from "../provider/bundle/jcasc";
 import {
   Descriptor,
+  isYamlName,
   resolveEntry,
   scalarProp,
   SECTION_KEYS,
@@ -57,48 +58,12 @@ function resolveChain(bundle: BundleSource, resolveParent: ParentResolver): Chai
 }
 
 function collectLevel(source: BundleSource, descriptor: Descriptor, folder: string): Level {
-  const sections = new Map<SectionKey, string[]>();
-  for (const section of SECTION_KEYS) {
-    const entries = sectionEntries(descriptor, section);
-    if (!entries.ok) throw new BundleInconsistencyError(`Bundle '${source.name}': ${entries.error}`, source.name);
-    const files: string[] = [];
-    for (const entry of entries.value) {
-      const resolved = resolveEntry(source.files, entry);
-      if (!resolved) {
-        throw new BundleInconsistencyError(
-          `Bundle '${source.name}' references the missing file '${entry}' in section '${section}'`,
-          source.name,
-        );
-      }
-      files.push(...resolved);
-    }
-    sections.set(section, files);
-  }
-  return { source, descriptor, folder, sections };
+  const level = levelSections(source, descriptor);
+  if (!level.ok) throw new BundleInconsistencyError(level.error, source.name);
+  return { source, descriptor, folder, sections: level.sections };
 }
 
-/** Nearest declaration of a property, child first (strategies are inherited unless redeclared). */
-function inherited(levels: Level[], key: string): unknown {
-  for (let i = levels.length - 1; i >= 0; i--) {
-    const v = levels[i]!.descriptor[key];
-    if (v !== undefined && v !== null) return v;
-  }
-  return undefined;
-}
-
-/**
- * jcasc merge problems between levels: the effective bundle lists every level's jcasc files, parent first, and JCasC
- * merges them in that order with the effective jcascMergeStrategy (sequences concatenate, mappings merge). Problems
- * inside one level are in that bundle's own validation already.
- */
-function crossLevelConflicts(files: FileMap, descriptor: Descriptor): Finding[] {
-  const list = Array.isArray(descriptor["jcasc"]) ? (descriptor["jcasc"] as string[]) : [];
-  const merge = mergeJcascFiles(files, list, jcascStrategyOf(descriptor["jcascMergeStrategy"]));
-  const levelOf = (file: string): string => file.split("/")[0]!;
-  return merge.problems
-    .filter((p) => levelOf(p.first.file) !== levelOf(p.second.file))
-    .map((p) => ({ level: "ERROR", code: "JCASCSTRATEGY", message: mergeProblemText(p), file: p.second.file, line: p.second.line }));
-}
+const inherited = (levels: Level[], key: string): unknown => inheritedProperty(levels.map((l) => l.descriptor), key);
 
 function checksum(descriptor: Descriptor, files: FileMap): string {
   const hash = createHash("sha256").update(JSON.stringify(descriptor));
@@ -148,7 +113,9 @@ export function buildEffectiveBundle(bundle: BundleSource, resolveParent: Parent
   descriptor["version"] = version;
   files.set("bundle.yaml", Buffer.from(YAML.stringify(descriptor)));
 
-  const conflicts = crossLevelConflicts(files, descriptor);
+  // Problems inside one level are in that bundle's own validation; those between levels only appear here.
+  const jcascList = Array.isArray(descriptor["jcasc"]) ? (descriptor["jcasc"] as string[]).filter(isYamlName) : [];
+  const conflicts = crossLevelConflicts(files, jcascList, jcascStrategyOf(descriptor["jcascMergeStrategy"]));
   const findings = validateBundle(files, { uploaded: false, folderProblems: levels.flatMap((l) => l.source.problems ?? []) });
   const { errors, warnings } = countLevels(findings);
   const chainNames = levels.map((l) => l.source.name);

@@ -1,4 +1,4 @@
-import { Descriptor, parseDescriptor } from "./descriptor";
+import { Descriptor, parseDescriptor, resolveEntry, SECTION_KEYS, type SectionKey, sectionEntries } from "./descriptor";
 import type { FileMap } from "./files";
 import type { BundleMessage } from "./messages";
 
@@ -47,4 +47,33 @@ export function parentChain<T extends BundleSource>(bundle: T, resolveParent: Pa
     current = found;
   }
   return { ok: true, chain: chain.reverse() };
+}
+
+/** Nearest declaration of a property in a chain (root ancestor first): strategies are inherited unless redeclared. */
+export function inheritedProperty(descriptors: readonly Descriptor[], key: string): unknown {
+  for (let i = descriptors.length - 1; i >= 0; i--) {
+    const v = descriptors[i]![key];
+    if (v !== undefined && v !== null) return v;
+  }
+  return undefined;
+}
+
+/**
+ * The files each section of one level stands for (folder entries expanded), or the inconsistency that stops an
+ * effective bundle from being built: a section that is not a list, an entry naming nothing.
+ */
+export function levelSections(source: BundleSource, descriptor: Descriptor): { ok: true; sections: Map<SectionKey, string[]> } | { ok: false; error: string } {
+  const sections = new Map<SectionKey, string[]>();
+  for (const section of SECTION_KEYS) {
+    const entries = sectionEntries(descriptor, section);
+    if (!entries.ok) return { ok: false, error: `Bundle '${source.name}': ${entries.error}` };
+    const files: string[] = [];
+    for (const entry of entries.value) {
+      const resolved = resolveEntry(source.files, entry);
+      if (!resolved) return { ok: false, error: `Bundle '${source.name}' references the missing file '${entry}' in section '${section}'` };
+      files.push(...resolved);
+    }
+    sections.set(section, files);
+  }
+  return { ok: true, sections };
 }

@@ -1,4 +1,5 @@
 import type { FileMap } from "./files";
+import type { BundleMessage } from "./messages";
 import { type CascNode, cascToJs, type DuplicateKey, type JcascMergeStrategy, mergeCascNodes, type MergeProblem, readYaml } from "./yaml-reader";
 
 // A bundle's jcasc files merged as JCasC merges its sources (YamlUtils.loadFrom): in order, each merged into the
@@ -61,4 +62,16 @@ export function mergeProblemText(p: MergeProblem): string {
   return p.kind === "conflict"
     ? `Conflicting jcasc configuration at ${path}: set in ${where}; with jcascMergeStrategy errorOnConflict a value is set once (sequences concatenate, mappings merge; override lets the later value win).`
     : `Incompatible jcasc configuration at ${path}: ${where} give it different kinds of value (mapping, sequence or scalar), which JCasC cannot merge under any jcascMergeStrategy.`;
+}
+
+/**
+ * Merge problems between the levels of an inheritance chain. `files` holds every level's jcasc files under a folder
+ * named after its level (`<level>/<file>`, the effective bundle's layout), `list` them parent first; problems inside
+ * one level are that bundle's own (its validation reports them).
+ */
+export function crossLevelConflicts(files: FileMap, list: readonly string[], strategy: JcascMergeStrategy): BundleMessage[] {
+  const levelOf = (file: string): string => file.split("/")[0]!;
+  return mergeJcascFiles(files, list, strategy)
+    .problems.filter((p) => levelOf(p.first.file) !== levelOf(p.second.file))
+    .map((p) => ({ level: "ERROR", code: "JCASCSTRATEGY", message: mergeProblemText(p), file: p.second.file, line: p.second.line }));
 }
