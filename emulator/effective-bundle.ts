@@ -2,17 +2,9 @@ import { createHash } from "node:crypto";
 import YAML from "yaml";
 import { updateHashWithFiles } from "../provider/bundle/hash";
 import { type BundleSource, type ChainLink, inheritedProperty, levelSections, parentChain, type ParentResolver } from "../provider/bundle/inheritance";
-import { countLevels, Finding, validateBundle } from "./bundle-validation";
 import { crossLevelConflicts, jcascStrategyOf } from "../provider/bundle/jcasc";
-import {
-  Descriptor,
-  isYamlName,
-  resolveEntry,
-  scalarProp,
-  SECTION_KEYS,
-  SectionKey,
-  sectionEntries,
-} from "./descriptor";
+import { countLevels, Finding, validateBundle } from "./bundle-validation";
+import { Descriptor, isYamlName, scalarProp, SECTION_KEYS, SectionKey } from "./descriptor";
 import { EFFECTIVE_VERSION_HEX_DIGITS, effectiveFolderName } from "./undocumented-behaviour";
 import type { FileMap } from "./zip";
 

@@ -129,9 +129,10 @@ export function readBundleFolder(dir: string, options: ReadOptions = {}): Folder
       if (entry.kind === "problem") {
         problems.push(problem(entry.message, relName));
       } else if (entry.kind === "dir") {
-        if (fs.existsSync(path.join(entry.real, DESCRIPTOR_FILE))) continue;
         if (readFolders.has(entry.real)) {
           problems.push(problem(`The link '${relName}' leads to a folder already read (a link loop, or a second path to one folder); it is not read again.`, relName));
+        } else if (fs.existsSync(path.join(entry.real, DESCRIPTOR_FILE))) {
+          continue; // a nested bundle folder: a bundle of its own
         } else if (depth >= MAX_DEPTH) {
           problems.push(problem(`The folder '${relName}' is nested deeper than ${MAX_DEPTH} levels; it is not read.`, relName));
         } else {

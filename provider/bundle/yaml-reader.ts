@@ -1,4 +1,4 @@
-import { type Document, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Node as YamlNode, parseAllDocuments } from "yaml";
+import { type Document, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Node as YamlNode, parseAllDocuments, visit } from "yaml";
 
 // YAML read as the CasC server reads it (SnakeYAML, YAML 1.1), in the one place lint, loadBundle and the emulator
 // share. Values keep where they came from (file, line), as SnakeYAML's nodes do, so that JCasC's merge can say where
@@ -133,16 +133,29 @@ class Builder {
   private readonly sizes = new WeakMap<CascNode, number>();
   private readonly memo = new Map<YamlNode, CascNode>();
   private readonly building = new Set<YamlNode>();
+  /** Anchored nodes by name, in document order (an anchor may be redefined; an alias takes the last one before it). */
+  private readonly anchors = new Map<string, YamlNode[]>();
   readonly duplicates: DuplicateKey[] = [];
   readonly problems: MergeProblem[] = [];
 
   constructor(
-    private readonly doc: Document,
+    doc: Document,
     private readonly lines: LineCounter,
     private readonly file: string,
     private readonly duplicateKeys: DuplicateKeys,
     private readonly maxAliases: number,
-  ) {}
+  ) {
+    // One walk instead of Alias.resolve, which walks the whole document for every alias.
+    visit(doc, (_key, node) => {
+      const anchor = (node as { anchor?: string }).anchor;
+      if (anchor && (isMap(node) || isSeq(node) || isScalar(node))) this.anchors.set(anchor, [...(this.anchors.get(anchor) ?? []), node]);
+    });
+  }
+
+  private anchored(name: string, before: number): YamlNode | undefined {
+    const candidates = (this.anchors.get(name) ?? []).filter((n) => (n.range?.[0] ?? 0) < before);
+    return candidates[candidates.length - 1];
+  }
 
   private lineOf(node: { range?: readonly number[] | null } | null | undefined): number {
     const offset = node?.range?.[0];
@@ -151,7 +164,7 @@ class Builder {
 
   private resolveAlias(alias: YamlNode): YamlNode {
     if (!isAlias(alias)) return alias;
-    const target = alias.resolve(this.doc) as YamlNode | undefined;
+    const target = this.anchored(alias.source, alias.range?.[0] ?? Number.MAX_SAFE_INTEGER);
     if (target === undefined) throw new ReadFailure(`found undefined alias ${alias.source}`, this.lineOf(alias));
     if (isMap(target) || isSeq(target)) {
       this.collectionAliases += 1;
