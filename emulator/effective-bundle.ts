@@ -64,7 +64,7 @@ function checksum(descriptor: Descriptor, files: FileMap): string {
 
 /**
  * Applies inheritance: every level's referenced files go under a folder named after its bundle, sections list the
- * ancestors' files first (later files override earlier ones), strategies are inherited, `parent` and
+ * ancestors' files first (JCasC merges them in that order), strategies are inherited, `parent` and
  * `availabilityPattern` are dropped, and `version` becomes a checksum of the result.
  */
 export function buildEffectiveBundle(bundle: BundleSource, resolveParent: ParentResolver): EffectiveBundle {

@@ -3,6 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { BundleLoadError, bundleHash, lintBundle, loadBundle, unzipBundle, zipBundle, zipBundleTree } from "../../provider/bundle";
 import { readBundleFolder } from "../../provider/bundle/files";
+import { cascToJs, readYaml } from "../../provider/bundle/yaml-reader";
 import { cleanTemp, tempDir, VALID, writeFiles } from "./helpers";
 
 // The one folder reader: links never followed outside the bundle, loops detected, dangling links and special files
@@ -73,5 +74,24 @@ describe("YAML read as the server reads it", () => {
     expect(lintBundle(dir).format({ quiet: true })).toEqual([
       "WARNING - [SCHEMA] - The key 'description' is set twice in the file 'bundle.yaml' (lines 9 and 10); the second value replaces the first.",
     ]);
+  });
+});
+
+describe("the YAML reader's bounds and SnakeYAML's rules", () => {
+  const read = (text: string) => readYaml(text, { file: "f.yaml" });
+
+  it("refuses a recursive alias and a document whose aliases expand past the bound, without expanding it", () => {
+    expect(read("a: &a\n  b: *a\n")).toMatchObject({ ok: false, error: "recursive alias: a node cannot hold itself" });
+    expect(read("a: *later\nb: &later x\n")).toMatchObject({ ok: false, error: "found undefined alias later" });
+    const laughs = ["l0: &l0 [x, x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i <= 6; i++) laughs.push(`l${i}: &l${i} [${Array.from({ length: 10 }, () => `*l${i - 1}`).join(", ")}]`);
+    // 60 aliases to collections: raise the alias limit to reach the expansion bound (10^7 values).
+    expect(readYaml(laughs.join("\n"), { maxAliases: 100 })).toMatchObject({ ok: false, error: expect.stringContaining("once its aliases are expanded") });
+  });
+
+  it("explicit keys win over merged ones, the first of several merged mappings wins, keys are their text", () => {
+    const r = read("a: &a {x: 1, y: 1}\nb: &b {x: 2, z: 2}\nc:\n  <<: [*a, *b]\n  y: 3\n  on: 4\n");
+    expect(r.ok && cascToJs(r.node)).toEqual({ a: { x: 1, y: 1 }, b: { x: 2, z: 2 }, c: { x: 1, y: 3, z: 2, on: 4 } });
+    expect(r.ok && r.duplicates).toEqual([]);
   });
 });
