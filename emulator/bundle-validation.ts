@@ -22,8 +22,11 @@ export function toStructureValidation(f: Finding): StructureValidation {
  * Structural and light content validation of one bundle (raw or effective). `uploaded` marks bundles sent through
  * the API, where parent and availabilityPattern are not supported.
  */
-export function validateBundle(files: FileMap, options: { uploaded: boolean }): Finding[] {
-  return checkBundleFiles(files, options.uploaded ? { uploadedPropertiesLevel: UPLOADED_PARENT_IS_WARNING ? "WARNING" : "ERROR" } : {});
+export function validateBundle(files: FileMap, options: { uploaded: boolean; folderProblems?: Finding[] }): Finding[] {
+  return checkBundleFiles(files, {
+    ...(options.uploaded ? { uploadedPropertiesLevel: UPLOADED_PARENT_IS_WARNING ? "WARNING" : "ERROR" } : {}),
+    folderProblems: options.folderProblems ?? [],
+  });
 }
 
 export interface ControllerValidation {

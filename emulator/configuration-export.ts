@@ -1,4 +1,5 @@
 import YAML from "yaml";
+import { jcascStrategyOf, mergedJcascValue, mergeJcascFiles } from "../provider/bundle/jcasc";
 import { Descriptor, isMapping, parseYaml } from "./descriptor";
 import type { EffectiveBundle } from "./effective-bundle";
 import { ItemNode, itemToYamlObject, ItemTree } from "./item-tree";
@@ -42,16 +43,23 @@ function pluginIds(docs: unknown[]): { id: string }[] {
   return ids.map((id) => ({ id }));
 }
 
+function jcascConfiguration(applied: EffectiveBundle): unknown {
+  const list = Array.isArray(applied.descriptor["jcasc"]) ? applied.descriptor["jcasc"].map(String) : [];
+  return mergedJcascValue(mergeJcascFiles(applied.files, list, jcascStrategyOf(applied.descriptor["jcascMergeStrategy"])));
+}
+
 /**
  * The instance's current configuration as a bundle: the applied effective bundle's sections merged into one file
- * each (later files override earlier ones), plus the current items of the instance.
+ * each (jcasc as JCasC merges it; for the others later files override earlier ones), plus the current items.
  */
 export function exportConfiguration(instanceId: string, instanceUrl: string, applied: EffectiveBundle | null, items: ItemTree): FileMap {
   const defaults = {
     jenkins: { systemMessage: `CloudBees CI emulator: ${instanceId}` },
     unclassified: { location: { url: instanceUrl } },
   };
-  const core = sectionDocs(applied, "jcasc").reduce<unknown>((acc, doc) => deepMerge(acc, doc), defaults);
+  // The jcasc files merged as JCasC merges them (sequences of every level concatenated), over the instance's defaults.
+  const jcasc = applied ? jcascConfiguration(applied) : null;
+  const core = deepMerge(defaults, jcasc);
   const descriptor: Descriptor = {
     apiVersion: "1",
     id: instanceId,

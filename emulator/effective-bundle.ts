@@ -1,19 +1,11 @@
 import { createHash } from "node:crypto";
 import YAML from "yaml";
 import { updateHashWithFiles } from "../provider/bundle/hash";
-import { type BundleSource, type ChainLink, parentChain, type ParentResolver } from "../provider/bundle/inheritance";
+import { type BundleSource, type ChainLink, inheritedProperty, levelSections, parentChain, type ParentResolver } from "../provider/bundle/inheritance";
+import { crossLevelConflicts, jcascStrategyOf } from "../provider/bundle/jcasc";
 import { countLevels, Finding, validateBundle } from "./bundle-validation";
-import {
-  Descriptor,
-  parseYaml,
-  resolveEntry,
-  scalarProp,
-  SECTION_KEYS,
-  SectionKey,
-  sectionEntries,
-} from "./descriptor";
+import { Descriptor, isYamlName, scalarProp, SECTION_KEYS, SectionKey } from "./descriptor";
 import { EFFECTIVE_VERSION_HEX_DIGITS, effectiveFolderName } from "./undocumented-behaviour";
-import { deepMerge, leaves, sameValue } from "./yaml-merge";
 import type { FileMap } from "./zip";
 
 export type { BundleSource, ParentResolver } from "../provider/bundle/inheritance";
@@ -58,60 +50,12 @@ function resolveChain(bundle: BundleSource, resolveParent: ParentResolver): Chai
 }
 
 function collectLevel(source: BundleSource, descriptor: Descriptor, folder: string): Level {
-  const sections = new Map<SectionKey, string[]>();
-  for (const section of SECTION_KEYS) {
-    const entries = sectionEntries(descriptor, section);
-    if (!entries.ok) throw new BundleInconsistencyError(`Bundle '${source.name}': ${entries.error}`, source.name);
-    const files: string[] = [];
-    for (const entry of entries.value) {
-      const resolved = resolveEntry(source.files, entry);
-      if (!resolved) {
-        throw new BundleInconsistencyError(
-          `Bundle '${source.name}' references the missing file '${entry}' in section '${section}'`,
-          source.name,
-        );
-      }
-      files.push(...resolved);
-    }
-    sections.set(section, files);
-  }
-  return { source, descriptor, folder, sections };
+  const level = levelSections(source, descriptor);
+  if (!level.ok) throw new BundleInconsistencyError(level.error, source.name);
+  return { source, descriptor, folder, sections: level.sections };
 }
 
-/** Nearest declaration of a property, child first (strategies are inherited unless redeclared). */
-function inherited(levels: Level[], key: string): unknown {
-  for (let i = levels.length - 1; i >= 0; i--) {
-    const v = levels[i]!.descriptor[key];
-    if (v !== undefined && v !== null) return v;
-  }
-  return undefined;
-}
-
-/** With errorOnConflict, a jcasc value set differently by a descendant than by an ancestor is an error. */
-function jcascConflicts(levels: Level[], strategy: unknown): Finding[] {
-  if (strategy === "override") return [];
-  const findings: Finding[] = [];
-  const setBy = new Map<string, { value: unknown; bundle: string }>();
-  for (const level of levels) {
-    let merged: unknown = undefined;
-    for (const f of level.sections.get("jcasc")!) {
-      const parsed = parseYaml(level.source.files.get(f)!);
-      if (parsed.ok) merged = deepMerge(merged, parsed.value);
-    }
-    for (const [path, value] of leaves(merged)) {
-      const earlier = setBy.get(path);
-      if (earlier && earlier.bundle !== level.source.name && !sameValue(earlier.value, value)) {
-        findings.push({
-          level: "ERROR",
-          code: "JCASCSTRATEGY",
-          message: `Conflict on jcasc property '${path}' between bundles '${earlier.bundle}' and '${level.source.name}' (jcascMergeStrategy errorOnConflict).`,
-        });
-      }
-      setBy.set(path, { value, bundle: level.source.name });
-    }
-  }
-  return findings;
-}
+const inherited = (levels: Level[], key: string): unknown => inheritedProperty(levels.map((l) => l.descriptor), key);
 
 function checksum(descriptor: Descriptor, files: FileMap): string {
   const hash = createHash("sha256").update(JSON.stringify(descriptor));
@@ -120,7 +64,7 @@ function checksum(descriptor: Descriptor, files: FileMap): string {
 
 /**
  * Applies inheritance: every level's referenced files go under a folder named after its bundle, sections list the
- * ancestors' files first (later files override earlier ones), strategies are inherited, `parent` and
+ * ancestors' files first (JCasC merges them in that order), strategies are inherited, `parent` and
  * `availabilityPattern` are dropped, and `version` becomes a checksum of the result.
  */
 export function buildEffectiveBundle(bundle: BundleSource, resolveParent: ParentResolver): EffectiveBundle {
@@ -161,8 +105,10 @@ export function buildEffectiveBundle(bundle: BundleSource, resolveParent: Parent
   descriptor["version"] = version;
   files.set("bundle.yaml", Buffer.from(YAML.stringify(descriptor)));
 
-  const conflicts = jcascConflicts(levels, descriptor["jcascMergeStrategy"]);
-  const findings = [...validateBundle(files, { uploaded: false }), ...conflicts];
+  // Problems inside one level are in that bundle's own validation; those between levels only appear here.
+  const jcascList = Array.isArray(descriptor["jcasc"]) ? (descriptor["jcasc"] as string[]).filter(isYamlName) : [];
+  const conflicts = crossLevelConflicts(files, jcascList, jcascStrategyOf(descriptor["jcascMergeStrategy"]));
+  const findings = validateBundle(files, { uploaded: false, folderProblems: levels.flatMap((l) => l.source.problems ?? []) });
   const { errors, warnings } = countLevels(findings);
   const chainNames = levels.map((l) => l.source.name);
   return { name: bundle.name, version, chain: chainNames, files, descriptor, findings, conflicts, errors, warnings };

@@ -213,7 +213,7 @@ export class OperationsCenter {
     for (const bundle of this.store.all()) {
       const records = this.rawLogs.get(bundle.name) ?? [];
       if (records[0]?.contentHash === bundle.contentHash) continue;
-      const findings = validateBundle(bundle.files, { uploaded: false });
+      const findings = validateBundle(bundle.files, { uploaded: false, folderProblems: bundle.problems });
       const desc = parseDescriptor(bundle.files);
       const { errors, warnings, info } = countLevels(findings);
       this.logSequence += 1;
@@ -432,7 +432,7 @@ export class OperationsCenter {
     const bundle = this.bundleParam(req);
     if (isReply(bundle)) return bundle;
     const effective = this.effectiveOf(bundle.name);
-    const structure = validateBundle(bundle.files, { uploaded: false });
+    const structure = validateBundle(bundle.files, { uploaded: false, folderProblems: bundle.problems });
     // Faults in the bundle's own files are in its raw validation already; those of its ancestors are not.
     if (effective.kind === "broken" && !effective.inOwnFiles) structure.push({ level: "ERROR", code: "STRUCTURE", message: effective.reason });
     if (effective.kind === "ok") structure.push(...effective.effective.conflicts);
@@ -495,7 +495,7 @@ export class OperationsCenter {
         if (e instanceof BundleInconsistencyError) return inconsistentBundle(e.message);
         throw e;
       }
-      const structure = [...validateBundle(bundle.files, { uploaded: false }), ...effective.conflicts];
+      const structure = [...validateBundle(bundle.files, { uploaded: false, folderProblems: bundle.problems }), ...effective.conflicts];
       // Controllers are those of the location bundle the zip bundle stands for, if any.
       const ocName = this.store.get(bundle.pathInBranch) ? bundle.pathInBranch : undefined;
       const controllers = ocName ? this.controllerEntries(ocName, { kind: "ok", bundle: ocName, effective }) : [];

@@ -8,7 +8,7 @@ import {
   KNOWN_DESCRIPTOR_KEYS,
   missingEntryProblem,
   parseDescriptor,
-  parseYaml,
+  allowCapExceptionsProblem,
   removeStrategyProblem,
   resolveEntry,
   scalarProp,
@@ -17,12 +17,16 @@ import {
   sectionEntries,
 } from "./descriptor";
 import { DESCRIPTOR_FILE, type FileMap } from "./files";
+import { jcascStrategyOf, mergeJcascFiles, mergeProblemText } from "./jcasc";
 import type { BundleMessage, Level, MessageCode } from "./messages";
+import { cascToJs, type CascNode, type DuplicateKey, readYaml } from "./yaml-reader";
 
 // The structural and light content checks of one bundle, the same offline (lintBundle) as in the emulator's
 // server-side validations, so that a bundle that lints clean is one the server accepts.
 
 export interface CheckOptions {
+  /** What the folder reader could not read (links, special files): reported after the descriptor's checks. */
+  folderProblems?: BundleMessage[];
   /**
    * Set for a bundle sent through the API (casc-bundle-validate), where `parent` and `availabilityPattern` are
    * not supported: the level of the message saying so. Unset: a bundle of a bundle location.
@@ -38,7 +42,7 @@ const msg = (level: Level, code: MessageCode, message: string, file?: string, li
   ...(line === undefined ? {} : { line }),
 });
 const err = (code: MessageCode, message: string, file?: string, line?: number) => msg("ERROR", code, message, file, line);
-const warn = (code: MessageCode, message: string, file?: string) => msg("WARNING", code, message, file);
+const warn = (code: MessageCode, message: string, file?: string, line?: number) => msg("WARNING", code, message, file, line);
 
 function checkDescriptorProperties(desc: Descriptor, options: CheckOptions): BundleMessage[] {
   const out: BundleMessage[] = [];
@@ -78,6 +82,8 @@ function checkDescriptorProperties(desc: Descriptor, options: CheckOptions): Bun
       if (problem) out.push(err("DESCVAL", `Invalid availabilityPattern '${pattern}': ${problem}`, at));
     }
   }
+  const capExceptions = allowCapExceptionsProblem(desc["allowCapExceptions"]);
+  if (capExceptions) out.push(err("DESCVAL", capExceptions, at));
   const merge = jcascMergeStrategyProblem(desc["jcascMergeStrategy"]);
   if (merge) out.push(err("JCASCSTRATEGY", merge, at));
   const remove = removeStrategyProblem(desc["itemRemoveStrategy"], "itemRemoveStrategy");
@@ -85,13 +91,41 @@ function checkDescriptorProperties(desc: Descriptor, options: CheckOptions): Bun
   return out;
 }
 
-/** Light content checks of one referenced file, by section. */
-function checkSectionFile(section: SectionKey, name: string, content: Buffer): BundleMessage[] {
-  const parsed = parseYaml(content);
-  if (!parsed.ok) return [err("SCHEMA", `The file '${name}' is not valid YAML: ${parsed.error}.`, name, parsed.line)];
-  const doc = parsed.value;
-  if (doc === null || doc === undefined) return [];
-  if (!isMapping(doc)) return [err("SCHEMA", `The file '${name}' must hold a YAML mapping.`, name)];
+/**
+ * The controller validators that read one section's files (JCasCValidatorExtension, PluginsValidatorExtension,
+ * PluginCatalogValidatorExtension, RbacValidatorExtension, ItemsValidatorExtension): their tag and how they name the
+ * section in "references X in the <section> section that is empty or has an invalid yaml format".
+ */
+const SECTION_VALIDATORS: Partial<Record<SectionKey, { code: MessageCode; section: string }>> = {
+  jcasc: { code: "JCASC", section: "Jenkins Configuration as Code" },
+  plugins: { code: "PLUGINVAL", section: "plugins" },
+  catalog: { code: "CATALOGVAL", section: "plugin catalog" },
+  rbac: { code: "RBAC", section: "RBAC" },
+  items: { code: "ITEMS", section: "items" },
+};
+
+function unusableFilesMessage(section: SectionKey, names: string[]): BundleMessage[] {
+  const validator = SECTION_VALIDATORS[section];
+  if (!validator || names.length === 0) return [];
+  const text = `The bundle.yaml file references ${names.join(", ")} in the ${validator.section} section that is empty or has an invalid yaml format. Impossible to validate ${validator.section}.`;
+  return [err(validator.code, text, names[0])];
+}
+
+function duplicateKeyWarning(d: DuplicateKey, merged: boolean): BundleMessage {
+  const outcome = merged ? "the values are merged as JCasC merges files" : "the second value replaces the first";
+  return warn(
+    merged ? "JCASC" : "SCHEMA",
+    `The key '${d.path}' is set twice in the file '${d.file}' (lines ${d.firstLine} and ${d.secondLine}); ${outcome}.`,
+    d.file,
+    d.secondLine,
+  );
+}
+
+/** A mapping with at least one key: what the section validators accept (null, `{}`, lists and scalars are refused). */
+const isNonEmptyMapping = (node: CascNode | null): boolean => node !== null && node.kind === "map" && node.entries.size > 0;
+
+/** Light shapes of one readable section file (the plugin's schemas are not public; these are the keys real bundles use). */
+function checkSectionShape(section: SectionKey, name: string, doc: Record<string, unknown>): BundleMessage[] {
   const out: BundleMessage[] = [];
   if (section === "items" || section === "rbac") {
     const remove = removeStrategyProblem(doc["removeStrategy"], `removeStrategy in the file '${name}'`);
@@ -122,18 +156,62 @@ function checkSectionFile(section: SectionKey, name: string, content: Buffer): B
   return out;
 }
 
+const syntaxError = (name: string, error: string, line?: number): BundleMessage =>
+  err("SCHEMA", `The file '${name}' is not valid YAML: ${error}.`, name, line);
+
+/** The jcasc section: each file read, then all merged as JCasC merges them with the bundle's strategy. */
+function checkJcascFiles(files: FileMap, names: string[], strategy: unknown): BundleMessage[] {
+  const merge = mergeJcascFiles(files, names, jcascStrategyOf(strategy));
+  const out: BundleMessage[] = merge.unreadable.map((u) => syntaxError(u.name, u.error, u.line));
+  out.push(...merge.duplicates.map((d) => duplicateKeyWarning(d, true)));
+  const unusable = [...merge.unreadable.map((u) => u.name), ...merge.read.filter((f) => !isNonEmptyMapping(f.node)).map((f) => f.name)];
+  out.push(...unusableFilesMessage("jcasc", names.filter((n) => unusable.includes(n))));
+  out.push(...merge.problems.map((p) => err("JCASCSTRATEGY", mergeProblemText(p), p.second.file, p.second.line)));
+  return out;
+}
+
+/** Another section's files: SnakeYAML reading (a key set twice keeps its last value) and light shapes. */
+function checkOtherFiles(files: FileMap, section: SectionKey, names: string[]): BundleMessage[] {
+  const out: BundleMessage[] = [];
+  const unusable: string[] = [];
+  for (const name of names) {
+    const read = readYaml(files.get(name)!, { file: name });
+    if (!read.ok) {
+      out.push(syntaxError(name, read.error, read.line));
+      unusable.push(name);
+      continue;
+    }
+    out.push(...read.duplicates.map((d) => duplicateKeyWarning(d, false)));
+    if (!isNonEmptyMapping(read.node)) {
+      // variables have no section validator: only a document that is not a mapping is refused.
+      if (section !== "variables") unusable.push(name);
+      else if (read.node !== null && read.node.kind !== "map") out.push(err("SCHEMA", `The file '${name}' must hold a YAML mapping.`, name));
+      continue;
+    }
+    out.push(...checkSectionShape(section, name, cascToJs(read.node) as Record<string, unknown>));
+  }
+  out.push(...unusableFilesMessage(section, unusable));
+  return out;
+}
+
 /**
- * Validates one bundle (raw or effective): descriptor properties, section lists, every referenced file or folder
- * exists and is YAML, YAML syntax and light shapes of the section files, at most one plugin catalog (WARNING), and
- * files no section references (WARNING). A bundle with a readable descriptor gets one INFO line first.
+ * Validates one bundle (raw or effective) as the server's validators do: descriptor properties, section lists
+ * (every entry exists, CONTVAL; names a folder or a YAML file, DESCVAL), each section's files readable and not empty
+ * (the section's validator tag), jcasc files merged with the bundle's jcascMergeStrategy (JCASCSTRATEGY), light
+ * shapes of the other section files, at most one plugin catalog (WARNING), only YAML files in the bundle
+ * (STRUCTURE), files no section references (one CONTVAL WARNING). A bundle with a readable descriptor gets one INFO
+ * line first.
  */
 export function checkBundleFiles(files: FileMap, options: CheckOptions = {}): BundleMessage[] {
   const parsed = parseDescriptor(files);
   if (!parsed.ok) {
-    return [err(files.has(DESCRIPTOR_FILE) ? "DESCVAL" : "STRUCTURE", parsed.error, DESCRIPTOR_FILE, parsed.line)];
+    return [err(files.has(DESCRIPTOR_FILE) ? "DESCVAL" : "STRUCTURE", parsed.error, DESCRIPTOR_FILE, parsed.line), ...(options.folderProblems ?? [])];
   }
   const desc = parsed.value;
   const messages = checkDescriptorProperties(desc, options);
+  const descriptorRead = readYaml(files.get(DESCRIPTOR_FILE)!, { file: DESCRIPTOR_FILE });
+  if (descriptorRead.ok) messages.push(...descriptorRead.duplicates.map((d) => duplicateKeyWarning(d, false)));
+  messages.push(...(options.folderProblems ?? []));
   const referenced = new Set<string>([DESCRIPTOR_FILE]);
   for (const section of SECTION_KEYS) {
     const entries = sectionEntries(desc, section);
@@ -145,25 +223,32 @@ export function checkBundleFiles(files: FileMap, options: CheckOptions = {}): Bu
     for (const entry of entries.value) {
       const resolved = resolveEntry(files, entry);
       if (!resolved) {
-        messages.push(err("STRUCTURE", missingEntryProblem(entry, section), DESCRIPTOR_FILE));
+        messages.push(err("CONTVAL", missingEntryProblem(entry, section), DESCRIPTOR_FILE));
         continue;
+      }
+      const isFolderEntry = resolved.length !== 1 || resolved[0] !== entry.replace(/^\.\//, "");
+      if (!isFolderEntry && !isYamlName(resolved[0]!)) {
+        messages.push(err("DESCVAL", `The file '${entry}' referenced in section '${section}' is neither a folder nor a YAML file.`, DESCRIPTOR_FILE));
       }
       for (const f of resolved) {
         referenced.add(f);
-        if (!isYamlName(f)) {
-          messages.push(err("STRUCTURE", `The folder '${entry}' referenced in section '${section}' holds a file that is not YAML: '${f}'.`, f));
-        } else {
-          sectionFiles.push(f);
-        }
+        if (isYamlName(f) && !sectionFiles.includes(f)) sectionFiles.push(f);
       }
     }
     if (section === "catalog" && sectionFiles.length > 1) {
       messages.push(warn("CATALOGVAL", "More than one plugin catalog file is referenced; only one plugin catalog is supported.", DESCRIPTOR_FILE));
     }
-    for (const f of sectionFiles) messages.push(...checkSectionFile(section, f, files.get(f)!));
+    messages.push(...(section === "jcasc" ? checkJcascFiles(files, sectionFiles, desc["jcascMergeStrategy"]) : checkOtherFiles(files, section, sectionFiles)));
   }
-  for (const name of [...files.keys()].sort()) {
-    if (!referenced.has(name)) messages.push(warn("STRUCTURE", `The file '${name}' is not referenced in the bundle.yaml file.`, name));
+  const names = [...files.keys()].sort();
+  for (const name of names) {
+    if (!isYamlName(name)) {
+      messages.push(err("STRUCTURE", `The file '${name}' is not a YAML file: a bundle folder holds only YAML files and folders.`, name));
+    }
+  }
+  const unreferenced = names.filter((n) => !referenced.has(n));
+  if (unreferenced.length > 0) {
+    messages.push(warn("CONTVAL", `Unreferenced files/folders ${unreferenced.join(", ")} found in bundle folder.`, unreferenced[0]));
   }
   const id = scalarProp(desc, "id") ?? "";
   const version = scalarProp(desc, "version") ?? "";

@@ -1,6 +1,7 @@
 import { regexProblem } from "./java-regex";
 import { z } from "zod";
 import {
+  allowCapExceptionsProblem,
   apiVersionProblem,
   JCASC_MERGE_STRATEGIES,
   jcascMergeStrategyProblem,
@@ -67,7 +68,11 @@ export function bundleDescriptorSchema() {
         return problem ? `Invalid availabilityPattern '${v}': ${problem}` : undefined;
       }),
     ),
-    allowCapExceptions: z.boolean({ error: "The 'allowCapExceptions' property in the bundle.yaml file must be true or false." }).optional(),
+    allowCapExceptions: z
+      .unknown()
+      .superRefine(rule(allowCapExceptionsProblem))
+      .transform((v) => (typeof v === "boolean" ? v : undefined))
+      .optional(),
     jcascMergeStrategy: z.enum(JCASC_MERGE_STRATEGIES, { error: (iss) => jcascMergeStrategyProblem(iss.input) }).optional(),
     itemRemoveStrategy: z
       .unknown()

@@ -1,5 +1,5 @@
-import YAML from "yaml";
 import { DESCRIPTOR_FILE, type FileMap } from "./files";
+import { cascToJs, readYaml } from "./yaml-reader";
 
 // Reading bundle.yaml and its section entries, and the rules on its values. Shared by the local toolkit (lint,
 // load) and the emulator's server-side validation, so that both judge a bundle alike. Texts returned here are
@@ -36,15 +36,10 @@ export type Descriptor = Record<string, unknown>;
 /** A failure may point at a line (1-based) of the file it is about. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string; line?: number };
 
+/** A YAML file as the server reads it (see yaml-reader.ts): YAML 1.1, a key set twice keeps its last value. */
 export function parseYaml(content: Buffer | string): Parsed<unknown> {
-  try {
-    return { ok: true, value: YAML.parse(typeof content === "string" ? content : content.toString("utf8")) };
-  } catch (e) {
-    // The parser's first line names the fault and its position; what follows is a source excerpt.
-    const error = (e instanceof Error ? e.message : String(e)).split("\n")[0]!.replace(/[:.]\s*$/, "");
-    const line = e instanceof YAML.YAMLError ? e.linePos?.[0]?.line : undefined;
-    return line === undefined ? { ok: false, error } : { ok: false, error, line };
-  }
+  const read = readYaml(content);
+  return read.ok ? { ok: true, value: cascToJs(read.node) } : read;
 }
 
 export function isMapping(value: unknown): value is Record<string, unknown> {
@@ -81,6 +76,11 @@ export function apiVersionProblem(v: unknown): string | undefined {
   if (!isIntegerLike(v)) return "'apiVersion' property in the bundle.yaml file must be an integer.";
   if (!SUPPORTED_API_VERSIONS.includes(Number(v))) return "'apiVersion' property in the bundle.yaml file must be 1 or 2.";
   return undefined;
+}
+
+/** allowCapExceptions is read as a boolean; YAML 1.1 writes it true/false, yes/no or on/off. */
+export function allowCapExceptionsProblem(v: unknown): string | undefined {
+  return v === undefined || v === null || typeof v === "boolean" ? undefined : "The 'allowCapExceptions' property in the bundle.yaml file must be true or false.";
 }
 
 export function jcascMergeStrategyProblem(v: unknown): string | undefined {

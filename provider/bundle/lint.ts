@@ -1,9 +1,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { checkBundleFiles } from "./checks";
-import { parseDescriptor } from "./descriptor";
-import { DESCRIPTOR_FILE, readBundleFolder, readBundleTree } from "./files";
-import { type BundleSource, parentChain } from "./inheritance";
+import { isYamlName, parseDescriptor } from "./descriptor";
+import { DESCRIPTOR_FILE, type FileMap, readBundleFolder, readBundleTree } from "./files";
+import { type BundleSource, inheritedProperty, levelSections, parentChain } from "./inheritance";
+import { crossLevelConflicts, jcascStrategyOf } from "./jcasc";
 import { applyQuiet, type BundleMessage, countLevels, formatMessage } from "./messages";
 
 export interface LintOptions {
@@ -34,15 +35,32 @@ function result(dir: string, name: string, messages: BundleMessage[]): LintResul
   return { dir, name, messages, errors, warnings, valid: errors === 0, format: (o = {}) => applyQuiet(messages, o.quiet ?? false).map(formatMessage) };
 }
 
-/** Where the parent chain breaks (missing parent, cycle, unreadable ancestor), as the server reports it. */
+/**
+ * What inheritance adds, as the server reports it: where the parent chain breaks (missing parent, cycle, unreadable
+ * ancestor, an ancestor naming a missing file), else the jcasc merge problems between levels (the effective
+ * bundle's jcascMergeStrategy). Faults in the bundle's own files are reported by its own checks already.
+ */
 function parentProblems(self: BundleSource, siblingsRoot: string): BundleMessage[] {
   const parsed = parseDescriptor(self.files);
   if (!parsed.ok || parsed.value["parent"] === undefined) return [];
   const siblings = fs.existsSync(siblingsRoot) ? readBundleTree(siblingsRoot) : new Map<string, BundleSource>();
   const chain = parentChain(self, (parent) => (parent === self.name ? self : siblings.get(parent)));
-  // Faults in the bundle's own descriptor are reported by its own checks already.
-  if (chain.ok || chain.inOwnFilesOf === self.name) return [];
-  return [{ level: "ERROR", code: "STRUCTURE", message: chain.error, file: DESCRIPTOR_FILE }];
+  const structure = (message: string): BundleMessage[] => [{ level: "ERROR", code: "STRUCTURE", message, file: DESCRIPTOR_FILE }];
+  if (!chain.ok) return chain.inOwnFilesOf === self.name ? [] : structure(chain.error);
+  // The effective bundle's layout: each level's jcasc files under `<level>/<file>`, parent first.
+  const files: FileMap = new Map();
+  const list: string[] = [];
+  for (const { source, descriptor } of chain.chain) {
+    const level = levelSections(source, descriptor);
+    if (!level.ok) return source === self ? [] : structure(level.error);
+    for (const f of level.sections.get("jcasc")!.filter(isYamlName)) {
+      const name = `${source.name.replace(/\//g, "___")}/${f}`;
+      files.set(name, source.files.get(f)!);
+      list.push(name);
+    }
+  }
+  const strategy = inheritedProperty(chain.chain.map((l) => l.descriptor), "jcascMergeStrategy");
+  return crossLevelConflicts(files, list, jcascStrategyOf(strategy));
 }
 
 /**
@@ -55,7 +73,7 @@ export function lintBundle(dir: string, options: LintOptions = {}): LintResult {
   const siblingsRoot = path.resolve(options.siblingsRoot ?? path.dirname(abs));
   const rel = path.relative(siblingsRoot, abs);
   const name = rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel.split(path.sep).join("/") : path.basename(abs);
-  const { files } = readBundleFolder(abs);
+  const { files, problems } = readBundleFolder(abs);
   const self: BundleSource = { name, files };
-  return result(abs, name, [...checkBundleFiles(files), ...parentProblems(self, siblingsRoot)]);
+  return result(abs, name, [...checkBundleFiles(files, { folderProblems: problems }), ...parentProblems(self, siblingsRoot)]);
 }

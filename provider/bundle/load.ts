@@ -31,14 +31,14 @@ export class BundleLoadError extends Error {
  */
 export function loadBundle(dir: string): LoadedBundle {
   const abs = path.resolve(dir);
-  const { files } = readBundleFolder(abs);
+  const { files, problems: unreadable } = readBundleFolder(abs);
   const doc = parseDescriptor(files);
-  if (!doc.ok) throw new BundleLoadError(abs, [doc.error]);
+  if (!doc.ok) throw new BundleLoadError(abs, [doc.error, ...unreadable.map((p) => p.message)]);
   const parsed = bundleDescriptorSchema().safeParse(doc.value);
   if (!parsed.success) throw new BundleLoadError(abs, parsed.error.issues.map((i) => i.message));
   const descriptor = parsed.data;
 
-  const problems: string[] = [];
+  const problems: string[] = unreadable.map((p) => p.message);
   const sections = {} as Record<SectionKey, string[]>;
   for (const section of SECTION_KEYS) {
     sections[section] = [];

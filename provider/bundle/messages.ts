@@ -13,7 +13,11 @@ export type MessageCode =
   | "CATALOGVAL"
   | "CONTVAL"
   | "JCASCSTRATEGY"
-  | "ITEMSTRATEGY";
+  | "ITEMSTRATEGY"
+  | "JCASC"
+  | "PLUGINVAL"
+  | "RBAC"
+  | "ITEMS";
 
 /** One message, structured. Optional keys are left out rather than undefined, so the value is plain JSON. */
 export interface BundleMessage {
@@ -43,6 +47,10 @@ export function validationCodeOf(code: MessageCode): string {
     CONTVAL: "BUNDLE_CONTENT",
     JCASCSTRATEGY: "BUNDLE_JCASC_STRATEGY",
     ITEMSTRATEGY: "BUNDLE_ITEM_STRATEGY",
+    JCASC: "JCASC_CONFIGURATION",
+    PLUGINVAL: "PLUGIN_AVAILABLE",
+    RBAC: "RBAC_CONFIGURATION",
+    ITEMS: "ITEMS_DEFINITION",
   };
   return codes[code];
 }

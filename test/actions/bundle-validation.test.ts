@@ -10,7 +10,7 @@ let w: ActionWorld;
 let tmp: string;
 const VALIDATE = "POST /cjoc/casc-bundle-mgnt/casc-bundle-validate";
 const PRE_VALIDATE = "POST /cjoc/casc-bundle/pre-validate-bundle";
-const MISSING = "ERROR - [STRUCTURE] - The file 'missing.yaml' referenced in section 'jcasc' does not exist in the bundle.";
+const MISSING = "ERROR - [CONTVAL] - The file 'missing.yaml' referenced in section 'jcasc' does not exist in the bundle.";
 
 beforeAll(async () => {
   tmp = tempDir("bundle-validation-");

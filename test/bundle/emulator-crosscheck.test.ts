@@ -88,7 +88,7 @@ describe("parent chains: the same verdict locally and from the emulator", () => 
 });
 
 describe("a reference to a missing file: the same verdict locally and from the emulator", () => {
-  const expected = "ERROR - [STRUCTURE] - The file 'missing.yaml' referenced in section 'jcasc' does not exist in the bundle.";
+  const expected = "ERROR - [CONTVAL] - The file 'missing.yaml' referenced in section 'jcasc' does not exist in the bundle.";
 
   it("lint reports it", () => {
     const lint = lintBundle(path.join(location, "broken"));

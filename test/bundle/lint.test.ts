@@ -24,7 +24,7 @@ describe("lintBundle: one test per check, each bundle breaking exactly that rule
     expect(r.format({ quiet: true })).toEqual([]);
   });
 
-  it.each<[string, Record<string, string | null>, string]>([
+  it.each<[string, Record<string, string | null>, string | string[]]>([
     ["missing descriptor", { "bundle.yaml": null }, "ERROR - [STRUCTURE] - Invalid bundle - Missing descriptor"],
     ["missing id", { "bundle.yaml": DESCRIPTOR.replace('id: "ok"\n', "") }, "ERROR - [DESCVAL] - Missing id property in the bundle.yaml file."],
     [
@@ -50,22 +50,25 @@ describe("lintBundle: one test per check, each bundle breaking exactly that rule
     [
       "referenced file that does not exist",
       { "bundle.yaml": DESCRIPTOR.replace('  - "jenkins.yaml"\n', '  - "jenkins.yaml"\n  - "missing.yaml"\n') },
-      "ERROR - [STRUCTURE] - The file 'missing.yaml' referenced in section 'jcasc' does not exist in the bundle.",
+      "ERROR - [CONTVAL] - The file 'missing.yaml' referenced in section 'jcasc' does not exist in the bundle.",
     ],
     [
       "referenced folder that does not exist",
       { "bundle.yaml": `${DESCRIPTOR}rbac:\n  - "rbac/"\n` },
-      "ERROR - [STRUCTURE] - The folder 'rbac/' referenced in section 'rbac' does not exist in the bundle.",
+      "ERROR - [CONTVAL] - The folder 'rbac/' referenced in section 'rbac' does not exist in the bundle.",
     ],
     [
       "file that no section references",
       { "stray.yaml": "unused: true\n" },
-      "WARNING - [STRUCTURE] - The file 'stray.yaml' is not referenced in the bundle.yaml file.",
+      "WARNING - [CONTVAL] - Unreferenced files/folders stray.yaml found in bundle folder.",
     ],
     [
-      "section file that is not valid YAML",
+      "section file that is not valid YAML (the YAML check, then the JCasC validator's)",
       { "jenkins.yaml": "jenkins:\n  systemMessage: a: b\n" },
-      "ERROR - [SCHEMA] - The file 'jenkins.yaml' is not valid YAML: Nested mappings are not allowed in compact mappings at line 2, column 18.",
+      [
+        "ERROR - [SCHEMA] - The file 'jenkins.yaml' is not valid YAML: Nested mappings are not allowed in compact mappings at line 2, column 18.",
+        "ERROR - [JCASC] - The bundle.yaml file references jenkins.yaml in the Jenkins Configuration as Code section that is empty or has an invalid yaml format. Impossible to validate Jenkins Configuration as Code.",
+      ],
     ],
     [
       "unknown jcascMergeStrategy",
@@ -97,7 +100,7 @@ describe("lintBundle: one test per check, each bundle breaking exactly that rule
       "ERROR - [STRUCTURE] - Parent bundle 'ghost' of bundle 'ok' not found",
     ],
   ])("%s", (_rule, change, expected) => {
-    expect(lintChanged(change).format({ quiet: true })).toEqual([expected]);
+    expect(lintChanged(change).format({ quiet: true })).toEqual([expected].flat());
   });
 
   it("reports a cycle of parents", () => {
@@ -113,7 +116,7 @@ describe("lintBundle: one test per check, each bundle breaking exactly that rule
 
   it("gives structured messages: level, code, text, file and, for YAML syntax, line", () => {
     const r = lintChanged({ "jenkins.yaml": "jenkins:\n  systemMessage: a: b\n", "stray.yaml": "x: 1\n" });
-    expect(r).toMatchObject({ name: "ok", errors: 1, warnings: 1, valid: false });
+    expect(r).toMatchObject({ name: "ok", errors: 2, warnings: 1, valid: false });
     expect(r.messages.slice(1)).toEqual([
       {
         level: "ERROR",
@@ -122,7 +125,14 @@ describe("lintBundle: one test per check, each bundle breaking exactly that rule
         file: "jenkins.yaml",
         line: 2,
       },
-      { level: "WARNING", code: "STRUCTURE", message: "The file 'stray.yaml' is not referenced in the bundle.yaml file.", file: "stray.yaml" },
+      {
+        level: "ERROR",
+        code: "JCASC",
+        message:
+          "The bundle.yaml file references jenkins.yaml in the Jenkins Configuration as Code section that is empty or has an invalid yaml format. Impossible to validate Jenkins Configuration as Code.",
+        file: "jenkins.yaml",
+      },
+      { level: "WARNING", code: "CONTVAL", message: "Unreferenced files/folders stray.yaml found in bundle folder.", file: "stray.yaml" },
     ]);
     // Plain JSON apart from format(): nothing undefined.
     expect(JSON.parse(JSON.stringify(r.messages))).toEqual(r.messages);

@@ -162,14 +162,14 @@ describe("validate-uploaded-bundle", () => {
     expect(r.json.valid).toBe(false);
     const found = codes(r.json.structureValidations);
     expect(found).toEqual(
-      expect.arrayContaining(["ERROR BUNDLE_API", "ERROR BUNDLE_VERSION", "ERROR BUNDLE_STRUCTURE", "WARNING BUNDLE_STRUCTURE"]),
+      expect.arrayContaining(["ERROR BUNDLE_API", "ERROR BUNDLE_VERSION", "ERROR BUNDLE_CONTENT", "WARNING BUNDLE_CONTENT"]),
     );
     expect(found.every((c) => !c.startsWith("INFO"))).toBe(true);
     const messages = r.json.structureValidations.map((v: any) => v.message);
     expect(messages).toContain("'apiVersion' property in the bundle.yaml file must be an integer.");
     expect(messages).toContain("Missing version property in the bundle.yaml file.");
     expect(messages.some((m: string) => m.includes("'missing.yaml'"))).toBe(true);
-    expect(messages.some((m: string) => m.includes("'stray.yaml' is not referenced"))).toBe(true);
+    expect(messages).toContain("Unreferenced files/folders stray.yaml found in bundle folder.");
     expect(r.json.errorCount).toBe(3);
     expect(r.json.structureValidations.filter((v: any) => v.level === "ERROR")).toHaveLength(3);
   });

@@ -78,7 +78,7 @@ describe("casc-bundle-validate", () => {
     expect(r.json.valid).toBe(false);
     expect(r.json["validation-messages"]).toEqual([
       "ERROR - [APIVAL] - 'apiVersion' property in the bundle.yaml file must be 1 or 2.",
-      "ERROR - [STRUCTURE] - The file 'plugins.yaml' referenced in section 'plugins' does not exist in the bundle.",
+      "ERROR - [CONTVAL] - The file 'plugins.yaml' referenced in section 'plugins' does not exist in the bundle.",
     ]);
     expect((await validate(sandbox, await bundleZip('apiVersion: 2\nid: "x"\nversion: "1"\n'), true)).json).toEqual({ valid: true });
   });
