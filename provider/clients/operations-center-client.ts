@@ -19,7 +19,7 @@ import {
   type ValidationResult,
 } from "./casc-schemas";
 import { InstanceClient, type QuietOption } from "./instance-client";
-import { requireBoolean, requireFullPath, requirePositiveInteger, requireText, requireZip } from "./inputs";
+import { requireBoolean, requireFullPath, requirePositiveInteger, requireQueryFits, requireText, requireZip } from "./inputs";
 
 /** The operations center's default check-out timeout (configurable in its global configuration). */
 const DEFAULT_CHECK_OUT_TIMEOUT_SECONDS = 600;
@@ -149,6 +149,7 @@ export class OperationsCenterClient extends InstanceClient {
     const operation = `setting the availability pattern of bundle "${bundleId}"`;
     const id = requireText(bundleId, "bundleId", operation);
     if (typeof regex !== "string") throw new TypeError(`${operation}: regex must be a string`);
+    requireQueryFits({ bundleId: id, regex }, "regex", operation);
     const result = await this.http.json(
       {
         operation,

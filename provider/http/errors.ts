@@ -1,3 +1,5 @@
+import { bounded, MAX_MESSAGE_LENGTH } from "./response-text";
+
 /**
  * One error class per kind of failure, in the style of octokit and openai-node, so that callers can
  * `instanceof`-test what went wrong. Every message reads "<operation> (<METHOD> <path>): <cause>. <what to do>",
@@ -42,7 +44,7 @@ function formatMessage(cause: string, d: ErrorDetails): string {
   const where = d.method && d.path ? ` (${d.method} ${d.path})` : "";
   const body = d.bodyExcerpt ? ` Server said: ${d.bodyExcerpt}` : "";
   const hint = d.hint ? ` ${d.hint}` : "";
-  return `${d.operation}${where}: ${cause}.${body}${hint}`;
+  return bounded(`${d.operation}${where}: ${cause}.${body}${hint}`, MAX_MESSAGE_LENGTH);
 }
 
 /** 401: the credentials were refused. */
@@ -82,6 +84,15 @@ export class NetworkError extends CloudBeesError {
 
 /** No whole response within the deadline. */
 export class TimeoutError extends CloudBeesError {}
+
+/** A response body longer than the client's maxResponseBytes: reading it whole would exhaust memory. */
+export class ResponseTooLargeError extends CloudBeesError {
+  readonly limitBytes: number;
+  constructor(cause: string, details: ErrorDetails & { limitBytes: number }) {
+    super(cause, details);
+    this.limitBytes = details.limitBytes;
+  }
+}
 
 /** A 2xx response whose body does not have the shape the spec gives. */
 export class UnexpectedResponseError extends CloudBeesError {

@@ -18,13 +18,13 @@ import { InputChecker } from "../shared/check";
 import { accessProblem, messageOf, operationFailed, warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { isUnknown, plain } from "../shared/values";
-import { TYPE_NAME, type ApplicationOutputs } from "./types";
+import { TYPE_NAME, type ApplicationOutputs, INPUT_KEYS } from "./types";
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
-  const c = new InputChecker(news);
+  const c = new InputChecker(news, INPUT_KEYS);
   c.text("name", { required: true, example: "web-shop" });
   c.boolean("adoptExisting", { required: false });
-  return { inputs: news, failures: c.failures };
+  return c.result();
 }
 
 async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {

@@ -16,3 +16,6 @@ export interface ApplicationOutputs {
   /** true when create adopted an existing application rather than creating it. */
   adopted: boolean;
 }
+
+/** The inputs a program gives (check fails on any other field). */
+export const INPUT_KEYS = ["name", "adoptExisting"];

@@ -29,11 +29,11 @@ import { idOf, INPUT_KEYS, TYPE_NAME, type BundleReloadOutputs } from "./types";
 const SPEC: ActionInputsSpec = { replaceOn: ["instanceUrl"], recordOn: ["allowRestartRequired"] };
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
-  const c = new InputChecker(news);
+  const c = new InputChecker(news, INPUT_KEYS);
   c.instanceUrl("instanceUrl");
   c.boolean("allowRestartRequired", { required: false });
   c.triggers();
-  return { inputs: news, failures: c.failures };
+  return c.result();
 }
 
 async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {

@@ -30,11 +30,10 @@ import { controllerPathOf, idOf, INPUT_KEYS, TYPE_NAME } from "./types";
 const SPEC: ActionInputsSpec = { replaceOn: ["controllerPath"] };
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
-  const c = new InputChecker(news);
-  const controllerPath = c.text("controllerPath", { required: true, example: "team-a/controller-a" });
-  if (controllerPath !== undefined) c.fullPath("controllerPath", controllerPath);
+  const c = new InputChecker(news, INPUT_KEYS);
+  c.fullPathText("controllerPath", { required: true, example: "team-a/controller-a" });
   c.triggers();
-  return { inputs: news, failures: c.failures };
+  return c.result();
 }
 
 async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {

@@ -14,7 +14,8 @@ import { parseDocument } from "yaml";
 import { NotFoundError, RequestRejectedError } from "../../http/errors";
 import { actionDiff, echoInputs, unchangedRead, type ActionInputsSpec } from "../shared/actions";
 import { InputChecker } from "../shared/check";
-import { warn } from "../shared/errors";
+import { MAX_TEXT_BYTES } from "../../clients/limits";
+import { messageOf, warn } from "../shared/errors";
 import { instance, instanceCallFailed } from "../shared/instance";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { isUnknown, plain } from "../shared/values";
@@ -26,12 +27,19 @@ const EXAMPLE_YAML = 'items:\\n  - kind: "folder"\\n    name: "team-a"';
 
 /** Why the items YAML cannot work, or undefined: it is read here as the instance will read it. */
 export function itemsYamlProblem(text: string): string | undefined {
+  if (Buffer.byteLength(text) > MAX_TEXT_BYTES) return `yaml is ${Buffer.byteLength(text)} bytes long; at most ${MAX_TEXT_BYTES} are allowed`;
   const doc = parseDocument(text);
   if (doc.errors.length) {
     // The parser's first line names the fault and where ("... at line 2, column 1:").
     return `yaml is not valid YAML: ${doc.errors[0]!.message.split("\n")[0]!.replace(/:$/, "")}`;
   }
-  const value: unknown = doc.toJS();
+  let value: unknown;
+  try {
+    // The parser refuses aliases that expand past its limit (an "alias bomb" of nested references).
+    value = doc.toJS();
+  } catch (e) {
+    return `yaml cannot be read: ${messageOf(e)}. Fix: write the items out instead of nesting aliases (*name) of aliases`;
+  }
   if (value === null || typeof value !== "object" || Array.isArray(value) || !Array.isArray((value as Record<string, unknown>).items)) {
     return `yaml must hold a mapping with an "items" list (as an items.yaml file does), e.g. "${EXAMPLE_YAML}"`;
   }
@@ -39,7 +47,7 @@ export function itemsYamlProblem(text: string): string | undefined {
 }
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
-  const c = new InputChecker(news);
+  const c = new InputChecker(news, INPUT_KEYS);
   // Not c.text: a YAML text may well end with a newline.
   const yaml = news.yaml;
   if (yaml === undefined || yaml === null) {
@@ -52,11 +60,10 @@ async function check(_olds: Props, news: Props): Promise<CheckResult> {
       if (problem) c.fail("yaml", problem);
     }
   }
-  const path = c.text("path", { required: false, example: "team-a" });
-  if (path !== undefined) c.fullPath("path", path);
+  c.fullPathText("path", { required: false, example: "team-a" });
   c.instanceUrl("instanceUrl");
   c.triggers();
-  return { inputs: news, failures: c.failures };
+  return c.result();
 }
 
 async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
