@@ -127,7 +127,11 @@ export class OperationsCenterClient extends InstanceClient {
     });
   }
 
-  /** Issues a new bundle token for the controller (the old one stops working). Never retried. */
+  /**
+   * Issues a new bundle token for the controller (the old one stops working). Retried like a safe call: repeating it
+   * only issues yet another token, and a fresh token is what the caller asked for; read the link afterwards
+   * (getBundleDownloadLink) for the token in force.
+   */
   async regenerateToken(controllerPath: string): Promise<BundleInfo> {
     const operation = `regenerating the bundle token of controller "${controllerPath}"`;
     const path = requireFullPath(controllerPath, "controllerPath", operation);
@@ -137,7 +141,7 @@ export class OperationsCenterClient extends InstanceClient {
         method: "POST",
         path: "casc-bundle/regenerate-token",
         query: { controllerPath: path },
-        idempotency: "unsafe",
+        idempotency: "safe",
         notFoundHint: UNKNOWN_CONTROLLER,
       },
       bundleInfoSchema,

@@ -1,4 +1,5 @@
 import { bounded, MAX_MESSAGE_LENGTH } from "./response-text";
+import { mayHaveActed } from "./retry-policy";
 
 /**
  * One error class per kind of failure, in the style of octokit and openai-node, so that callers can
@@ -124,4 +125,16 @@ export class ConfigurationError extends CloudBeesError {
     super(`invalid setting ${setting}: ${reason}`, { operation: "configuring the client", hint });
     this.setting = setting;
   }
+}
+
+/**
+ * Whether the server may have carried out the request this error reports (see retry-policy's mayHaveActed): the
+ * question to answer, by reading what the server holds, before an unsafe call is repeated or given up.
+ */
+export function outcomeUnknown(error: unknown): boolean {
+  if (error instanceof TimeoutError) return true;
+  if (error instanceof NetworkError) return mayHaveActed({ kind: "network", code: error.code });
+  if (error instanceof UnexpectedResponseError) return error.status !== undefined && error.status >= 200 && error.status < 300;
+  if (error instanceof ServerError) return mayHaveActed({ kind: "status", status: error.status });
+  return false;
 }

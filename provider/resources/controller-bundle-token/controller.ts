@@ -6,7 +6,7 @@
  * |---|---|---|
  * | check | nothing | controllerPath a full path; triggers a list |
  * | diff | nothing | controllerPath change replaces; triggers change regenerates (update) |
- * | create | POST casc-bundle/regenerate-token?controllerPath=, then GET config-bundle-download-link?id= | regenerate is never retried (two tokens) |
+ * | create | POST casc-bundle/regenerate-token?controllerPath=, then GET config-bundle-download-link?id= | regenerate is retried (another fresh token is harmless); the link read after it gives the token in force |
  * | update | when triggers changed: both calls; else only the link (after a create that stopped half-way) | |
  * | read | GET config-bundle-download-link?id= | token changed outside Pulumi: the new one shows as drift and is kept; 404: dropped |
  * | delete | nothing | the API cannot revoke a token without issuing another: the controller keeps its current one |
@@ -17,7 +17,7 @@
  * properties): a refresh or the next up reads the link.
  */
 import type { BundleDownloadLink } from "../../clients/casc-schemas";
-import { NotFoundError } from "../../http/errors";
+import { NotFoundError, outcomeUnknown } from "../../http/errors";
 import { actionDiff, echoInputs, mustRerun, type ActionInputsSpec } from "../shared/actions";
 import { findBundleUsedBy } from "../shared/casc";
 import { InputChecker } from "../shared/check";
@@ -127,7 +127,14 @@ async function update(id: string, olds: Props, news: Props): Promise<{ outs: Pro
   const operation = `updating ${TYPE_NAME}`;
   const conn = operationsCenterInstance(operation, id);
   if (mustRerun(olds, news, SPEC)) {
-    await regenerate(conn, operation, id, controllerPath);
+    try {
+      await regenerate(conn, operation, id, controllerPath);
+    } catch (e) {
+      // The answer was lost (after the client's retries): a token other than the one in the state proves it worked.
+      if (!outcomeUnknown((e as Error).cause)) throw e;
+      const now = await conn.client.getBundleDownloadLink(controllerPath).catch(() => undefined);
+      if (!now || now.token === "" || now.token === olds.token) throw e;
+    }
     return { outs: await linkAfterRegenerate(conn, operation, id, news) };
   }
   if (typeof olds.token === "string" && olds.token !== "") {
