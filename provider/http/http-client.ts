@@ -200,6 +200,8 @@ export class HttpClient {
   private async readBody(response: Dispatcher.ResponseData, spec: RequestSpec, url: URL): Promise<Buffer> {
     const limit = this.options.maxResponseBytes;
     const tooLarge = (size: string) => {
+      // The rest is not read: undici reports the abort as an error event, which nobody needs to hear.
+      response.body.on("error", () => undefined);
       response.body.destroy();
       return new ResponseTooLargeError(`the response body (${size}) is larger than the limit of ${limit} bytes`, {
         operation: spec.operation,

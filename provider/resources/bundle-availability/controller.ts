@@ -56,7 +56,9 @@ async function check(_olds: Props, news: Props): Promise<CheckResult> {
         'controllers must name at least one controller; to make the bundle available to none, use regex: "^$" (matches no controller)',
       );
     } else {
-      let ok = c.listLength("controllers", list);
+      // The pattern's length binds long before the list's: say that first.
+      const fits = !(typeof bundleId === "string" && isStringList(list)) || queryFits(c, "controllers", bundleId, controllersToPattern(list), `the pattern of these ${list.length} controllers`);
+      let ok = fits && c.listLength("controllers", list);
       list.forEach((item, i) => {
         if (!ok || isUnknown(item)) return;
         if (typeof item !== "string" || item.trim() === "") {
@@ -66,9 +68,6 @@ async function check(_olds: Props, news: Props): Promise<CheckResult> {
           ok = false;
         }
       });
-      if (ok && typeof bundleId === "string" && isStringList(list)) {
-        queryFits(c, "controllers", bundleId, controllersToPattern(list), `the pattern of these ${list.length} controllers`);
-      }
     }
   }
   if (typeof bundleId === "string" && typeof news.regex === "string" && !c.failures.some((f) => f.property === "regex")) {
@@ -81,15 +80,15 @@ async function check(_olds: Props, news: Props): Promise<CheckResult> {
  * set-availability-pattern sends the pattern in the query string: one the server's header limit refuses (a bare 431)
  * fails here instead, naming the input and the limit.
  */
-function queryFits(c: InputChecker, property: string, bundleId: string, regex: string, what: string): void {
+function queryFits(c: InputChecker, property: string, bundleId: string, regex: string, what: string): boolean {
   const length = encodedQueryLength({ bundleId, regex });
-  if (length > MAX_QUERY_LENGTH) {
-    c.fail(
-      property,
-      `${what} would make a query string of ${length} characters once encoded; servers refuse more than about ` +
-        `${MAX_QUERY_LENGTH} (431 Request Header Fields Too Large). Fix: use a shorter regex that matches them (e.g. "team-a/.*"), or fewer controllers`,
-    );
-  }
+  if (length <= MAX_QUERY_LENGTH) return true;
+  c.fail(
+    property,
+    `${what} would make a query string of ${length} characters once encoded; servers refuse more than about ` +
+      `${MAX_QUERY_LENGTH} (431 Request Header Fields Too Large). Fix: use a shorter regex that matches them (e.g. "team-a/.*"), or fewer controllers`,
+  );
+  return false;
 }
 
 /** The pattern the inputs ask for. */

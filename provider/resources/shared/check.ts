@@ -225,7 +225,10 @@ export function nearest(name: string, known: readonly string[]): string | undefi
   const lower = name.slice(0, 100).toLowerCase();
   let best: { key: string; distance: number } | undefined;
   for (const key of known) {
-    const distance = editDistance(lower, key.toLowerCase());
+    const k = key.toLowerCase();
+    // A prefix (timeout for timeoutSeconds) is as near as a typo.
+    const prefix = lower.length >= 3 && (k.startsWith(lower) || lower.startsWith(k));
+    const distance = prefix ? 1 : editDistance(lower, k);
     if (!best || distance < best.distance) best = { key, distance };
   }
   return best && best.distance <= Math.max(2, Math.floor(best.key.length / 3)) ? best.key : undefined;
