@@ -26,8 +26,9 @@ async function main(): Promise<void> {
           const problems = [...r.mismatches, ...r.blindRepeats, ...(r.duplicateApplications ? [`${r.duplicateApplications} duplicate application(s)`] : [])];
           console.log(
             `  ${r.program.padEnd(8)} seed ${String(r.seed).padEnd(4)} ${r.completed ? "completed" : "INCOMPLETE"}  failed steps ${r.failedSteps}  ` +
-              `requests ${r.requests} (${r.faulted} faulted)${r.failure ? `  last failure: ${r.failure}` : ""}`,
+              `requests ${r.requests} (${r.faulted} faulted)`,
           );
+          for (const f of r.failures) console.log(`    failed: ${f}`);
           for (const p of problems) console.log(`    ! ${p}`);
         },
       }),

@@ -55,8 +55,8 @@ export interface RunResult {
   blindRepeats: string[];
   requests: number;
   faulted: number;
-  /** The last failure's first line, when the life cycle did not complete. */
-  failure?: string;
+  /** The first line of each failed attempt. */
+  failures: string[];
 }
 
 export interface SoakResult {
@@ -80,7 +80,7 @@ async function lifeCycle(program: SoakProgram, rate: number, seed: number, timeo
   const bundlesDir = path.join(tmp, "bundles");
   fs.cpSync(path.join(ROOT, "examples", "bundles"), bundlesDir, { recursive: true });
   const emu = await startEmulator({ bundlesDir });
-  const result: RunResult = { program, seed, completed: false, failedSteps: 0, mismatches: [], duplicateApplications: 0, blindRepeats: [], requests: 0, faulted: 0 };
+  const result: RunResult = { program, seed, completed: false, failedSteps: 0, mismatches: [], duplicateApplications: 0, blindRepeats: [], requests: 0, faulted: 0, failures: [] };
   let runner: ProgramRunner | undefined;
   try {
     runner = await ProgramRunner.start({
@@ -98,7 +98,7 @@ async function lifeCycle(program: SoakProgram, rate: number, seed: number, timeo
           ok = true;
         } catch (e) {
           result.failedSteps++;
-          result.failure = `${step}: ${firstLine(e)}`;
+          result.failures.push(`${step}: ${firstLine(e)}`);
         }
         const state = runner.state().resources;
         result.mismatches.push(...mismatches(emu, state, step, ok).map((m) => `${step}: ${m}`));
@@ -110,7 +110,6 @@ async function lifeCycle(program: SoakProgram, rate: number, seed: number, timeo
       }
     }
     result.completed = completed;
-    if (completed) delete result.failure;
   } finally {
     emu.faults.clear();
     const journal = emu.journal.entries();

@@ -33,7 +33,7 @@ describe("deadlines per operation", () => {
   it("a check-out slower than timeoutMs completes: it waits for its own timeout, and runs once", async () => {
     // Before: undici's headersTimeout was timeoutMs, so this failed after 4 attempts, each running the check-out.
     const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin, timeoutMs: 1000, retryBaseDelayMs: 10 });
-    emu.faults.inject({ path: CHECK_OUT, delayMs: 2500 });
+    emu.faults.inject({ path: CHECK_OUT, delayMs: 2500, times: Infinity });
     try {
       const result = await oc.checkOut({ timeoutSeconds: 30 });
       expect(result.remotes.length).toBeGreaterThan(0);

@@ -103,16 +103,7 @@ async function createReconciled(
       if (found.kind === "absent") {
         throw failed(operation, undefined, e);
       }
-      if (found.kind === "several") {
-        throw operationFailed(
-          operation,
-          undefined,
-          `the create got no answer, and ${found.apps.length} new applications named "${name}" appeared meanwhile ` +
-            `(ids ${found.apps.map((a) => a.id).join(", ")}): another process creates the same name. Fix: keep one, remove ` +
-            `the others in the Feature Management UI, and run \`pulumi up\` with adoptExisting: true`,
-          e,
-        );
-      }
+      if (found.kind === "several") throw severalNew(operation, undefined, name, found.apps, e);
       throw partiallyCreated(
         `${operation}: the create got no answer (${messageOf(e)}) and the account could not be listed to find out ` +
           `whether the application was created (${messageOf(found.error)}). It is recorded as pending: the next ` +
@@ -125,6 +116,18 @@ async function createReconciled(
       );
     }
   }
+}
+
+/** Several applications of the name appeared during a create whose answer was lost: none can be told to be ours. */
+function severalNew(operation: string, id: string | undefined, name: string, apps: Application[], cause?: unknown): Error {
+  return operationFailed(
+    operation,
+    id,
+    `a create of "${name}" got no answer, and ${apps.length} new applications of that name appeared meanwhile ` +
+      `(ids ${apps.map((a) => a.id).join(", ")}): another process creates the same name. Fix: keep one, remove the ` +
+      `others in the Feature Management UI, and run \`pulumi up\` with adoptExisting: true`,
+    cause,
+  );
 }
 
 /** A create whose outcome is unknown: no applicationId yet, and the ids that existed before it. */
@@ -177,7 +180,7 @@ async function read(id: string, props: Props): Promise<ReadResult> {
     if (found.kind === "absent") return {};
     if (found.kind === "unknown") throw failed(operation, id, found.error);
     if (found.kind === "several") {
-      throw operationFailed(operation, id, `a create of "${name}" got no answer, and several new applications of that name exist (ids ${found.apps.map((a) => a.id).join(", ")}): keep one and adopt it (adoptExisting: true)`);
+      throw severalNew(operation, id, name, found.apps);
     }
     const inputs: Props = { name: found.app.name };
     if (typeof props.adoptExisting === "boolean") inputs.adoptExisting = props.adoptExisting;
@@ -207,7 +210,7 @@ async function update(id: string, olds: Props, news: Props): Promise<{ outs: Pro
     if (found.kind === "created") return { outs: plain({ ...outputsOf(found.app, news, false) }) };
     if (found.kind === "unknown") throw failed(operation, id, found.error);
     if (found.kind === "several") {
-      throw operationFailed(operation, id, `a create of "${name}" got no answer, and several new applications of that name exist (ids ${found.apps.map((a) => a.id).join(", ")}): keep one and adopt it (adoptExisting: true)`);
+      throw severalNew(operation, id, name, found.apps);
     }
     const app = await createReconciled(fm, operation, name, news, existingIds);
     return { outs: plain({ ...outputsOf(app, news, false) }) };
