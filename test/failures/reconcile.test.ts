@@ -132,4 +132,14 @@ describe("BundleReload and ControllerBundleToken: lost answers", () => {
     expect(r.state!.outputs.token).toBe(w.emu.state.controllerToken(B));
     expect(calls(w).filter((c) => c === "POST /cjoc/casc-bundle/regenerate-token")).toHaveLength(2);
   });
+
+  it("a regenerate whose every answer is lost is found done by the link's new token, which the state records", async () => {
+    const r = w.action("controllerBundleToken", "link-b-again", { controllerPath: B, triggers: [1] });
+    await r.up();
+    const before = r.state!.outputs.token;
+    w.emu.faults.inject({ path: "/cjoc/casc-bundle/regenerate-token", dropAfterHandling: true, times: 2 });
+    expect(await r.up({ controllerPath: B, triggers: [2] })).toMatchObject({ op: "update" });
+    expect(r.state!.outputs.token).not.toBe(before);
+    expect(r.state!.outputs.token).toBe(w.emu.state.controllerToken(B));
+  });
 });

@@ -58,10 +58,18 @@ async function notFoundCause(conn: OperationsCenterInstance, controllerPath: str
   );
 }
 
-async function regenerate(conn: OperationsCenterInstance, operation: string, id: string, controllerPath: string): Promise<void> {
+/**
+ * POST casc-bundle/regenerate-token (the client repeats it after a lost answer: another fresh token is harmless).
+ * When the answer is still lost, a link whose token is not `previousToken` proves the regenerate worked.
+ */
+async function regenerate(conn: OperationsCenterInstance, operation: string, id: string, controllerPath: string, previousToken?: unknown): Promise<void> {
   try {
     await conn.client.regenerateToken(controllerPath);
   } catch (e) {
+    if (outcomeUnknown(e) && typeof previousToken === "string" && previousToken !== "") {
+      const now = await conn.client.getBundleDownloadLink(controllerPath).catch(() => undefined);
+      if (now && now.token !== "" && now.token !== previousToken) return;
+    }
     if (e instanceof NotFoundError) throw instanceCallFailed(conn, operation, id, e, await notFoundCause(conn, controllerPath));
     throw instanceCallFailed(conn, operation, id, e);
   }
@@ -127,14 +135,7 @@ async function update(id: string, olds: Props, news: Props): Promise<{ outs: Pro
   const operation = `updating ${TYPE_NAME}`;
   const conn = operationsCenterInstance(operation, id);
   if (mustRerun(olds, news, SPEC)) {
-    try {
-      await regenerate(conn, operation, id, controllerPath);
-    } catch (e) {
-      // The answer was lost (after the client's retries): a token other than the one in the state proves it worked.
-      if (!outcomeUnknown((e as Error).cause)) throw e;
-      const now = await conn.client.getBundleDownloadLink(controllerPath).catch(() => undefined);
-      if (!now || now.token === "" || now.token === olds.token) throw e;
-    }
+    await regenerate(conn, operation, id, controllerPath, olds.token);
     return { outs: await linkAfterRegenerate(conn, operation, id, news) };
   }
   if (typeof olds.token === "string" && olds.token !== "") {
