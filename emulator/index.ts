@@ -21,6 +21,8 @@ export type {
   FeatureManagementAccount,
   Journal,
   JournalEntry,
+  RandomFaultKind,
+  RandomFaults,
 } from "./types";
 export { DEFAULT_ADMIN, DEFAULT_CONTROLLERS, DEFAULT_FM_ACCOUNTS, DEFAULT_NON_ADMIN, defaultBundlesDir } from "./defaults";
 
@@ -126,7 +128,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         accounts.find((a) => a.account !== firstAccount)?.token ?? DEFAULT_FM_ACCOUNTS[1]!.token,
     },
     journal: { entries: () => journal.entries(), clear: () => journal.clear() },
-    faults: { inject: (spec) => faults.inject(spec), clear: () => faults.clear(), pending: () => faults.pending() },
+    faults: {
+      inject: (spec) => faults.inject(spec),
+      random: (options) => faults.random(options),
+      clear: () => faults.clear(),
+      pending: () => faults.pending(),
+    },
     setFeatureManagementRateLimit: (on) => featureManagement.setRateLimit(on),
     setReloadRefusal: (instance, reason) => {
       instanceOf(instance).reloadRefusal = reason;

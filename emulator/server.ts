@@ -96,6 +96,7 @@ export class EmulatorServer {
     };
     const services = this.services;
     if (!services) return send(res, jsonError(503, "Emulator is starting"));
+    const fault = services.faults.take(request.method, request.path, request.path.startsWith(FM_PREFIX));
     const journal = (status: number): void =>
       services.journal.record({
         method: request.method,
@@ -104,9 +105,9 @@ export class EmulatorServer {
         headers: request.headers,
         body: request.body,
         status,
+        ...(fault ? { fault: fault.label } : {}),
       });
 
-    const fault = services.faults.take(request.method, request.path);
     if (fault) {
       if (fault.delayMs && !(await this.delay(fault.delayMs))) return void res.destroy();
       if (fault.drop) {
@@ -126,7 +127,12 @@ export class EmulatorServer {
     } catch (e) {
       reply = internalError(e);
     }
+    if (fault?.dropAfterHandling) {
+      journal(DROPPED_STATUS);
+      return void req.socket.destroy();
+    }
     journal(reply.status);
+    if (fault?.answerDelayMs && !(await this.delay(fault.answerDelayMs))) return void res.destroy();
     send(res, reply);
   }
 

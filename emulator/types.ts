@@ -36,6 +36,8 @@ export interface JournalEntry {
   body: Buffer;
   /** Status answered; 0 when the request was dropped by a fault. */
   status: number;
+  /** The fault applied to this request, if any: "status 503", "drop", "drop after acting", "slow answer". */
+  fault?: string;
 }
 
 export interface FaultSpec {
@@ -50,8 +52,12 @@ export interface FaultSpec {
   headers?: Record<string, string>;
   /** Wait before answering (then answer normally unless status/drop is also given). */
   delayMs?: number;
-  /** Destroy the socket without a response. */
+  /** Destroy the socket without a response (the request is not handled). */
   drop?: boolean;
+  /** Handle the request, then destroy the socket without the answer: the server acted, the client cannot know. */
+  dropAfterHandling?: boolean;
+  /** Handle the request at once, and send the answer only after this delay (past the client's deadline, say). */
+  answerDelayMs?: number;
   /** Number of matching requests affected; default 1; Infinity allowed. */
   times?: number;
 }
@@ -73,8 +79,26 @@ export interface Journal {
   clear(): void;
 }
 
+/** The faults random mode picks from. 555 applies to the feature-flag service only (its rate limit). */
+export type RandomFaultKind = "500" | "503" | "429" | "555" | "drop" | "drop after acting" | "slow answer";
+
+export interface RandomFaults {
+  /** Share of requests that get a fault, 0 to 1. */
+  rate: number;
+  /** Seed of the pseudo-random sequence: the same seed and requests give the same faults. */
+  seed: number;
+  /** Default: every kind. */
+  kinds?: RandomFaultKind[];
+  /** Delay of a "slow answer" (the request is handled at once). Default 2000 ms. */
+  slowAnswerMs?: number;
+  /** Retry-After of 429, 503 and 555 answers, in seconds. Default "0". */
+  retryAfter?: string;
+}
+
 export interface Faults {
   inject(spec: FaultSpec): void;
+  /** Faults at random on requests that no injected fault matches, until random(null). clear() also stops them. */
+  random(options: RandomFaults | null): void;
   clear(): void;
   /** Faults not used up yet, with their remaining count (a copy). */
   pending(): (FaultSpec & { remaining: number })[];

@@ -7,8 +7,10 @@ import * as cloudbees from "pulumi-cloudbees";
 const config = new pulumi.Config("example");
 const teamBControllers = config.getObject<string[]>("teamBControllers") ?? ["team-b/controller-b"];
 
-// The feature-flag application of the checkout team; adopted if an application of this name already exists.
-const checkout = new cloudbees.Application("checkout", { name: "checkout-service", adoptExisting: true });
+// The feature-flag application of the checkout team; adopted if an application of this name already exists
+// (example:adoptExisting false creates it whatever the account holds, as the fault soak does).
+const adoptExisting = config.getBoolean("adoptExisting") ?? true;
+const checkout = new cloudbees.Application("checkout", { name: "checkout-service", adoptExisting });
 
 // With visibility false a bundle without a pattern is available to no controller: the secure setting, declared here
 // so that a change by hand shows as drift.

@@ -5,6 +5,19 @@ export class NotAZipError extends Error {
   override name = "NotAZipError";
 }
 
+/** A zip with more entries, or more bytes once inflated, than the limits allow (a "zip bomb"). */
+export class ZipTooLargeError extends NotAZipError {
+  override name = "ZipTooLargeError";
+}
+
+/** What unzipping reads at most: generous for bundles (a few hundred small YAML files), fatal to a zip bomb. */
+export interface UnzipLimits {
+  maxEntries: number;
+  maxInflatedBytes: number;
+}
+
+export const DEFAULT_UNZIP_LIMITS: UnzipLimits = { maxEntries: 10_000, maxInflatedBytes: 256 * 1024 * 1024 };
+
 /**
  * Deterministic zips: the same files give the same bytes, whatever the order they were read or created in, the
  * machine, its time zone or the clock. Entries are sorted by path (code-unit order); every entry has the same date
@@ -28,29 +41,68 @@ function normaliseEntryName(name: string): string | undefined {
   return parts.join("/");
 }
 
-/** The files of a zip. Throws NotAZipError when the data is not a zip. */
-export async function unzipFiles(data: Uint8Array): Promise<FileMap> {
+/**
+ * The files of a zip. Throws NotAZipError when the data is not a zip, ZipTooLargeError past `limits` (counted as
+ * the bytes inflate, not as the zip declares them).
+ */
+export async function unzipFiles(data: Uint8Array, limits: UnzipLimits = DEFAULT_UNZIP_LIMITS): Promise<FileMap> {
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(data);
   } catch (e) {
     throw new NotAZipError(e instanceof Error ? e.message : String(e));
   }
+  const entries = Object.values(zip.files);
+  if (entries.length > limits.maxEntries) {
+    throw new ZipTooLargeError(`the zip has ${entries.length} entries; at most ${limits.maxEntries} are read`);
+  }
   const files: FileMap = new Map();
-  for (const entry of Object.values(zip.files)) {
+  const budget = { left: limits.maxInflatedBytes, limit: limits.maxInflatedBytes };
+  for (const entry of entries) {
     if (entry.dir) continue;
     const name = normaliseEntryName(entry.name);
     if (name === undefined) continue;
-    files.set(name, await entry.async("nodebuffer"));
+    files.set(name, await inflate(entry, budget));
   }
   return files;
+}
+
+/** JSZip's own (untyped) stream of an entry, which inflates chunk by chunk and can stop part-way. */
+interface InternalStream {
+  on(event: string, listener: (arg: never) => void): InternalStream;
+  pause(): InternalStream;
+  resume(): InternalStream;
+}
+interface InternalStreamSource {
+  internalStream(type: "uint8array"): InternalStream;
+}
+
+/** One entry's bytes, stopping as soon as the zip's whole inflated size passes the budget. */
+function inflate(entry: JSZip.JSZipObject, budget: { left: number; limit: number }): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const stream = (entry as unknown as InternalStreamSource).internalStream("uint8array");
+    stream
+      .on("data", (chunk: Uint8Array) => {
+        budget.left -= chunk.length;
+        if (budget.left < 0) {
+          stream.pause();
+          reject(new ZipTooLargeError(`the zip inflates to more than ${budget.limit} bytes (at entry "${entry.name.slice(0, 200)}")`));
+          return;
+        }
+        chunks.push(Buffer.from(chunk));
+      })
+      .on("error", (e: Error) => reject(new NotAZipError(e.message)))
+      .on("end", () => resolve(Buffer.concat(chunks)))
+      .resume();
+  });
 }
 
 /**
  * The files of an effective bundle or a configuration export (get-effective-bundle, core-casc-effective-bundle-export,
  * core-casc-export/zipExport) as path -> UTF-8 text, paths sorted: plain JSON, usable as a program output.
  */
-export async function unzipBundle(data: Uint8Array): Promise<Record<string, string>> {
-  const files = await unzipFiles(data);
+export async function unzipBundle(data: Uint8Array, limits?: UnzipLimits): Promise<Record<string, string>> {
+  const files = await unzipFiles(data, limits);
   return Object.fromEntries([...files.keys()].sort().map((name) => [name, files.get(name)!.toString("utf8")]));
 }

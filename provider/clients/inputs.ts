@@ -1,4 +1,5 @@
 import { InvalidInputError } from "../http/errors";
+import { MAX_ID_LENGTH, MAX_PATH_LENGTH, MAX_QUERY_LENGTH, MAX_TIMEOUT_SECONDS } from "./limits";
 
 /**
  * Checks of arguments that would otherwise build a wrong URL or a request the server can only refuse. They run
@@ -18,10 +19,16 @@ export type SchemaFile = (typeof SCHEMA_FILES)[number];
 export const SECTION_FILES = ["bundle.yaml", "core.yaml", "plugins.yaml", "plugin-catalog.yaml", "rbac.yaml", "items.yaml"] as const;
 export type SectionFile = (typeof SECTION_FILES)[number];
 
-export function requireText(value: unknown, input: string, operation: string): string {
+export function requireText(value: unknown, input: string, operation: string, maxLength = MAX_ID_LENGTH): string {
   if (typeof value !== "string") throw new InvalidInputError(input, `expected a string, got ${typeof value}`, operation);
   if (value.trim() === "") throw new InvalidInputError(input, "must not be empty", operation);
+  if (value.length > maxLength) throw new InvalidInputError(input, tooLong(value, maxLength), operation);
   return value;
+}
+
+/** "is 70000 characters long; at most 255 are allowed" */
+export function tooLong(value: string, maxLength: number): string {
+  return `is ${value.length} characters long; at most ${maxLength} are allowed`;
 }
 
 /**
@@ -29,21 +36,33 @@ export function requireText(value: unknown, input: string, operation: string): s
  * trailing slash, no empty segment.
  */
 export function requireFullPath(value: unknown, input: string, operation: string): string {
-  const path = requireText(value, input, operation);
+  const path = requireText(value, input, operation, MAX_PATH_LENGTH);
   const problem = fullPathProblem(path);
   if (problem) throw new InvalidInputError(input, problem, operation);
   return path;
 }
 
-/** Why `path` is not a full item path, or undefined when it is one. Shared with the resources' checks. */
+/**
+ * Why `path` is not a full item path, or undefined when it is one. Shared with the resources' checks. Each segment
+ * is an item name as Jenkins' `checkGoodName` accepts it: not "." or "..", no control character and none of
+ * `?*\%!@#$^&|<>[]:;` (jenkinsci/jenkins core/src/main/java/jenkins/model/Jenkins.java).
+ */
 export function fullPathProblem(path: string): string | undefined {
+  if (path.length > MAX_PATH_LENGTH) return `is ${path.length} characters long; at most ${MAX_PATH_LENGTH} are allowed`;
   if (path.trim() !== path) return `"${path}" has leading or trailing spaces`;
   if (path.startsWith("/") || path.endsWith("/")) {
     return `"${path}" must not start or end with "/": full paths look like folder1/controller1`;
   }
-  if (path.split("/").some((segment) => segment === "" || segment === "." || segment === "..")) {
+  const segments = path.split("/");
+  if (segments.some((segment) => segment === "" || segment.trim() === "." || segment.trim() === "..")) {
     return `"${path}" has an empty, "." or ".." segment`;
   }
+  const control = /[\u0000-\u001f\u007f-\u009f]/.exec(path);
+  if (control) return `"${path.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?")}" holds a control character (code ${control[0].charCodeAt(0)}), which Jenkins refuses in item names`;
+  const unsafe = /[?*\\%!@#$^&|<>[\]:;]/.exec(path);
+  if (unsafe) return `"${path}" holds "${unsafe[0]}", which Jenkins refuses in item names (none of ?*\\%!@#$^&|<>[]:;)`;
+  const long = segments.find((segment) => segment.length > MAX_ID_LENGTH);
+  if (long) return `the item name "${long.slice(0, 40)}..." is ${long.length} characters long; at most ${MAX_ID_LENGTH} are allowed`;
   return undefined;
 }
 
@@ -77,9 +96,26 @@ export function requireBoolean(value: unknown, input: string, operation: string)
   return value;
 }
 
-export function requirePositiveInteger(value: unknown, input: string, operation: string): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) {
-    throw new InvalidInputError(input, `expected a positive whole number of seconds, got ${String(value)}`, operation);
+export function requirePositiveInteger(value: unknown, input: string, operation: string, max = MAX_TIMEOUT_SECONDS): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value <= 0 || value > max) {
+    throw new InvalidInputError(input, `expected a whole number of seconds from 1 to ${max}, got ${String(value)}`, operation);
   }
   return value;
+}
+
+/** Length of the query string as sent (`bundleId=team-a&regex=%5E...`): what the server's header limit counts. */
+export function encodedQueryLength(query: Record<string, string>): number {
+  return new URLSearchParams(query).toString().length;
+}
+
+/** Refuses a query string the server would answer with a bare 431 (Request Header Fields Too Large). */
+export function requireQueryFits(query: Record<string, string>, input: string, operation: string): void {
+  const length = encodedQueryLength(query);
+  if (length > MAX_QUERY_LENGTH) {
+    throw new InvalidInputError(
+      input,
+      `the encoded query string would be ${length} characters long; servers refuse more than about ${MAX_QUERY_LENGTH} (431)`,
+      operation,
+    );
+  }
 }

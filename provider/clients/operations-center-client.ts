@@ -19,7 +19,7 @@ import {
   type ValidationResult,
 } from "./casc-schemas";
 import { InstanceClient, type QuietOption } from "./instance-client";
-import { requireBoolean, requireFullPath, requirePositiveInteger, requireText, requireZip } from "./inputs";
+import { requireBoolean, requireFullPath, requirePositiveInteger, requireQueryFits, requireText, requireZip } from "./inputs";
 
 /** The operations center's default check-out timeout (configurable in its global configuration). */
 const DEFAULT_CHECK_OUT_TIMEOUT_SECONDS = 600;
@@ -127,7 +127,11 @@ export class OperationsCenterClient extends InstanceClient {
     });
   }
 
-  /** Issues a new bundle token for the controller (the old one stops working). Never retried. */
+  /**
+   * Issues a new bundle token for the controller (the old one stops working). Retried like a safe call: repeating it
+   * only issues yet another token, and a fresh token is what the caller asked for; read the link afterwards
+   * (getBundleDownloadLink) for the token in force.
+   */
   async regenerateToken(controllerPath: string): Promise<BundleInfo> {
     const operation = `regenerating the bundle token of controller "${controllerPath}"`;
     const path = requireFullPath(controllerPath, "controllerPath", operation);
@@ -137,7 +141,7 @@ export class OperationsCenterClient extends InstanceClient {
         method: "POST",
         path: "casc-bundle/regenerate-token",
         query: { controllerPath: path },
-        idempotency: "unsafe",
+        idempotency: "safe",
         notFoundHint: UNKNOWN_CONTROLLER,
       },
       bundleInfoSchema,
@@ -149,6 +153,7 @@ export class OperationsCenterClient extends InstanceClient {
     const operation = `setting the availability pattern of bundle "${bundleId}"`;
     const id = requireText(bundleId, "bundleId", operation);
     if (typeof regex !== "string") throw new TypeError(`${operation}: regex must be a string`);
+    requireQueryFits({ bundleId: id, regex }, "regex", operation);
     const result = await this.http.json(
       {
         operation,

@@ -16,9 +16,10 @@ export function createDispatcher(base: URL, options: ResolvedHttpOptions): Dispa
   };
   const common = {
     connect: tls,
-    // Our own deadline (an AbortSignal) governs; these only keep undici from giving up earlier.
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
+    // 0 turns undici's own header and body timers off: the deadline of each call (an AbortSignal, longer for a
+    // check-out than for a read) is the one place that decides how long to wait.
+    headersTimeout: 0,
+    bodyTimeout: 0,
   };
   if (isLoopbackHost(base.hostname)) return new Agent(common);
   return new EnvHttpProxyAgent({ ...common, requestTls: tls });

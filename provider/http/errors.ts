@@ -1,3 +1,6 @@
+import { bounded, MAX_MESSAGE_LENGTH } from "./response-text";
+import { mayHaveActed } from "./retry-policy";
+
 /**
  * One error class per kind of failure, in the style of octokit and openai-node, so that callers can
  * `instanceof`-test what went wrong. Every message reads "<operation> (<METHOD> <path>): <cause>. <what to do>",
@@ -42,7 +45,7 @@ function formatMessage(cause: string, d: ErrorDetails): string {
   const where = d.method && d.path ? ` (${d.method} ${d.path})` : "";
   const body = d.bodyExcerpt ? ` Server said: ${d.bodyExcerpt}` : "";
   const hint = d.hint ? ` ${d.hint}` : "";
-  return `${d.operation}${where}: ${cause}.${body}${hint}`;
+  return bounded(`${d.operation}${where}: ${cause}.${body}${hint}`, MAX_MESSAGE_LENGTH);
 }
 
 /** 401: the credentials were refused. */
@@ -83,6 +86,15 @@ export class NetworkError extends CloudBeesError {
 /** No whole response within the deadline. */
 export class TimeoutError extends CloudBeesError {}
 
+/** A response body longer than the client's maxResponseBytes: reading it whole would exhaust memory. */
+export class ResponseTooLargeError extends CloudBeesError {
+  readonly limitBytes: number;
+  constructor(cause: string, details: ErrorDetails & { limitBytes: number }) {
+    super(cause, details);
+    this.limitBytes = details.limitBytes;
+  }
+}
+
 /** A 2xx response whose body does not have the shape the spec gives. */
 export class UnexpectedResponseError extends CloudBeesError {
   /** The path of the offending field, e.g. `bundles[0].usedBy`; empty for the body itself. */
@@ -113,4 +125,16 @@ export class ConfigurationError extends CloudBeesError {
     super(`invalid setting ${setting}: ${reason}`, { operation: "configuring the client", hint });
     this.setting = setting;
   }
+}
+
+/**
+ * Whether the server may have carried out the request this error reports (see retry-policy's mayHaveActed): the
+ * question to answer, by reading what the server holds, before an unsafe call is repeated or given up.
+ */
+export function outcomeUnknown(error: unknown): boolean {
+  if (error instanceof TimeoutError) return true;
+  if (error instanceof NetworkError) return mayHaveActed({ kind: "network", code: error.code });
+  if (error instanceof UnexpectedResponseError) return error.status !== undefined && error.status >= 200 && error.status < 300;
+  if (error instanceof ServerError) return mayHaveActed({ kind: "status", status: error.status });
+  return false;
 }

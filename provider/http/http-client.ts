@@ -8,6 +8,7 @@ import {
   PermissionError,
   RateLimitError,
   RequestRejectedError,
+  ResponseTooLargeError,
   ServerError,
   TimeoutError,
   UnexpectedResponseError,
@@ -20,6 +21,10 @@ import { isRetryableNetworkFailure, isRetryableStatus, parseRetryAfter, retryDel
 import { sleep, throttled } from "./throttle";
 import { buildUrl, parseBaseUrl, type QueryValue } from "./url";
 import { describeBody, formatZodIssue } from "./response-text";
+import { scrubSecretFields, secretValues } from "./response-secrets";
+
+/** The longest deadline a timer can hold (about 24.8 days); a longer one would throw a RangeError. */
+const MAX_DEADLINE_MS = 2_147_483_647;
 
 /** One call, described the way the spec describes it. */
 export interface RequestSpec {
@@ -97,6 +102,8 @@ export class HttpClient {
     } catch {
       throw this.unexpected(spec, response.status, "", `the body is not JSON`, text);
     }
+    // Tokens and link files this response carries are never quoted by a later error of this client.
+    this.redactor.learn(secretValues(value));
     const parsed = schema().safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -139,6 +146,10 @@ export class HttpClient {
           !(spec.isPermanentFailure?.(response.status, bodyText) ?? false);
       } catch (error) {
         if (error instanceof CloudBeesError) throw error;
+        if (isProgrammingError(error)) {
+          // Node's own argument errors (ERR_*): a request that cannot be built, not a network hiccup to retry.
+          throw new CloudBeesError(`the request could not be sent: ${this.redactor.redact(String((error as Error).message))}`, details);
+        }
         const transport = this.transportError(error, details, attempt, this.deadlineMs(spec));
         failure = transport;
         retryable = isRetryableNetworkFailure(transport instanceof NetworkError ? transport.code : undefined, spec.idempotency);
@@ -177,7 +188,7 @@ export class HttpClient {
         dispatcher: (this.dispatcher ??= createDispatcher(this.baseUrl, this.options)),
         signal: deadline,
       });
-      const body = Buffer.from(await response.body.arrayBuffer());
+      const body = await this.readBody(response, spec, url);
       return { status: response.statusCode, headers: response.headers, body };
     } catch (error) {
       if (deadline.aborted) throw new DeadlineExceeded();
@@ -185,8 +196,41 @@ export class HttpClient {
     }
   }
 
+  /** The whole body, or ResponseTooLargeError as soon as it is longer than maxResponseBytes. */
+  private async readBody(response: Dispatcher.ResponseData, spec: RequestSpec, url: URL): Promise<Buffer> {
+    const limit = this.options.maxResponseBytes;
+    const tooLarge = (size: string) => {
+      // The rest is not read: undici reports the abort as an error event, which nobody needs to hear.
+      response.body.on("error", () => undefined);
+      response.body.destroy();
+      return new ResponseTooLargeError(`the response body (${size}) is larger than the limit of ${limit} bytes`, {
+        operation: spec.operation,
+        method: spec.method,
+        path: this.redactor.redact(url.pathname),
+        status: response.statusCode,
+        limitBytes: limit,
+        hint: "Check the base URL (a proxy or another server may answer); raise maxResponseBytes if the answer is truly this large.",
+      });
+    };
+    const declared = Number(header(response.headers, "content-length"));
+    if (Number.isFinite(declared) && declared > limit) throw tooLarge(`${declared} bytes`);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body) {
+      size += (chunk as Buffer).length;
+      if (size > limit) throw tooLarge(`more than ${limit} bytes`);
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks, size);
+  }
+
   private deadlineMs(spec: RequestSpec): number {
-    return Math.max(this.options.timeoutMs, spec.minTimeoutMs ?? 0);
+    return Math.min(MAX_DEADLINE_MS, Math.max(this.options.timeoutMs, spec.minTimeoutMs ?? 0));
+  }
+
+  /** A redacted excerpt of a body for an error: credentials, and every secret field the API returns, scrubbed. */
+  private excerpt(bodyText: string): string {
+    return this.redactor.redact(describeBody(scrubSecretFields(bodyText)));
   }
 
   private statusError(
@@ -197,7 +241,7 @@ export class HttpClient {
     retryAfterMs: number | undefined,
     attempt: number,
   ): CloudBeesError {
-    const d: ErrorDetails = { ...details, status, bodyExcerpt: this.redactor.redact(describeBody(bodyText)) };
+    const d: ErrorDetails = { ...details, status, bodyExcerpt: this.excerpt(bodyText) };
     const tries = attempt > 0 ? ` after ${attempt + 1} attempts` : "";
     if (status === 401) {
       return new AuthenticationError("authentication failed (401)", { ...d, hint: this.profile.authenticationHint });
@@ -251,7 +295,7 @@ export class HttpClient {
       path: this.redactor.redact(buildUrl(this.baseUrl, spec.path).pathname),
       status,
       field,
-      bodyExcerpt: this.redactor.redact(describeBody(bodyText)),
+      bodyExcerpt: this.excerpt(bodyText),
       hint: "The server does not answer as the API spec says: check the base URL and the product version.",
     });
   }
@@ -262,6 +306,11 @@ class DeadlineExceeded extends Error {}
 function header(headers: RawResponse["headers"], name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+function isProgrammingError(error: unknown): boolean {
+  const code = errorCode(error);
+  return code !== undefined && code.startsWith("ERR_");
 }
 
 function errorCode(error: unknown): string | undefined {

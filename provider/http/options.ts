@@ -16,6 +16,8 @@ export interface HttpOptions {
   allowInsecureHttp?: boolean;
   /** Value of the user-agent header. */
   userAgent?: string;
+  /** Longest response body read; a longer one fails with ResponseTooLargeError. Default 256 MiB. */
+  maxResponseBytes?: number;
 }
 
 export interface ResolvedHttpOptions {
@@ -27,7 +29,11 @@ export interface ResolvedHttpOptions {
   insecureSkipTlsVerify: boolean;
   allowInsecureHttp: boolean;
   userAgent: string;
+  maxResponseBytes: number;
 }
+
+/** Generous: the largest answers are bundle and configuration zips, a few MB even for big installations. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 
 export function resolveHttpOptions(options: HttpOptions): ResolvedHttpOptions {
   return {
@@ -39,6 +45,7 @@ export function resolveHttpOptions(options: HttpOptions): ResolvedHttpOptions {
     insecureSkipTlsVerify: options.insecureSkipTlsVerify ?? false,
     allowInsecureHttp: options.allowInsecureHttp ?? false,
     userAgent: options.userAgent ?? "pulumi-cloudbees",
+    maxResponseBytes: positive(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES),
   };
 }
 

@@ -1,18 +1,25 @@
 import { inspect } from "node:util";
 
 /**
- * Holds the secrets of one client (tokens, passwords and the Basic header built from them) and scrubs them out of
- * any text before it goes into an error. Secrets shorter than 4 characters are not scrubbed (they would shred
- * ordinary words); such credentials are refused at configuration time anyway.
+ * Holds the secrets of one client (tokens, passwords and the Basic header built from them, then the secrets its
+ * responses carried: bundle tokens, link files) and scrubs them out of any text before it goes into an error.
+ * Secrets shorter than 4 characters are not scrubbed (they would shred ordinary words); such credentials are refused
+ * at configuration time anyway.
  */
 export class Redactor {
-  private readonly secrets: string[];
+  private secrets: string[] = [];
 
   constructor(secrets: Array<string | undefined>) {
-    const unique = new Set(secrets.filter((s): s is string => typeof s === "string" && s.length >= 4));
+    Object.defineProperty(this, "secrets", { enumerable: false, writable: true });
+    this.learn(secrets);
+  }
+
+  /** Adds secrets to scrub from now on (a bundle token a response returned, say). */
+  learn(secrets: Array<string | undefined>): void {
+    const fresh = secrets.filter((s): s is string => typeof s === "string" && s.length >= 4 && !this.secrets.includes(s));
+    if (fresh.length === 0) return;
     // Longest first, so that a secret containing another is replaced whole.
-    this.secrets = [...unique].sort((a, b) => b.length - a.length);
-    Object.defineProperty(this, "secrets", { enumerable: false });
+    this.secrets = [...new Set([...this.secrets, ...fresh])].sort((a, b) => b.length - a.length);
   }
 
   redact(text: string): string {

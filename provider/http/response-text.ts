@@ -32,6 +32,21 @@ export function describeBody(body: string): string {
   return cut(trimmed);
 }
 
+/**
+ * At most `max` characters of `text`, keeping its start and its end (where messages put the fix), whatever the
+ * input: a 200 KB id quoted in a message must not make the message 200 KB (the provider host could not deliver it).
+ */
+export function bounded(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const marker = ` … [${text.length - max} characters left out] … `;
+  const keep = Math.max(0, max - marker.length);
+  const head = Math.ceil(keep * 0.6);
+  return `${text.slice(0, head)}${marker}${text.slice(text.length - (keep - head))}`;
+}
+
+/** Longest error message any error of this package carries. */
+export const MAX_MESSAGE_LENGTH = 4000;
+
 function cut(text: string, length = EXCERPT_LENGTH): string {
   const oneLine = text.replace(/\s+/g, " ").trim();
   return oneLine.length > length ? `${oneLine.slice(0, length)}…` : oneLine;

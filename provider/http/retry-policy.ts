@@ -4,11 +4,11 @@
  */
 
 /**
- * `safe`: repeating it changes nothing (GETs, the CasC "set", validate and export calls): retried on network
- * errors, timeouts, 5xx, 429 and 555.
- * `unsafe`: repeating it could do the work twice (create application, regenerate-token, create-items,
- * reload-bundle): retried only when the server provably did not act on it: a refused connection, or a 429/555
- * rate-limit refusal.
+ * `safe`: repeating it changes nothing (GETs, the CasC "set", validate and export calls), or nothing the caller
+ * minds (regenerate-token: another fresh token): retried on network errors, timeouts, 5xx, 429 and 555.
+ * `unsafe`: repeating it could do the work twice (create application, create-items, reload-bundle): retried only
+ * when the server provably did not act on it: a refused connection, or a 429/555 rate-limit refusal. Callers
+ * reconcile the other failures (outcomeUnknown in errors.ts) by reading what the server holds.
  */
 export type Idempotency = "safe" | "unsafe";
 
@@ -27,6 +27,18 @@ export function isRetryableStatus(status: number, idempotency: Idempotency): boo
 
 /** Connection errors that prove the request never reached the server. */
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
+
+/**
+ * Whether the server may have carried out a request that failed: no whole answer arrived (a timeout, a connection
+ * broken after sending), a 5xx (the server may have acted before failing), or a 2xx whose body could not be read.
+ * A refused connection, a 4xx, a 429/555 or a check made before sending prove it did not.
+ */
+export function mayHaveActed(failure: { status?: number; code?: string; kind: "timeout" | "network" | "status" | "unreadable" | "other" }): boolean {
+  if (failure.kind === "timeout" || failure.kind === "unreadable") return true;
+  if (failure.kind === "network") return failure.code === undefined || !NOT_SENT_CODES.has(failure.code);
+  if (failure.kind === "status") return failure.status !== undefined && failure.status >= 500 && failure.status !== 555;
+  return false;
+}
 
 export function isRetryableNetworkFailure(code: string | undefined, idempotency: Idempotency): boolean {
   return idempotency === "safe" || (code !== undefined && NOT_SENT_CODES.has(code));

@@ -8,15 +8,16 @@ import { bundleReload } from "./bundle-reload/controller";
 import { bundleValidation } from "./bundle-validation/controller";
 import { controllerBundleToken } from "./controller-bundle-token/controller";
 import { items } from "./items/controller";
+import { guarded } from "./shared/guard";
 import type { ResourceController } from "./shared/types";
 
 /** The five resources that own a setting on the server (read back on refresh, undone or kept on delete). */
 const settingResources = {
-  application,
-  bundleAvailability,
-  controllerBundleAssignment,
-  defaultBundle,
-  globalAvailabilityPattern,
+  application: guarded(application),
+  bundleAvailability: guarded(bundleAvailability),
+  controllerBundleAssignment: guarded(controllerBundleAssignment),
+  defaultBundle: guarded(defaultBundle),
+  globalAvailabilityPattern: guarded(globalAvailabilityPattern),
 } satisfies Record<string, ResourceController>;
 
 /**
@@ -24,11 +25,11 @@ const settingResources = {
  * (see shared/actions.ts).
  */
 export const actionResources = {
-  bundleCheckout,
-  controllerBundleToken,
-  bundleReload,
-  items,
-  bundleValidation,
+  bundleCheckout: guarded(bundleCheckout),
+  controllerBundleToken: guarded(controllerBundleToken),
+  bundleReload: guarded(bundleReload),
+  items: guarded(items),
+  bundleValidation: guarded(bundleValidation),
 } satisfies Record<string, ResourceController>;
 
 /**

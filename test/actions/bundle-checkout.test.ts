@@ -80,7 +80,9 @@ describe("BundleCheckout through the real provider host", () => {
   });
 
   it.each([
-    [{ timeoutSeconds: 0 }, "timeoutSeconds", /whole number of at least 1, got number 0/],
+    [{ timeoutSeconds: 0 }, "timeoutSeconds", /whole number from 1 to 86400, got number 0/],
+    // Once a RangeError of the deadline timer, retried as a network failure.
+    [{ timeoutSeconds: 1e12 }, "timeoutSeconds", /whole number from 1 to 86400, got number 1000000000000/],
     [{ timeoutSeconds: "600" }, "timeoutSeconds", /got "600"/],
     [{ triggers: "v1" }, "triggers", /must be a list of values/],
   ])("bad input %j fails in check, naming the input, with no request", async (inputs, property, reason) => {

@@ -217,14 +217,20 @@ describe("OperationsCenterClient errors", () => {
     expect(emu.journal.entries()).toHaveLength(0);
   });
 
-  it("500: a read is retried and succeeds; regenerate-token is never repeated", async () => {
+  it("500: a read is retried and succeeds, so is regenerate-token (a fresh token is the goal); reload-bundle is never repeated", async () => {
     emu.faults.inject({ method: "GET", path: `${OC}/list`, status: 500, times: 2 });
     await expect(oc.listBundles()).resolves.toHaveLength(3);
     expect(emu.journal.entries().map((e) => e.status)).toEqual([500, 500, 200]);
 
     emu.journal.clear();
     emu.faults.inject({ path: `${OC}/regenerate-token`, status: 500 });
-    await expect(oc.regenerateToken("team-a/controller-a")).rejects.toThrow(ServerError);
+    const info = await oc.regenerateToken("team-a/controller-a");
+    expect(info.token).toBe(emu.state.controllerToken("team-a/controller-a"));
+    expect(emu.journal.entries().map((e) => e.status)).toEqual([500, 200]);
+
+    emu.journal.clear();
+    emu.faults.inject({ path: "/cjoc/casc-bundle-mgnt/reload-bundle", status: 500 });
+    await expect(oc.reloadBundle()).rejects.toThrow(ServerError);
     expect(emu.journal.entries()).toHaveLength(1);
   });
 

@@ -6,30 +6,32 @@
  * |---|---|---|
  * | check | nothing | name required |
  * | diff | nothing | a name change replaces; adoptExisting only matters to create |
- * | create | POST /public-api/applications; with adoptExisting, GET /public-api/applications first | |
- * | read | GET /public-api/applications/{id} | 404: dropped |
- * | update | nothing | only adoptExisting can change in place |
+ * | create | GET /public-api/applications, then POST /public-api/applications | a lost answer: GET the list again, adopt the one new application of the name, or create again when there is none (see createReconciled) |
+ * | read | GET /public-api/applications/{id}; a pending create: GET /public-api/applications | 404: dropped |
+ * | update | nothing; a pending create: the reconcile of create | only adoptExisting can change in place |
  * | delete | nothing (a warning) | the API cannot delete: the application stays in the account |
  */
 import { featureManagement, type FeatureManagementConnection } from "../../config/clients";
 import type { Application } from "../../clients/feature-management-schemas";
-import { NotFoundError } from "../../http/errors";
+import { NotFoundError, outcomeUnknown } from "../../http/errors";
 import { InputChecker } from "../shared/check";
-import { accessProblem, messageOf, operationFailed, warn } from "../shared/errors";
+import { accessProblem, messageOf, operationFailed, partiallyCreated, warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { isUnknown, plain } from "../shared/values";
-import { TYPE_NAME, type ApplicationOutputs } from "./types";
+import { INPUT_KEYS, PENDING_ID_PREFIX, TYPE_NAME, type ApplicationOutputs } from "./types";
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
-  const c = new InputChecker(news);
+  const c = new InputChecker(news, INPUT_KEYS);
   c.text("name", { required: true, example: "web-shop" });
   c.boolean("adoptExisting", { required: false });
-  return { inputs: news, failures: c.failures };
+  return c.result();
 }
 
 async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
   const replaces = isUnknown(news.name) || news.name !== olds.name ? ["name"] : [];
-  return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
+  // A create whose outcome is unknown (pending) is finished by an update.
+  const pending = pendingIds(olds) !== undefined && !olds.applicationId;
+  return { changes: replaces.length > 0 || pending, replaces, deleteBeforeReplace: false };
 }
 
 function connect(operation: string, id: string | undefined): FeatureManagementConnection {
@@ -51,18 +53,108 @@ function outputsOf(app: Application, inputs: Props, adopted: boolean): Applicati
   return out;
 }
 
+/** Rounds of create after answers that proved nothing was created, before giving up. */
+const CREATE_ROUNDS = 3;
+
+/** What the account holds after a create whose answer was lost. */
+type Reconciled =
+  | { kind: "created"; app: Application }
+  | { kind: "absent" }
+  | { kind: "several"; apps: Application[] }
+  | { kind: "unknown"; error: unknown };
+
+/**
+ * Lists the account: the applications of this name that were not there before (`existingIds`) are what the lost
+ * create made. One: that is ours. None: it was not created. Several: others create the same name at the same time.
+ */
+async function reconcile(fm: FeatureManagementConnection, name: string, existingIds: readonly string[]): Promise<Reconciled> {
+  let apps: Application[];
+  try {
+    apps = await fm.client.listApplications();
+  } catch (error) {
+    return { kind: "unknown", error };
+  }
+  const fresh = apps.filter((a) => a.name === name && !existingIds.includes(a.id));
+  if (fresh.length === 1) return { kind: "created", app: fresh[0]! };
+  return fresh.length === 0 ? { kind: "absent" } : { kind: "several", apps: fresh };
+}
+
+/**
+ * POST /public-api/applications, reconciled: after a failure that may have created the application (no answer, a
+ * 5xx, an unreadable body), the account is listed before anything else is done, so that a lost answer never makes
+ * a second application. Returns the application, or throws: a plain failure when nothing was created, a partial
+ * create (id `pending/<name>`, no applicationId) when the outcome stays unknown.
+ */
+async function createReconciled(
+  fm: FeatureManagementConnection,
+  operation: string,
+  name: string,
+  inputs: Props,
+  existingIds: readonly string[],
+): Promise<Application> {
+  for (let round = 1; ; round++) {
+    try {
+      return await fm.client.createApplication(name);
+    } catch (e) {
+      if (!outcomeUnknown(e)) throw failed(operation, undefined, e);
+      const found = await reconcile(fm, name, existingIds);
+      if (found.kind === "created") return found.app;
+      if (found.kind === "absent" && round < CREATE_ROUNDS) continue;
+      if (found.kind === "absent") {
+        throw failed(operation, undefined, e);
+      }
+      if (found.kind === "several") throw severalNew(operation, undefined, name, found.apps, e);
+      throw partiallyCreated(
+        `${operation}: the create got no answer (${messageOf(e)}) and the account could not be listed to find out ` +
+          `whether the application was created (${messageOf(found.error)}). It is recorded as pending: the next ` +
+          `\`pulumi up\` or \`pulumi refresh\` looks for a new application named "${name}" and adopts it, or creates it ` +
+          `when there is none. To check by hand: list the account's applications named "${name}"`,
+        `${PENDING_ID_PREFIX}${name}`,
+        pendingOutputs(name, inputs, existingIds),
+        inputs,
+        e,
+      );
+    }
+  }
+}
+
+/** Several applications of the name appeared during a create whose answer was lost: none can be told to be ours. */
+function severalNew(operation: string, id: string | undefined, name: string, apps: Application[], cause?: unknown): Error {
+  return operationFailed(
+    operation,
+    id,
+    `a create of "${name}" got no answer, and ${apps.length} new applications of that name appeared meanwhile ` +
+      `(ids ${apps.map((a) => a.id).join(", ")}): another process creates the same name. Fix: keep one, remove the ` +
+      `others in the Feature Management UI, and run \`pulumi up\` with adoptExisting: true`,
+    cause,
+  );
+}
+
+/** A create whose outcome is unknown: no applicationId yet, and the ids that existed before it. */
+function pendingOutputs(name: string, inputs: Props, existingIds: readonly string[]): Props {
+  const out: Props = { applicationId: "", name, adopted: false, pendingCreate: { existingIds: [...existingIds] } };
+  if (typeof inputs.adoptExisting === "boolean") out.adoptExisting = inputs.adoptExisting;
+  return plain(out);
+}
+
+function pendingIds(props: Props): string[] | undefined {
+  const pending = props.pendingCreate as { existingIds?: unknown } | undefined;
+  return pending && Array.isArray(pending.existingIds) ? pending.existingIds.map(String) : undefined;
+}
+
 async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
   const name = String(inputs.name);
   const operation = `creating ${TYPE_NAME} "${name}"`;
   const fm = connect(operation, undefined);
+  // The account before the create: what a lost answer is reconciled against (and what adoptExisting adopts).
+  let apps: Application[];
+  try {
+    apps = await fm.client.listApplications();
+  } catch (e) {
+    throw failed(operation, undefined, e);
+  }
+  const same = apps.filter((a) => a.name === name);
   if (inputs.adoptExisting === true) {
-    let apps: Application[];
-    try {
-      apps = await fm.client.listApplications();
-    } catch (e) {
-      throw failed(operation, undefined, e);
-    }
-    const same = apps.filter((a) => a.name === name);
     if (same.length > 1) {
       throw operationFailed(
         operation,
@@ -73,21 +165,30 @@ async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
     }
     if (same.length === 1) return { id: same[0]!.id, outs: plain({ ...outputsOf(same[0]!, inputs, true) }) };
   }
-  let app: Application;
-  try {
-    app = await fm.client.createApplication(name);
-  } catch (e) {
-    throw failed(operation, undefined, e);
-  }
+  const app = await createReconciled(fm, operation, name, inputs, same.map((a) => a.id));
   return { id: app.id, outs: plain({ ...outputsOf(app, inputs, false) }) };
 }
 
 async function read(id: string, props: Props): Promise<ReadResult> {
   const operation = `reading ${TYPE_NAME}`;
   const fm = connect(operation, id);
+  const existingIds = pendingIds(props);
+  if (existingIds && !props.applicationId) {
+    // A create whose outcome was unknown: the account says now.
+    const name = String(props.name);
+    const found = await reconcile(fm, name, existingIds);
+    if (found.kind === "absent") return {};
+    if (found.kind === "unknown") throw failed(operation, id, found.error);
+    if (found.kind === "several") {
+      throw severalNew(operation, id, name, found.apps);
+    }
+    const inputs: Props = { name: found.app.name };
+    if (typeof props.adoptExisting === "boolean") inputs.adoptExisting = props.adoptExisting;
+    return { id: found.app.id, props: plain({ ...outputsOf(found.app, props, false) }), inputs };
+  }
   let app: Application;
   try {
-    app = await fm.client.getApplication(id);
+    app = await fm.client.getApplication(typeof props.applicationId === "string" && props.applicationId ? props.applicationId : id);
   } catch (e) {
     if (e instanceof NotFoundError) return {};
     throw failed(operation, id, e);
@@ -99,6 +200,21 @@ async function read(id: string, props: Props): Promise<ReadResult> {
 }
 
 async function update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+  const existingIds = pendingIds(olds);
+  if (existingIds && !olds.applicationId) {
+    // Finishing a create whose outcome was unknown: adopt what it made, or create it now that it is known absent.
+    const name = String(news.name);
+    const operation = `updating ${TYPE_NAME} "${name}"`;
+    const fm = connect(operation, id);
+    const found = await reconcile(fm, name, existingIds);
+    if (found.kind === "created") return { outs: plain({ ...outputsOf(found.app, news, false) }) };
+    if (found.kind === "unknown") throw failed(operation, id, found.error);
+    if (found.kind === "several") {
+      throw severalNew(operation, id, name, found.apps);
+    }
+    const app = await createReconciled(fm, operation, name, news, existingIds);
+    return { outs: plain({ ...outputsOf(app, news, false) }) };
+  }
   // diff replaces on a name change, so only adoptExisting (create-only) can differ here: nothing to send.
   const app = { id, name: String(olds.name ?? news.name) };
   return { outs: plain({ ...outputsOf(app, news, olds.adopted === true) }) };

@@ -10,6 +10,8 @@
  * | delete | POST casc-bundle/clear-availability-pattern | bundle.yaml's pattern (if any) applies again |
  */
 import type { ListedBundle } from "../../clients/casc-schemas";
+import { encodedQueryLength } from "../../clients/inputs";
+import { MAX_QUERY_LENGTH } from "../../clients/limits";
 import { NotFoundError, RequestRejectedError } from "../../http/errors";
 import { bundleNamesText, callFailed, casc, findBundle, findBundleOrFail, listBundles, type Casc } from "../shared/casc";
 import { InputChecker } from "../shared/check";
@@ -17,11 +19,11 @@ import { operationFailed, partiallyCreated } from "../shared/errors";
 import { controllersToPattern, patternToControllers, regexProblem } from "../shared/pattern";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { containsUnknown, isStringList, isUnknown, plain, sameSet } from "../shared/values";
-import { bundleIdOf, idOf, TYPE_NAME, type BundleAvailabilityInputs, type BundleAvailabilityOutputs } from "./types";
+import { bundleIdOf, idOf, TYPE_NAME, type BundleAvailabilityInputs, type BundleAvailabilityOutputs, INPUT_KEYS } from "./types";
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
-  const c = new InputChecker(news);
-  c.text("bundleId", { required: true, example: "team-a" });
+  const c = new InputChecker(news, INPUT_KEYS);
+  const bundleId = c.text("bundleId", { required: true, example: "team-a" });
   const hasRegex = c.has("regex");
   const hasControllers = c.has("controllers");
   // A value not known yet may still turn out undefined: only two known values conflict.
@@ -54,17 +56,39 @@ async function check(_olds: Props, news: Props): Promise<CheckResult> {
         'controllers must name at least one controller; to make the bundle available to none, use regex: "^$" (matches no controller)',
       );
     } else {
+      // The pattern's length binds long before the list's: say that first.
+      const fits = !(typeof bundleId === "string" && isStringList(list)) || queryFits(c, "controllers", bundleId, controllersToPattern(list), `the pattern of these ${list.length} controllers`);
+      let ok = fits && c.listLength("controllers", list);
       list.forEach((item, i) => {
-        if (isUnknown(item)) return;
+        if (!ok || isUnknown(item)) return;
         if (typeof item !== "string" || item.trim() === "") {
           c.fail("controllers", `controllers[${i}] must be a non-empty full controller path, e.g. "team-a/controller-a"`);
-        } else {
-          c.fullPath(`controllers[${i}]`, item);
+          ok = false;
+        } else if (!c.fullPath(`controllers[${i}]`, item)) {
+          ok = false;
         }
       });
     }
   }
-  return { inputs: news, failures: c.failures };
+  if (typeof bundleId === "string" && typeof news.regex === "string" && !c.failures.some((f) => f.property === "regex")) {
+    queryFits(c, "regex", bundleId, news.regex, "regex");
+  }
+  return c.result();
+}
+
+/**
+ * set-availability-pattern sends the pattern in the query string: one the server's header limit refuses (a bare 431)
+ * fails here instead, naming the input and the limit.
+ */
+function queryFits(c: InputChecker, property: string, bundleId: string, regex: string, what: string): boolean {
+  const length = encodedQueryLength({ bundleId, regex });
+  if (length <= MAX_QUERY_LENGTH) return true;
+  c.fail(
+    property,
+    `${what} would make a query string of ${length} characters once encoded; servers refuse more than about ` +
+      `${MAX_QUERY_LENGTH} (431 Request Header Fields Too Large). Fix: use a shorter regex that matches them (e.g. "team-a/.*"), or fewer controllers`,
+  );
+  return false;
 }
 
 /** The pattern the inputs ask for. */

@@ -34,3 +34,6 @@ export function idOf(bundleId: string): string {
 export function bundleIdOf(id: string): string {
   return id.startsWith(ID_PREFIX) ? id.slice(ID_PREFIX.length) : id;
 }
+
+/** The inputs a program gives (check fails on any other field). */
+export const INPUT_KEYS = ["bundleId", "regex", "controllers"];

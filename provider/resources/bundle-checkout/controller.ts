@@ -15,6 +15,7 @@
  * plus a margin) when that is longer than cloudbees:timeoutMs: the operations center answers only when it is done.
  */
 import type { CheckOutResult } from "../../clients/casc-schemas";
+import { MAX_TIMEOUT_SECONDS } from "../../clients/limits";
 import { actionDiff, echoInputs, mustRerun, unchangedRead, type ActionInputsSpec } from "../shared/actions";
 import { InputChecker } from "../shared/check";
 import { instanceCallFailed, operationsCenterInstance } from "../shared/instance";
@@ -25,10 +26,10 @@ import { ID, INPUT_KEYS, TYPE_NAME, type BundleCheckoutOutputs } from "./types";
 const SPEC: ActionInputsSpec = { recordOn: ["timeoutSeconds"] };
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
-  const c = new InputChecker(news);
-  c.positiveInteger("timeoutSeconds", { required: false, example: 600 });
+  const c = new InputChecker(news, INPUT_KEYS);
+  c.positiveInteger("timeoutSeconds", { required: false, example: 600, max: MAX_TIMEOUT_SECONDS });
   c.triggers();
-  return { inputs: news, failures: c.failures };
+  return c.result();
 }
 
 async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {

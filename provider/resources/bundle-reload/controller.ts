@@ -6,7 +6,7 @@
  * |---|---|---|
  * | check | nothing | instanceUrl an http(s) base URL without credentials; allowRestartRequired a boolean; triggers a list |
  * | diff | nothing | instanceUrl change replaces; triggers change runs again (update); allowRestartRequired alone: recorded |
- * | create, update | GET casc-bundle-mgnt/check-bundle-update, then POST casc-bundle-mgnt/reload-bundle only when an update is available | reload-bundle is sent at most once per run and never retried |
+ * | create, update | GET casc-bundle-mgnt/check-bundle-update, then POST casc-bundle-mgnt/reload-bundle only when an update is available | reload-bundle is never repeated blindly: a lost answer is reconciled with check-bundle-update (see reloadReconciled) |
  * | read | nothing | a reload is not a thing to read back: the state stays |
  * | delete | nothing | a reload cannot be undone |
  *
@@ -17,10 +17,10 @@
  * cannot apply it, and a restart would not either.
  */
 import type { BundleUpdateCheck, ReloadResult } from "../../clients/casc-schemas";
-import { NetworkError, TimeoutError } from "../../http/errors";
+import { outcomeUnknown } from "../../http/errors";
 import { actionDiff, echoInputs, mustRerun, unchangedRead, type ActionInputsSpec } from "../shared/actions";
 import { InputChecker } from "../shared/check";
-import { operationFailed, warn } from "../shared/errors";
+import { messageOf, operationFailed, warn } from "../shared/errors";
 import { instance, instanceCallFailed, type InstanceConnection } from "../shared/instance";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { plain } from "../shared/values";
@@ -29,11 +29,11 @@ import { idOf, INPUT_KEYS, TYPE_NAME, type BundleReloadOutputs } from "./types";
 const SPEC: ActionInputsSpec = { replaceOn: ["instanceUrl"], recordOn: ["allowRestartRequired"] };
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
-  const c = new InputChecker(news);
+  const c = new InputChecker(news, INPUT_KEYS);
   c.instanceUrl("instanceUrl");
   c.boolean("allowRestartRequired", { required: false });
   c.triggers();
-  return { inputs: news, failures: c.failures };
+  return c.result();
 }
 
 async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
@@ -52,6 +52,52 @@ function instanceUrlOf(inputs: Props): string | undefined {
 
 function listed(messages: string[]): string {
   return messages.length ? `:\n  ${messages.join("\n  ")}` : "";
+}
+
+/**
+ * POST casc-bundle-mgnt/reload-bundle, reconciled: when the answer is lost (no answer, a 5xx, an unreadable body),
+ * check-bundle-update says what happened before anything else is done. The new version in force: it reloaded. The
+ * same update still available: it did not, and the reload is sent once more. Anything else: the step fails, saying
+ * what to look at.
+ */
+async function reloadReconciled(
+  conn: InstanceConnection,
+  operation: string,
+  id: string,
+  where: string,
+  expected: string | undefined,
+): Promise<ReloadResult> {
+  for (let round = 1; ; round++) {
+    try {
+      return await conn.client.reloadBundle();
+    } catch (e) {
+      if (!outcomeUnknown(e)) throw instanceCallFailed(conn, operation, id, e);
+      const unsure = (what: string) =>
+        instanceCallFailed(
+          conn,
+          operation,
+          id,
+          e,
+          `reload-bundle got no answer from ${where}, and ${what}. Fix: look at the instance's update log ` +
+            `(casc-bundle-mgnt/casc-bundle-update-log) and its CasC screen, then run \`pulumi up\` again (it checks for an update first)`,
+        );
+      let after: BundleUpdateCheck;
+      try {
+        after = await conn.client.checkBundleUpdate();
+      } catch (checkError) {
+        throw unsure(`check-bundle-update could not tell whether it reloaded (${messageOf(checkError)})`);
+      }
+      const nowCurrent = after.versions["current-bundle"].version;
+      if (expected !== undefined && nowCurrent === expected && !after["update-available"]) return { reloaded: true };
+      const stillOffered = after["update-available"] && after.versions["new-version"]?.version === expected;
+      if (stillOffered && round < 2) continue;
+      throw unsure(
+        stillOffered
+          ? `the update (version "${expected}") is still not applied after ${round} attempts`
+          : `the instance now runs version "${nowCurrent}"${after["update-available"] ? ` with an update to "${after.versions["new-version"]?.version}" available` : ""}, not the expected "${expected}"`,
+      );
+    }
+  }
 }
 
 /** The check, then the reload when there is an update: what happened, or an error when the instance refused. */
@@ -100,22 +146,7 @@ async function run(operation: string, id: string, inputs: Props): Promise<Outcom
     return refused("the update needs a restart (check-bundle-update says update-type RESTART); reload-bundle was not sent");
   }
 
-  let result: ReloadResult;
-  try {
-    result = await conn.client.reloadBundle();
-  } catch (e) {
-    const unsure = e instanceof TimeoutError || (e instanceof NetworkError && e.code !== "ECONNREFUSED");
-    throw instanceCallFailed(
-      conn,
-      operation,
-      id,
-      e,
-      unsure
-        ? `reload-bundle got no answer from ${where}: the reload may have started. Fix: look at the instance's update log ` +
-            `(casc-bundle-mgnt/casc-bundle-update-log) before running it again; it was not repeated`
-        : undefined,
-    );
-  }
+  const result = await reloadReconciled(conn, operation, id, where, next?.version);
   if (!result.reloaded) return refused(result.reason ?? "the instance answered reloaded: false without a reason");
   // `completed: false`: the reload started and goes on in the background; say so rather than claim it is done.
   const reason = result.completed === false ? "the reload started and was still running when the instance answered: see its update log" : "";

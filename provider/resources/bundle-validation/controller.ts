@@ -32,7 +32,7 @@ import { messageOf, operationFailed } from "../shared/errors";
 import { instance, instanceCallFailed, operationsCenterInstance, type InstanceConnection } from "../shared/instance";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { containsUnknown, isUnknown, plain, sameJson } from "../shared/values";
-import { bundleSet, idOf, INPUT_KEYS, TYPE_NAME } from "./types";
+import { bundleSet, ECHOED_KEYS, idOf, TYPE_NAME } from "./types";
 
 /** What is validated, read from disk once: the zip sent, its hash and the local lint. */
 interface Prepared {
@@ -46,6 +46,15 @@ function isFolder(p: string): boolean {
     return fs.statSync(p).isDirectory();
   } catch {
     return false;
+  }
+}
+
+/** The bundle folders below `root`; none when it cannot be read (the caller reports unreadable paths itself). */
+function bundleFolders(root: string): string[] {
+  try {
+    return [...readBundleTree(root).keys()];
+  } catch {
+    return [];
   }
 }
 
@@ -68,7 +77,7 @@ async function prepare(inputs: Props, withLint: boolean): Promise<Prepared> {
 }
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
-  const c = new InputChecker(news);
+  const c = new InputChecker(news, ECHOED_KEYS);
   const inputs: Props = { ...news };
   delete inputs.contentHash;
   const hasBundle = c.has("bundlePath");
@@ -79,13 +88,13 @@ async function check(_olds: Props, news: Props): Promise<CheckResult> {
     c.fail("bundlePath", 'give bundlePath (a bundle folder holding bundle.yaml, e.g. bundlePath: "bundles/team-a") or bundleTreePath (a folder of bundle folders, e.g. bundleTreePath: "bundles")');
   }
   const cwd = process.cwd();
-  const bundlePath = hasBundle ? c.text("bundlePath", { required: false, example: "bundles/team-a" }) : undefined;
+  const bundlePath = hasBundle ? c.filePath("bundlePath", { required: false, example: "bundles/team-a" }) : undefined;
   if (bundlePath !== undefined) {
     const abs = path.resolve(bundlePath);
     if (!isFolder(abs)) {
       c.fail("bundlePath", `bundlePath "${bundlePath}" is not a folder (resolved from ${cwd}, the program's folder, to ${abs}). Fix the path: relative paths start at the program's folder`);
     } else if (!fs.existsSync(path.join(abs, DESCRIPTOR_FILE))) {
-      const holdsBundles = readBundleTree(abs).size > 0;
+      const holdsBundles = bundleFolders(abs).length > 0;
       c.fail(
         "bundlePath",
         `bundlePath "${bundlePath}" holds no bundle.yaml, so it is not a bundle folder` +
@@ -93,15 +102,20 @@ async function check(_olds: Props, news: Props): Promise<CheckResult> {
       );
     }
   }
-  const treePath = hasTree ? c.text("bundleTreePath", { required: false, example: "bundles" }) : undefined;
+  const treePath = hasTree ? c.filePath("bundleTreePath", { required: false, example: "bundles" }) : undefined;
   let treeNames: string[] | undefined;
   if (treePath !== undefined) {
     const abs = path.resolve(treePath);
     if (!isFolder(abs)) {
       c.fail("bundleTreePath", `bundleTreePath "${treePath}" is not a folder (resolved from ${cwd}, the program's folder, to ${abs}). Fix the path: relative paths start at the program's folder`);
     } else {
-      treeNames = [...readBundleTree(abs).keys()];
-      if (treeNames.length === 0) {
+      try {
+        treeNames = [...readBundleTree(abs).keys()];
+      } catch (e) {
+        treeNames = [];
+        c.fail("bundleTreePath", `bundleTreePath "${treePath}" cannot be read (resolved to ${abs}): ${messageOf(e)}. Fix the path or the folder's permissions`);
+      }
+      if (treeNames.length === 0 && c.failures.every((f) => f.property !== "bundleTreePath")) {
         c.fail(
           "bundleTreePath",
           `bundleTreePath "${treePath}" holds no bundle folder (a folder with a bundle.yaml)` +
@@ -143,7 +157,7 @@ async function check(_olds: Props, news: Props): Promise<CheckResult> {
       c.fail(hasTree ? "bundleTreePath" : "bundlePath", `cannot read the bundle files: ${messageOf(e)}`);
     }
   }
-  return { inputs, failures: c.failures };
+  return c.result(inputs);
 }
 
 async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
@@ -230,7 +244,7 @@ async function validate(operation: string, id: string, inputs: Props): Promise<P
         `Fix the bundle and run \`pulumi up\` again; resources that depend on this one (dependsOn) are not created or updated until it passes`,
     );
   }
-  return plain({ ...echoInputs(inputs, INPUT_KEYS), contentHash: prepared.contentHash, messages: verdict.messages, lintMessages });
+  return plain({ ...echoInputs(inputs, ECHOED_KEYS), contentHash: prepared.contentHash, messages: verdict.messages, lintMessages });
 }
 
 async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
@@ -239,7 +253,7 @@ async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
 }
 
 async function read(id: string, props: Props): Promise<ReadResult> {
-  return unchangedRead(id, props, INPUT_KEYS);
+  return unchangedRead(id, props, ECHOED_KEYS);
 }
 
 async function update(id: string, _olds: Props, news: Props): Promise<{ outs: Props }> {

@@ -37,7 +37,11 @@ export function idOf(inputs: { bundlePath?: unknown; bundleTreePath?: unknown })
     : `bundle-validation/${String(inputs.bundlePath)}`;
 }
 
-export const INPUT_KEYS = ["bundlePath", "instanceUrl", "bundleTreePath", "bundles", "branch", "triggers", "contentHash"];
+/** The inputs a program gives (check fails on any other field). */
+export const INPUT_KEYS = ["bundlePath", "instanceUrl", "bundleTreePath", "bundles", "branch", "triggers"];
+
+/** What the outputs repeat, and what check accepts: the inputs, and the content hash check computes (and replaces). */
+export const ECHOED_KEYS = [...INPUT_KEYS, "contentHash"];
 
 /** `bundles` compared as a set. */
 export function bundleSet(value: unknown): string[] | undefined {

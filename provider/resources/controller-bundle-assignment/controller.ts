@@ -17,18 +17,17 @@ import { InputChecker } from "../shared/check";
 import { operationFailed, warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { containsUnknown, isUnknown, plain } from "../shared/values";
-import { controllerPathOf, idOf, TYPE_NAME, type ControllerBundleAssignmentInputs } from "./types";
+import { controllerPathOf, idOf, TYPE_NAME, type ControllerBundleAssignmentInputs, INPUT_KEYS } from "./types";
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
-  const c = new InputChecker(news);
-  const controllerPath = c.text("controllerPath", { required: true, example: "team-a/controller-a" });
-  if (controllerPath !== undefined) c.fullPath("controllerPath", controllerPath);
+  const c = new InputChecker(news, INPUT_KEYS);
+  c.fullPathText("controllerPath", { required: true, example: "team-a/controller-a" });
   const bundleId = c.text("bundleId", { required: true, example: "team-a" });
   const fallback = c.text("fallbackBundleId", { required: false, example: "base" });
   if (fallback !== undefined && fallback === bundleId) {
     c.fail("fallbackBundleId", `fallbackBundleId must differ from bundleId ("${bundleId}"): it is the bundle the controller gets when this resource is deleted; leave it out to keep the bundle`);
   }
-  return { inputs: news, failures: c.failures };
+  return c.result();
 }
 
 async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {

@@ -21,3 +21,6 @@ export function idOf(controllerPath: string): string {
 export function controllerPathOf(id: string): string {
   return id.startsWith(ID_PREFIX) ? id.slice(ID_PREFIX.length) : id;
 }
+
+/** The inputs a program gives (check fails on any other field). */
+export const INPUT_KEYS = ["controllerPath", "bundleId", "fallbackBundleId"];

@@ -6,7 +6,7 @@
  * |---|---|---|
  * | check | nothing | controllerPath a full path; triggers a list |
  * | diff | nothing | controllerPath change replaces; triggers change regenerates (update) |
- * | create | POST casc-bundle/regenerate-token?controllerPath=, then GET config-bundle-download-link?id= | regenerate is never retried (two tokens) |
+ * | create | POST casc-bundle/regenerate-token?controllerPath=, then GET config-bundle-download-link?id= | regenerate is retried (another fresh token is harmless); the link read after it gives the token in force |
  * | update | when triggers changed: both calls; else only the link (after a create that stopped half-way) | |
  * | read | GET config-bundle-download-link?id= | token changed outside Pulumi: the new one shows as drift and is kept; 404: dropped |
  * | delete | nothing | the API cannot revoke a token without issuing another: the controller keeps its current one |
@@ -17,7 +17,7 @@
  * properties): a refresh or the next up reads the link.
  */
 import type { BundleDownloadLink } from "../../clients/casc-schemas";
-import { NotFoundError } from "../../http/errors";
+import { NotFoundError, outcomeUnknown } from "../../http/errors";
 import { actionDiff, echoInputs, mustRerun, type ActionInputsSpec } from "../shared/actions";
 import { findBundleUsedBy } from "../shared/casc";
 import { InputChecker } from "../shared/check";
@@ -30,11 +30,10 @@ import { controllerPathOf, idOf, INPUT_KEYS, TYPE_NAME } from "./types";
 const SPEC: ActionInputsSpec = { replaceOn: ["controllerPath"] };
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
-  const c = new InputChecker(news);
-  const controllerPath = c.text("controllerPath", { required: true, example: "team-a/controller-a" });
-  if (controllerPath !== undefined) c.fullPath("controllerPath", controllerPath);
+  const c = new InputChecker(news, INPUT_KEYS);
+  c.fullPathText("controllerPath", { required: true, example: "team-a/controller-a" });
   c.triggers();
-  return { inputs: news, failures: c.failures };
+  return c.result();
 }
 
 async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
@@ -59,10 +58,18 @@ async function notFoundCause(conn: OperationsCenterInstance, controllerPath: str
   );
 }
 
-async function regenerate(conn: OperationsCenterInstance, operation: string, id: string, controllerPath: string): Promise<void> {
+/**
+ * POST casc-bundle/regenerate-token (the client repeats it after a lost answer: another fresh token is harmless).
+ * When the answer is still lost, a link whose token is not `previousToken` proves the regenerate worked.
+ */
+async function regenerate(conn: OperationsCenterInstance, operation: string, id: string, controllerPath: string, previousToken?: unknown): Promise<void> {
   try {
     await conn.client.regenerateToken(controllerPath);
   } catch (e) {
+    if (outcomeUnknown(e) && typeof previousToken === "string" && previousToken !== "") {
+      const now = await conn.client.getBundleDownloadLink(controllerPath).catch(() => undefined);
+      if (now && now.token !== "" && now.token !== previousToken) return;
+    }
     if (e instanceof NotFoundError) throw instanceCallFailed(conn, operation, id, e, await notFoundCause(conn, controllerPath));
     throw instanceCallFailed(conn, operation, id, e);
   }
@@ -128,7 +135,7 @@ async function update(id: string, olds: Props, news: Props): Promise<{ outs: Pro
   const operation = `updating ${TYPE_NAME}`;
   const conn = operationsCenterInstance(operation, id);
   if (mustRerun(olds, news, SPEC)) {
-    await regenerate(conn, operation, id, controllerPath);
+    await regenerate(conn, operation, id, controllerPath, olds.token);
     return { outs: await linkAfterRegenerate(conn, operation, id, news) };
   }
   if (typeof olds.token === "string" && olds.token !== "") {

@@ -21,12 +21,12 @@ import { InputChecker } from "../shared/check";
 import { operationFailed, partiallyCreated, warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { containsUnknown, plain } from "../shared/values";
-import { ID, TYPE_NAME, type DefaultBundleOutputs } from "./types";
+import { ID, TYPE_NAME, type DefaultBundleOutputs, INPUT_KEYS } from "./types";
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
-  const c = new InputChecker(news);
+  const c = new InputChecker(news, INPUT_KEYS);
   c.text("bundleId", { required: true, example: "base" });
-  return { inputs: news, failures: c.failures };
+  return c.result();
 }
 
 async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {

@@ -14,3 +14,6 @@ export interface DefaultBundleOutputs {
   /** Controllers for which the bundle is pre-selected (those its availability pattern allows). */
   preselectedFor: string[];
 }
+
+/** The inputs a program gives (check fails on any other field). */
+export const INPUT_KEYS = ["bundleId"];

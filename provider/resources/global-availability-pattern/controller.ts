@@ -18,12 +18,12 @@ import { callFailed, casc, listBundles } from "../shared/casc";
 import { InputChecker } from "../shared/check";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { containsUnknown } from "../shared/values";
-import { ID, TYPE_NAME } from "./types";
+import { ID, TYPE_NAME, INPUT_KEYS } from "./types";
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
-  const c = new InputChecker(news);
+  const c = new InputChecker(news, INPUT_KEYS);
   c.boolean("visibility", { required: true });
-  return { inputs: news, failures: c.failures };
+  return c.result();
 }
 
 async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {

@@ -11,3 +11,6 @@ export interface GlobalAvailabilityPatternInputs {
 }
 
 export type GlobalAvailabilityPatternOutputs = GlobalAvailabilityPatternInputs;
+
+/** The inputs a program gives (check fails on any other field). */
+export const INPUT_KEYS = ["visibility"];

@@ -6,16 +6,17 @@
  * |---|---|---|
  * | check | nothing | yaml parses as YAML and holds an `items` list; path a full path; instanceUrl an http(s) base URL |
  * | diff | nothing | instanceUrl change replaces; yaml, path or triggers change runs again (update) |
- * | create, update | POST casc-items/create-items?path= with the YAML as the body (text/yaml) | never retried: it could create items twice |
+ * | create, update | POST casc-items/create-items?path= with the YAML as the body (text/yaml) | never repeated blindly: a lost answer is reconciled by reading the items (POST job/.../export/download/items.yaml) |
  * | read | nothing | the API has no read of "the items of this YAML": the state stays |
  * | delete | nothing (a warning) | the API cannot delete items: they stay on the instance |
  */
 import { parseDocument } from "yaml";
-import { NotFoundError, RequestRejectedError } from "../../http/errors";
+import { NotFoundError, outcomeUnknown, RequestRejectedError } from "../../http/errors";
 import { actionDiff, echoInputs, unchangedRead, type ActionInputsSpec } from "../shared/actions";
 import { InputChecker } from "../shared/check";
-import { warn } from "../shared/errors";
-import { instance, instanceCallFailed } from "../shared/instance";
+import { MAX_TEXT_BYTES } from "../../clients/limits";
+import { messageOf, partiallyCreated, warn } from "../shared/errors";
+import { instance, instanceCallFailed, type InstanceConnection } from "../shared/instance";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { isUnknown, plain } from "../shared/values";
 import { idOf, INPUT_KEYS, TYPE_NAME } from "./types";
@@ -26,12 +27,19 @@ const EXAMPLE_YAML = 'items:\\n  - kind: "folder"\\n    name: "team-a"';
 
 /** Why the items YAML cannot work, or undefined: it is read here as the instance will read it. */
 export function itemsYamlProblem(text: string): string | undefined {
+  if (Buffer.byteLength(text) > MAX_TEXT_BYTES) return `yaml is ${Buffer.byteLength(text)} bytes long; at most ${MAX_TEXT_BYTES} are allowed`;
   const doc = parseDocument(text);
   if (doc.errors.length) {
     // The parser's first line names the fault and where ("... at line 2, column 1:").
     return `yaml is not valid YAML: ${doc.errors[0]!.message.split("\n")[0]!.replace(/:$/, "")}`;
   }
-  const value: unknown = doc.toJS();
+  let value: unknown;
+  try {
+    // The parser refuses aliases that expand past its limit (an "alias bomb" of nested references).
+    value = doc.toJS();
+  } catch (e) {
+    return `yaml cannot be read: ${messageOf(e)}. Fix: write the items out instead of nesting aliases (*name) of aliases`;
+  }
   if (value === null || typeof value !== "object" || Array.isArray(value) || !Array.isArray((value as Record<string, unknown>).items)) {
     return `yaml must hold a mapping with an "items" list (as an items.yaml file does), e.g. "${EXAMPLE_YAML}"`;
   }
@@ -39,7 +47,7 @@ export function itemsYamlProblem(text: string): string | undefined {
 }
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
-  const c = new InputChecker(news);
+  const c = new InputChecker(news, INPUT_KEYS);
   // Not c.text: a YAML text may well end with a newline.
   const yaml = news.yaml;
   if (yaml === undefined || yaml === null) {
@@ -52,53 +60,134 @@ async function check(_olds: Props, news: Props): Promise<CheckResult> {
       if (problem) c.fail("yaml", problem);
     }
   }
-  const path = c.text("path", { required: false, example: "team-a" });
-  if (path !== undefined) c.fullPath("path", path);
+  c.fullPathText("path", { required: false, example: "team-a" });
   c.instanceUrl("instanceUrl");
   c.triggers();
-  return { inputs: news, failures: c.failures };
+  return c.result();
 }
 
 async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
   return actionDiff(olds, news, SPEC);
 }
 
+/** The names of the top-level items of an items.yaml text (those create-items puts in the folder). */
+function topLevelNames(yaml: string): string[] {
+  try {
+    const doc = parseDocument(yaml).toJS() as { items?: Array<{ name?: unknown }> };
+    return (doc.items ?? []).map((i) => i?.name).filter((n): n is string => typeof n === "string");
+  } catch {
+    return [];
+  }
+}
+
+/** `job/team-a/job/jobs/job/<name>`: an item's URI path below the instance. */
+function itemUri(folder: string | undefined, name: string): string {
+  return [...(folder ? folder.split("/") : []), name].map((segment) => `job/${segment}`).join("/");
+}
+
+interface Holdings {
+  present: string[];
+  missing: string[];
+  unreadable: string[];
+}
+
+/** Which top-level items of the YAML the instance holds now (read one by one with the item export). */
+async function holdings(conn: InstanceConnection, path: string | undefined, names: string[]): Promise<Holdings> {
+  const out: Holdings = { present: [], missing: [], unreadable: [] };
+  for (const name of names) {
+    try {
+      await conn.client.exportItem(itemUri(path, name), { section: "items.yaml" });
+      out.present.push(name);
+    } catch (e) {
+      (e instanceof NotFoundError ? out.missing : out.unreadable).push(name);
+    }
+  }
+  return out;
+}
+
+function listNames(names: string[]): string {
+  const shown = names.slice(0, 20).map((n) => `"${n}"`).join(", ");
+  return names.length > 20 ? `${shown} and ${names.length - 20} more` : shown;
+}
+
+/**
+ * POST casc-items/create-items, reconciled: when the answer is lost (no answer, a 5xx, an unreadable body), the
+ * instance is asked which of the YAML's top-level items it holds before anything else is done. All of them: the
+ * call went through. None: it did not, and it is sent once more. Otherwise the outcome is reported as it stands.
+ */
 async function createItems(operation: string, id: string, inputs: Props): Promise<Props> {
   const instanceUrl = typeof inputs.instanceUrl === "string" ? inputs.instanceUrl : undefined;
   const path = typeof inputs.path === "string" ? inputs.path : undefined;
   const conn = instance(operation, id, instanceUrl);
   const where = conn.isOperationsCenter ? "the operations center" : `the instance at ${conn.url}`;
-  try {
-    const result = await conn.client.createItems(String(inputs.yaml), path === undefined ? {} : { path });
-    return plain({ ...echoInputs(inputs, INPUT_KEYS), basePath: result.basePath });
-  } catch (e) {
-    if (e instanceof NotFoundError && path !== undefined) {
-      throw instanceCallFailed(
-        conn,
-        operation,
-        id,
+  const names = topLevelNames(String(inputs.yaml));
+  const done = (basePath: string) => plain({ ...echoInputs(inputs, INPUT_KEYS), basePath });
+  for (let round = 1; ; round++) {
+    try {
+      const result = await conn.client.createItems(String(inputs.yaml), path === undefined ? {} : { path });
+      return done(result.basePath);
+    } catch (e) {
+      if (!outcomeUnknown(e) || names.length === 0) throw itemsFailed(conn, operation, id, e, path, where);
+      const held = await holdings(conn, path, names);
+      if (held.present.length === names.length) {
+        warn(`${TYPE_NAME} (${id}): create-items got no answer from ${where}, but the instance now holds every item of the yaml (${listNames(names)})`);
+        return done(path ?? "");
+      }
+      if (held.present.length === 0 && held.unreadable.length === 0 && round < 2) continue;
+      throw new ItemsOutcomeUnknown(
+        `${operation} (${id}): create-items got no answer from ${where} (${messageOf(e)}). The instance now holds ` +
+          `${held.present.length ? listNames(held.present) : "none"} of the yaml's ${names.length} top-level items` +
+          (held.missing.length ? `; missing: ${listNames(held.missing)}` : "") +
+          (held.unreadable.length ? `; could not be read: ${listNames(held.unreadable)}` : "") +
+          `. Check ${path ? `folder "${path}" of ` : ""}${where}, then run \`pulumi up\`: it sends the items again (create-items updates the items that exist)`,
         e,
-        `path "${path}" names no folder on ${where}: create-items puts items only in a folder that exists. Fix: create ` +
-          `the folder first (an Items resource at its parent whose yaml declares it, with dependsOn), or correct path`,
       );
     }
-    if (e instanceof RequestRejectedError) {
-      throw instanceCallFailed(
-        conn,
-        operation,
-        id,
-        e,
-        `${where} refused the items (${e.status}): ${e.bodyExcerpt ?? "no reason given"}. Fix the yaml input` +
-          (path !== undefined ? ` (or path "${path}", if it is not a folder)` : ""),
-      );
-    }
-    throw instanceCallFailed(conn, operation, id, e);
   }
+}
+
+/** A create-items whose outcome is not known whole: create records the resource as partially created. */
+class ItemsOutcomeUnknown extends Error {
+  constructor(message: string, readonly original: unknown) {
+    super(message);
+  }
+}
+
+/** The failure of a create-items whose outcome is known, naming the input at fault. */
+function itemsFailed(conn: InstanceConnection, operation: string, id: string, e: unknown, path: string | undefined, where: string): Error {
+  if (e instanceof NotFoundError && path !== undefined) {
+    return instanceCallFailed(
+      conn,
+      operation,
+      id,
+      e,
+      `path "${path}" names no folder on ${where}: create-items puts items only in a folder that exists. Fix: create ` +
+        `the folder first (an Items resource at its parent whose yaml declares it, with dependsOn), or correct path`,
+    );
+  }
+  if (e instanceof RequestRejectedError) {
+    return instanceCallFailed(
+      conn,
+      operation,
+      id,
+      e,
+      `${where} refused the items (${e.status}): ${e.bodyExcerpt ?? "no reason given"}. Fix the yaml input` +
+        (path !== undefined ? ` (or path "${path}", if it is not a folder)` : ""),
+    );
+  }
+  return instanceCallFailed(conn, operation, id, e);
 }
 
 async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
   const id = idOf(typeof inputs.instanceUrl === "string" ? inputs.instanceUrl : undefined, typeof inputs.path === "string" ? inputs.path : undefined);
-  return { id, outs: await createItems(`creating ${TYPE_NAME}`, id, inputs) };
+  try {
+    return { id, outs: await createItems(`creating ${TYPE_NAME}`, id, inputs) };
+  } catch (e) {
+    if (!(e instanceof ItemsOutcomeUnknown)) throw e;
+    // Recorded without `yaml`, so that the next up runs create-items again rather than taking it as done.
+    const outs = echoInputs(inputs, INPUT_KEYS.filter((k) => k !== "yaml"));
+    throw partiallyCreated(e.message, id, outs, inputs, e.original);
+  }
 }
 
 async function read(id: string, props: Props): Promise<ReadResult> {

@@ -1,18 +1,45 @@
-import { fullPathProblem } from "../../clients/inputs";
-import type { CheckFailure, Props } from "./types";
-import { isUnknown } from "./values";
+import { fullPathProblem, tooLong } from "../../clients/inputs";
+import { MAX_ID_LENGTH, MAX_LIST_LENGTH, MAX_PATH_LENGTH } from "../../clients/limits";
+import { bounded } from "../../http/response-text";
+import type { CheckFailure, CheckResult, Props } from "./types";
+import { isUnknown, PROVIDER_KEY } from "./values";
+
+/** Longest reason of one check failure: the host must deliver every failure whatever the input was. */
+const MAX_REASON_LENGTH = 1000;
 
 /**
  * Input validation for `check`: each rule records a failure `{property, reason}` whose reason names the input and
  * says what to write instead. A value not known yet (preview) passes every rule: it is checked again at `up`.
+ *
+ * `knownInputs` are the resource's inputs (its types.ts `INPUT_KEYS`): any other field fails, with the nearest
+ * known name, and is left out of the checked inputs, so that a typo is never stored and silently ignored.
  */
 export class InputChecker {
   readonly failures: CheckFailure[] = [];
 
-  constructor(private readonly news: Props) {}
+  constructor(
+    private readonly news: Props,
+    private readonly knownInputs: readonly string[],
+  ) {
+    for (const key of Object.keys(news)) {
+      if (key === PROVIDER_KEY || knownInputs.includes(key)) continue;
+      const near = nearest(key, knownInputs);
+      this.fail(
+        key,
+        `unknown input ${key}${near ? `; did you mean ${near}?` : ""} (the inputs are ${knownInputs.join(", ")})`,
+      );
+    }
+  }
 
   fail(property: string, reason: string): void {
-    this.failures.push({ property, reason });
+    this.failures.push({ property: bounded(property, 100), reason: bounded(reason, MAX_REASON_LENGTH) });
+  }
+
+  /** What check returns: the known inputs as given (`__provider` included), and the failures. */
+  result(inputs: Props = this.news): CheckResult {
+    const known: Props = {};
+    for (const [k, v] of Object.entries(inputs)) if (k === PROVIDER_KEY || this.knownInputs.includes(k)) known[k] = v;
+    return { inputs: known, failures: this.failures };
   }
 
   has(property: string): boolean {
@@ -23,8 +50,8 @@ export class InputChecker {
     return isUnknown(this.news[property]);
   }
 
-  /** A non-empty string without surrounding spaces. `example` goes into the reason. */
-  text(property: string, opts: { required: boolean; example: string }): string | undefined {
+  /** A non-empty string without surrounding spaces, of at most `maxLength` characters. `example` goes into the reason. */
+  text(property: string, opts: { required: boolean; example: string; maxLength?: number }): string | undefined {
     const v = this.news[property];
     if (v === undefined || v === null) {
       if (opts.required) this.fail(property, `${property} is required: give it, e.g. ${property}: "${opts.example}"`);
@@ -37,6 +64,11 @@ export class InputChecker {
     }
     if (v.trim() === "") {
       this.fail(property, `${property} must not be empty: give it, e.g. ${property}: "${opts.example}"`);
+      return undefined;
+    }
+    const max = opts.maxLength ?? MAX_ID_LENGTH;
+    if (v.length > max) {
+      this.fail(property, `${property} ${tooLong(v, max)}: e.g. ${property}: "${opts.example}"`);
       return undefined;
     }
     if (v.trim() !== v) {
@@ -60,16 +92,16 @@ export class InputChecker {
     return v;
   }
 
-  /** A whole number >= 1 (a count of seconds, say). */
-  positiveInteger(property: string, opts: { required: boolean; example: number }): number | undefined {
+  /** A whole number from 1 to `max` (a count of seconds, say). */
+  positiveInteger(property: string, opts: { required: boolean; example: number; max: number }): number | undefined {
     const v = this.news[property];
     if (v === undefined || v === null) {
       if (opts.required) this.fail(property, `${property} is required: give it, e.g. ${property}: ${opts.example}`);
       return undefined;
     }
     if (isUnknown(v)) return undefined;
-    if (typeof v !== "number" || !Number.isInteger(v) || v < 1) {
-      this.fail(property, `${property} must be a whole number of at least 1, got ${describe(v)}: e.g. ${property}: ${opts.example}`);
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > opts.max) {
+      this.fail(property, `${property} must be a whole number from 1 to ${opts.max}, got ${describe(v)}: e.g. ${property}: ${opts.example}`);
       return undefined;
     }
     return v;
@@ -84,7 +116,16 @@ export class InputChecker {
     if (v === undefined || v === null || isUnknown(v)) return;
     if (!Array.isArray(v)) {
       this.fail(property, `${property} must be a list of values whose change runs the action again, got ${describe(v)}: e.g. ${property}: [bundle.contentHash]`);
+    } else {
+      this.listLength(property, v);
     }
+  }
+
+  /** Fails a list longer than MAX_LIST_LENGTH; true when it fits. */
+  listLength(property: string, list: unknown[]): boolean {
+    if (list.length <= MAX_LIST_LENGTH) return true;
+    this.fail(property, `${property} has ${list.length} items; at most ${MAX_LIST_LENGTH} are allowed`);
+    return false;
   }
 
   /** A list of non-empty strings (items not known yet pass). `example` is one item. */
@@ -103,12 +144,13 @@ export class InputChecker {
       this.fail(property, `${property} must not be empty: give at least one, e.g. ${property}: ["${opts.example}"], or leave it out`);
       return undefined;
     }
+    if (!this.listLength(property, v)) return undefined;
     let ok = true;
     v.forEach((item, i) => {
       if (isUnknown(item)) {
         ok = false;
-      } else if (typeof item !== "string" || item.trim() === "" || item.trim() !== item) {
-        this.fail(property, `${property}[${i}] must be a non-empty string without surrounding spaces, got ${describe(item)}: e.g. "${opts.example}"`);
+      } else if (typeof item !== "string" || item.trim() === "" || item.trim() !== item || item.length > MAX_ID_LENGTH) {
+        this.fail(property, `${property}[${i}] must be a non-empty string without surrounding spaces, of at most ${MAX_ID_LENGTH} characters, got ${describe(item)}: e.g. "${opts.example}"`);
         ok = false;
       }
     });
@@ -120,7 +162,7 @@ export class InputChecker {
    * credentials inside (they would land in the state), no query or fragment (paths are appended to it).
    */
   instanceUrl(property: string): string | undefined {
-    const v = this.text(property, { required: false, example: "https://ci.example.com/team-a/" });
+    const v = this.text(property, { required: false, example: "https://ci.example.com/team-a/", maxLength: MAX_PATH_LENGTH });
     if (v === undefined) return undefined;
     let url: URL;
     try {
@@ -148,6 +190,17 @@ export class InputChecker {
     return v;
   }
 
+  /** A text input that is a full item path (a controller's or a folder's): `folder1/controller1`. */
+  fullPathText(property: string, opts: { required: boolean; example: string }): string | undefined {
+    const v = this.text(property, { ...opts, maxLength: MAX_PATH_LENGTH });
+    return v !== undefined && this.fullPath(property, v) ? v : undefined;
+  }
+
+  /** A local file path (relative to the program's folder). */
+  filePath(property: string, opts: { required: boolean; example: string }): string | undefined {
+    return this.text(property, { ...opts, maxLength: MAX_PATH_LENGTH });
+  }
+
   /** A controller's full path as the operations center names it: `folder1/controller1`. */
   fullPath(property: string, value: string): boolean {
     const problem = fullPathProblem(value);
@@ -160,7 +213,35 @@ export class InputChecker {
   }
 }
 
+/** A value as a reason quotes it: short, whatever its size. */
 function describe(v: unknown): string {
   if (Array.isArray(v)) return "a list";
-  return typeof v === "string" ? `"${v}"` : `${typeof v} ${JSON.stringify(v)}`;
+  const text = typeof v === "string" ? `"${v}"` : `${typeof v} ${JSON.stringify(v)}`;
+  return text.length > 80 ? `${text.slice(0, 60)}... (${text.length} characters)` : text;
+}
+
+/** The known name closest to `name` (edit distance, case-insensitive), when close enough to be a typo. */
+export function nearest(name: string, known: readonly string[]): string | undefined {
+  const lower = name.slice(0, 100).toLowerCase();
+  let best: { key: string; distance: number } | undefined;
+  for (const key of known) {
+    const k = key.toLowerCase();
+    // A prefix (timeout for timeoutSeconds) is as near as a typo.
+    const prefix = lower.length >= 3 && (k.startsWith(lower) || lower.startsWith(k));
+    const distance = prefix ? 1 : editDistance(lower, k);
+    if (!best || distance < best.distance) best = { key, distance };
+  }
+  return best && best.distance <= Math.max(2, Math.floor(best.key.length / 3)) ? best.key : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }

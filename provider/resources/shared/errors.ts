@@ -1,4 +1,5 @@
 import { AuthenticationError, CloudBeesError, PermissionError } from "../../http/errors";
+import { bounded, MAX_MESSAGE_LENGTH } from "../../http/response-text";
 import { howToSet, SettingError } from "../../config/settings";
 import type { OperationsCenterConnection } from "../../config/clients";
 import { PROVIDER_KEY } from "./values";
@@ -16,7 +17,7 @@ export function messageOf(error: unknown): string {
 
 export class ResourceError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(bounded(message, MAX_MESSAGE_LENGTH), options);
     this.name = "ResourceError";
   }
 }

@@ -1,0 +1,55 @@
+/**
+ * Secrets the APIs themselves return: bundle tokens, link file contents (a URL and a token), and any field whose
+ * name says it is a credential. They are scrubbed from response excerpts before an error quotes one (a body of the
+ * wrong shape is quoted, and may hold a token), and learnt by the client's redactor so that no later error or log
+ * line of that client repeats them.
+ */
+
+/** Field names whose string values are secrets, in any JSON body either API returns. */
+const SECRET_FIELD = /token|secret|password|linkfilecontent|authorization|credential/i;
+
+export function isSecretField(name: string): boolean {
+  return SECRET_FIELD.test(name);
+}
+
+const REDACTED = "[redacted]";
+
+/** The body with the value of every secret field replaced; also for text that is JSON-like but not JSON. */
+export function scrubSecretFields(body: string): string {
+  try {
+    return JSON.stringify(scrubValue(JSON.parse(body)));
+  } catch {
+    // Not JSON (cut short, HTML, YAML): replace `"token": "..."` and `token: ...` pairs by pattern.
+    return body
+      .replace(/("[^"\n]{0,100}"\s*:\s*)"(?:[^"\\]|\\.)*("|$)/g, (pair: string, key: string) =>
+        isSecretField(key) ? `${key}"${REDACTED}"` : pair,
+      )
+      .replace(/^(\s*[\w-]{1,100}\s*:\s*)(\S.*)$/gm, (line: string, key: string) => (isSecretField(key) ? `${key}${REDACTED}` : line));
+  }
+}
+
+function scrubValue(value: unknown, key = ""): unknown {
+  if (typeof value === "string") return isSecretField(key) ? REDACTED : value;
+  if (Array.isArray(value)) return value.map((v) => scrubValue(v, key));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubValue(v, k)]));
+  }
+  return value;
+}
+
+/**
+ * The secret strings of a parsed response. A multi-line one (a link file is `url\ntoken`) gives its lines too,
+ * except URLs: the link's URL is the instance's own address, which errors name on purpose.
+ */
+export function secretValues(value: unknown, key = "", out: string[] = []): string[] {
+  if (typeof value === "string") {
+    if (isSecretField(key) && value !== "") {
+      out.push(value, ...value.split("\n").map((l) => l.trim()).filter((l) => !/^https?:\/\//i.test(l)));
+    }
+  } else if (Array.isArray(value)) {
+    for (const v of value) secretValues(v, key, out);
+  } else if (value !== null && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) secretValues(v, k, out);
+  }
+  return out;
+}
