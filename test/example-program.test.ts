@@ -48,6 +48,7 @@ describe("the example program's life cycle", () => {
     const outputs = runner.outputs();
     expect(outputs.applicationId).toBe(app.id);
     expect(outputs.teamBAvailableFor).toEqual(["team-b/controller-b"]);
+    expect(outputs.teamBUsedBy).toEqual(["team-b/controller-b"]);
     expect(outputs.assigned).toEqual(["team-b/controller-b <- team-b", "sandbox <- base"]);
   });
 

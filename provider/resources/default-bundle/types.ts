@@ -9,8 +9,4 @@ export interface DefaultBundleInputs {
   bundleId: string;
 }
 
-export interface DefaultBundleOutputs {
-  bundleId: string;
-  /** Controllers for which the bundle is pre-selected (those its availability pattern allows). */
-  preselectedFor: string[];
-}
+export type DefaultBundleOutputs = DefaultBundleInputs;
