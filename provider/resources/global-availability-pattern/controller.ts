@@ -31,7 +31,7 @@ async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> 
 }
 
 /** The switch as the bundle list reveals it, or undefined when the list cannot tell. */
-export function inferVisibility(bundles: ListedBundle[]): boolean | undefined {
+export function inferVisibility(bundles: ReadonlyArray<Pick<ListedBundle, "regex" | "availableFor" | "usedBy">>): boolean | undefined {
   const withoutPattern = bundles.filter((b) => b.regex === "");
   if (withoutPattern.some((b) => b.availableFor.length > 0)) return true;
   const controllersExist = bundles.some((b) => b.availableFor.length > 0 || b.usedBy.length > 0);
