@@ -4,9 +4,7 @@
  * providers cannot `pulumi import` (pulumi/pulumi#3550): a program whose creates find every value in place is the
  * way to adopt an installation.
  */
-import * as fs from "node:fs";
-import { parse as parseYaml } from "yaml";
-import { resolveSettings, SETTINGS, type RawConfig, type SettingName, type SettingSpec, type SettingValues } from "../../provider/config/settings";
+import { resolveSettings, type RawConfig, type SettingValues } from "../../provider/config/settings";
 import { inferVisibility } from "../../provider/resources/global-availability-pattern/controller";
 import { getApplications } from "../functions/applications";
 import { getBundles } from "../functions/operations-center";
@@ -43,33 +41,4 @@ export async function importProgram(options: ImportOptions = {}): Promise<{ text
     installation.featureManagementUrl = resolved.featureManagementUrl ?? "https://x-api.rollout.io";
   }
   return { text: programText(installation, options), installation };
-}
-
-/**
- * The `cloudbees:*` settings of a stack config file (`config:` of `Pulumi.<stack>.yaml`). An encrypted value fails
- * with the environment variable to use instead: only the Pulumi CLI can decrypt it.
- */
-export function readStackConfigFile(file: string): RawConfig {
-  let doc: unknown;
-  try {
-    doc = parseYaml(fs.readFileSync(file, "utf8"));
-  } catch (e) {
-    throw new Error(`reading the stack config file ${file}: ${(e as Error).message}`);
-  }
-  const config = (doc as { config?: unknown } | null)?.config;
-  if (config === undefined || config === null) return {};
-  if (typeof config !== "object" || Array.isArray(config)) throw new Error(`${file}: "config" must be a map of keys to values`);
-  const out: RawConfig = {};
-  for (const [name, spec] of Object.entries(SETTINGS) as [SettingName, SettingSpec][]) {
-    const value = (config as Record<string, unknown>)[spec.key];
-    if (value === undefined || value === null || value === "") continue;
-    if (typeof value === "object") {
-      throw new Error(
-        `${file}: ${spec.key} is encrypted (secure), and only the Pulumi CLI can decrypt it. Give it in the environment ` +
-          `instead: ${spec.env}=... (e.g. ${spec.env}="$(pulumi config get ${spec.key})")`,
-      );
-    }
-    out[name] = value;
-  }
-  return out;
 }

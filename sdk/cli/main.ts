@@ -5,8 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { closeClients } from "../../provider/config";
-import { importProgram, readStackConfigFile } from "./import";
+import { readStackConfigFile } from "./stack-config-file";
 
 const USAGE = `Usage: pulumi-cloudbees import [options]
 
@@ -63,9 +62,18 @@ export async function main(argv: string[]): Promise<void> {
   const out = values.out === undefined || values.out === "-" ? undefined : path.resolve(values.out);
   if (out && fs.existsSync(out) && !values.force) fail(`${out} exists: give --force to overwrite it, or another --out`);
 
+  let settings: ReturnType<typeof readStackConfigFile> | undefined;
+  try {
+    settings = configFile ? readStackConfigFile(configFile) : undefined;
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  // Loaded once the arguments are known to be good: the functions load @pulumi/pulumi, a second of CPU.
+  const { importProgram } = require("./import") as typeof import("./import");
+  const { closeClients } = require("../../provider/config") as typeof import("../../provider/config");
   try {
     const { text, installation } = await importProgram({
-      settings: configFile ? readStackConfigFile(configFile) : undefined,
+      settings,
       bundles: regex(values.bundles, "--bundles"),
       controllers: regex(values.controllers, "--controllers"),
       defaultBundle: values["default-bundle"],
