@@ -149,6 +149,16 @@ describe("BundleAvailability takeover", () => {
     await r.destroy();
   });
 
+  it("a state written by 0.1 (availableFor, usedBy, availabilityPatternFromYaml) loses them at the next refresh, once", async () => {
+    const r = availability("from-0.1", { bundleId: "base", regex: "sandbox" });
+    await r.up();
+    r.state = { ...r.state!, outputs: { ...r.state!.outputs, availableFor: ["sandbox"], usedBy: [], availabilityPatternFromYaml: false } };
+    expect(await r.up()).toMatchObject({ op: "same" });
+    expect(await r.refresh()).toMatchObject({ changedFields: ["availabilityPatternFromYaml", "availableFor", "usedBy"] });
+    expect(await r.refresh()).toMatchObject({ changedFields: [] });
+    await r.destroy();
+  });
+
   it("bundle.yaml's pattern, even when equal, is not the API's: create sets it", async () => {
     w.emu.journal.clear();
     const r = availability("yaml-equal", { bundleId: "team-a", regex: "team-a/.*" });
