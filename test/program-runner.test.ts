@@ -198,15 +198,15 @@ describe("ProgramRunner: the toy program through up / refresh / preview / destro
         const stateBefore = runner.state();
         const error = (await runner.preview(undefined, { refresh: true, expectNoChanges: true }).catch((e: unknown) => e)) as ProgramRunError;
         expect(error).toBeInstanceOf(ProgramRunError);
+        // The team's drift, and the update it plans (with its members, whose input is the team's slug, unknown now).
         expect(error.message).toMatch(/no changes were expected \(expectNoChanges\), but 4 were found:\n/);
         expect(error.message).toMatch(/core\s+toy:Team\s+refresh\s+size/);
         expect(error.message).toMatch(/core\s+toy:Team\s+update\s+size/);
-        // A preview keeps the refreshed state to itself.
+        // A preview keeps the refreshed state to itself; a refresh keeps what it read.
         expect(runner.state()).toEqual(stateBefore);
-        await expect(runner.refresh({ expectNoChanges: true })).rejects.toThrow(/but 1 were found/);
-        // The refresh kept what it read: the next up corrects it.
-        expect(summary(await runner.up())).toEqual([["core", "update", ["size"]], ["alice", "same", []], ["bob", "same", []]]);
-    });
+        await expect(runner.refresh({ expectNoChanges: true })).rejects.toThrow(/but 1 were found:\n[^]*core\s+toy:Team\s+refresh\s+size/);
+        expect(resource(runner.state(), "core").inputs.size).toBe(7);
+    }, 90_000);
 
     it("preview of changed inputs plans a replacement, unknowns downstream, and changes nothing", async () => {
         runner.setConfig("toy:teamTitle", "Platform");

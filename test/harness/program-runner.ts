@@ -36,9 +36,9 @@
  * first (`--refresh`; a preview keeps the refreshed state to itself); `expectNoChanges` fails a step that changes
  * anything, listing the changes (`--expect-no-changes`).
  *
- * Not modelled: a replaced object whose deferred delete failed is not kept in the state as pending deletion (the
- * step fails, naming it), `replaceOnChanges`, the `deleteBeforeReplace` resource option (the provider's
- * diff decides), nested `ignoreChanges` paths (top-level keys only), component resources and non-dynamic resources
+ * Not modelled: a replaced object whose deferred delete failed, or was never reached because the deployment failed
+ * first, is not kept in the state as pending deletion (the engine would delete it at the next up; the error names
+ * it), `replaceOnChanges`, the `deleteBeforeReplace` resource option (the provider's diff decides), nested `ignoreChanges` paths (top-level keys only), component resources and non-dynamic resources
  * in the state (they are echoed by the mocks and not recorded).
  */
 import { fork, type ChildProcess } from "child_process";
@@ -478,8 +478,8 @@ export class ProgramRunner {
         const unrefreshed = dryRun && opts?.refresh ? this.st.resources : undefined;
         if (unrefreshed) this.st.resources = clone(unrefreshed);
         const refreshPlan: ProgramPlan = [];
-        /** Deletes of the old objects of create-before-delete replacements, run at the end. */
-        const replaced: Array<{ old: StateResource; deleteOld: () => Promise<void> }> = [];
+        /** Deletes of the old objects of create-before-delete replacements, run at the end (removed once done). */
+        const deleteOld = new Map<StateResource, () => Promise<void>>();
         /** Registrations in arrival order (a topological order: a resource registers after its dependencies). */
         const slots: Slot[] = [];
         const seen = new Set<string>();
@@ -532,7 +532,7 @@ export class ProgramRunner {
                 const lc = await lcPromise;
                 const prev = old.get(msg.urn);
                 if (msg.read) return await this.readStep(lc, msg, slot, prev, dryRun);
-                const deferDelete = (deleteOld: () => Promise<void>) => replaced.push({ old: prev!, deleteOld });
+                const deferDelete = (run: () => Promise<void>) => deleteOld.set(prev!, run);
                 return await this.registerStep(lc, msg, slot, prev, dryRun, deferDelete);
             } catch (e) {
                 const text = (e as Error).message ?? String(e);
@@ -616,13 +616,13 @@ export class ProgramRunner {
                     const lc = await lcPromise;
                     // The old objects of replacements go with the dropped resources, dependents first (by the old
                     // dependencies); their URNs are registered again, so they cannot clash with a dropped one's.
-                    const deleteOld = new Map(replaced.map((r) => [r.old, r.deleteOld]));
-                    for (const s of topoSort([...dropped, ...replaced.map((r) => r.old)]).reverse()) {
+                    for (const s of topoSort([...dropped, ...deleteOld.keys()]).reverse()) {
                         const run = deleteOld.get(s);
                         if (run) {
                             await run().catch((e: unknown) => {
-                                throw new Error(`deleting the replaced object ${s.id} of ${s.urn} failed (the new one is in the state; delete the old one by hand): ${(e as Error).message ?? e}`);
+                                throw new Error(`deleting the replaced object ${s.id} of ${s.urn} failed: ${(e as Error).message ?? e}`);
                             });
+                            deleteOld.delete(s);
                             continue;
                         }
                         if (s.protect) throw new Error(`unable to delete resource ${s.urn}: it is protected (remove the protect option and run up first)`);
@@ -634,6 +634,10 @@ export class ProgramRunner {
         } catch (e) {
             error = e;
         } finally {
+            const left = [...deleteOld.keys()].map((old) => `${old.id} (${old.urn})`);
+            if (error && left.length) {
+                error = new Error(`${(error as Error).message ?? error}\n(the old objects of replacements were not deleted: ${left.join(", ")}; delete them by hand)`);
+            }
             if (unrefreshed) this.st.resources = unrefreshed;
             if (!dryRun) {
                 // What the engine saves, also after a failure: the registered resources as their steps left them
