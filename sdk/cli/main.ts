@@ -62,6 +62,8 @@ export async function main(argv: string[]): Promise<void> {
   const out = values.out === undefined || values.out === "-" ? undefined : path.resolve(values.out);
   if (out && fs.existsSync(out) && !values.force) fail(`${out} exists: give --force to overwrite it, or another --out`);
 
+  const bundles = regex(values.bundles, "--bundles");
+  const controllers = regex(values.controllers, "--controllers");
   let settings: ReturnType<typeof readStackConfigFile> | undefined;
   try {
     settings = configFile ? readStackConfigFile(configFile) : undefined;
@@ -74,8 +76,8 @@ export async function main(argv: string[]): Promise<void> {
   try {
     const { text, installation } = await importProgram({
       settings,
-      bundles: regex(values.bundles, "--bundles"),
-      controllers: regex(values.controllers, "--controllers"),
+      bundles,
+      controllers,
       defaultBundle: values["default-bundle"],
       commandLine: commandLineOf(argv),
     });
