@@ -34,7 +34,12 @@ const sandbox = new cloudbees.ControllerBundleAssignment("assign-sandbox", { con
 const defaultBundle = new cloudbees.DefaultBundle("default-bundle", { bundleId: base.bundleId });
 
 export const applicationId = checkout.applicationId;
-export const teamBAvailableFor = teamB.availableFor;
-export const teamBUsedBy = teamB.usedBy;
+// Who may use team-b's bundle, and who does, change with other resources and people: read them (getBundle), once the
+// assignments are made; no resource keeps them in its state.
+const teamBNow = pulumi
+  .all([teamB.bundleId, ...assignments.map((a) => a.bundleId)])
+  .apply(([bundleId]) => cloudbees.getBundle(bundleId));
+export const teamBAvailableFor = teamBNow.availableFor;
+export const teamBUsedBy = teamBNow.usedBy;
 export const assigned = pulumi.all([...assignments, sandbox].map((a) => pulumi.interpolate`${a.controllerPath} <- ${a.bundleId}`));
 export const defaultBundleId = defaultBundle.bundleId;

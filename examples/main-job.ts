@@ -1,8 +1,9 @@
 // The main job (`npm start`): the example programs' life cycles against the embedded emulator, through Pulumi's
 // real dynamic-provider host, with this repository's engine stand-in playing the CLI's part (the Pulumi CLI is not
 // needed). Each step prints its plan: resource, operation, changed fields.
-//   1. examples/index.ts: up, an up with nothing to change, a change made by hand, refresh, an up that corrects it,
-//      destroy.
+//   1. examples/index.ts: up, an up with nothing to change, a change made by hand, the drift job
+//      (`preview --refresh --expect-no-changes`) failing on it, refresh, an up that corrects it, the drift job
+//      passing, destroy.
 //   2. examples/pipeline: a bundle with a missing file stops the pipeline before anything is assigned or reloaded;
 //      fixed, it runs through (validate, check out, make available, assign, link, reload); a bundle change
 //      validates and reloads again; destroy.
@@ -11,7 +12,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../emulator";
 import { OperationsCenterClient } from "../provider";
-import { formatPlan, ProgramRunner, type ProgramPlan } from "../test/harness";
+import { formatPlan, ProgramRunError, ProgramRunner, type ProgramPlan } from "../test/harness";
 import { emulatorStackConfig } from "./emulator-stack";
 
 const ROOT = path.join(__dirname, "..");
@@ -21,6 +22,21 @@ function show(title: string, plan: ProgramPlan, runner: ProgramRunner): void {
   // What the providers told the user (the CLI shows these as diagnostics).
   const warnings = (runner.last?.hostOutput ?? "").split("\n").filter((line) => line.startsWith("warning: "));
   for (const warning of warnings) console.log(`  ${warning}`);
+}
+
+/**
+ * The drift job of a pipeline: `pulumi preview --refresh --expect-no-changes`, failing on any change. A refresh in
+ * parallel, as the engine runs it; the preview keeps the refreshed state to itself.
+ */
+async function driftJob(runner: ProgramRunner): Promise<void> {
+  const title = "pulumi preview --refresh --expect-no-changes (the drift job)";
+  try {
+    const plan = await runner.preview(undefined, { refresh: true, expectNoChanges: true });
+    console.log(`\n== ${title}\npassed: ${plan.filter((e) => e.op === "refresh").length} resources refreshed, no change`);
+  } catch (e) {
+    if (!(e instanceof ProgramRunError)) throw e;
+    console.log(`\n== ${title}\nfailed, as it should: ${e.message.replace(/^pulumi preview failed: /, "")}`);
+  }
 }
 
 async function exampleProgram(emu: Emulator): Promise<void> {
@@ -37,8 +53,10 @@ async function exampleProgram(emu: Emulator): Promise<void> {
     await oc.setControllerToBundle("team-b", "sandbox");
     console.log("\n== outside Pulumi: team-b's pattern widened to sandbox, and sandbox moved to team-b");
 
+    await driftJob(runner);
     show("pulumi refresh (reveals the drift)", await runner.refresh(), runner);
     show("pulumi up (corrects it)", await runner.up(), runner);
+    await driftJob(runner);
     show("pulumi destroy", await runner.destroy(), runner);
     console.log(`\nafter destroy: assignments ${JSON.stringify(emu.state.assignments())} (the API cannot unassign), ` +
       `API patterns ${JSON.stringify(emu.state.apiAvailabilityPatterns())}, global visibility ${emu.state.globalVisibility()}`);

@@ -48,14 +48,17 @@ describe("the example program's life cycle", () => {
     const outputs = runner.outputs();
     expect(outputs.applicationId).toBe(app.id);
     expect(outputs.teamBAvailableFor).toEqual(["team-b/controller-b"]);
+    expect(outputs.teamBUsedBy).toEqual(["team-b/controller-b"]);
     expect(outputs.assigned).toEqual(["team-b/controller-b <- team-b", "sandbox <- base"]);
   });
 
-  it("a second up changes nothing and sends no write", async () => {
+  it("a second up changes nothing and sends no write; the drift job (preview --refresh, no changes expected) passes", async () => {
     emu.journal.clear();
     const plan = await runner.up();
     expect(new Set(plan.map((e) => e.op))).toEqual(new Set(["same"]));
     expect(emu.journal.entries().filter((e) => e.method === "POST")).toEqual([]);
+    const drift = await runner.preview(undefined, { refresh: true, expectNoChanges: true });
+    expect(drift.filter((e) => e.op === "refresh")).toHaveLength(7);
   });
 
   it("the state keeps the tokens out of plain text", () => {
@@ -77,6 +80,17 @@ describe("the example program's life cycle", () => {
     expect(ops(up)).toMatchObject({ "team-b": "update", "assign-sandbox": "update", base: "same", checkout: "same" });
     expect(emu.state.apiAvailabilityPatterns()["team-b"]).toBe(TEAM_B_PATTERN);
     expect(emu.state.assignments().sandbox).toBe("base");
+    await expect(runner.preview(undefined, { refresh: true, expectNoChanges: true })).resolves.toBeDefined();
+  });
+
+  it("the drift job fails on a change made outside Pulumi, listing it; another controller's assignment is no drift", async () => {
+    await oc.setAvailabilityPattern("base", "sandbox|team-a/controller-a");
+    await oc.setControllerToBundle("base", "team-a/controller-a");
+    const error = (await runner.preview(undefined, { refresh: true, expectNoChanges: true }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/but 2 were found:\n/);
+    expect(error.message).toMatch(/base\s+cloudbees:BundleAvailability\s+refresh\s+regex/);
+    expect(error.message).toMatch(/base\s+cloudbees:BundleAvailability\s+update\s+regex/);
+    await oc.setAvailabilityPattern("base", "sandbox");
   });
 
   it("destroy undoes what the APIs can undo, and says what stays", async () => {

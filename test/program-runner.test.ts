@@ -185,6 +185,29 @@ describe("ProgramRunner: the toy program through up / refresh / preview / destro
         expect(db.read().objects["member-4"]).toMatchObject({ user: "bob", teamSlug: "core-1" });
     });
 
+    it("expectNoChanges: a clean refresh and preview --refresh pass; drift fails them, listing the changes", async () => {
+        await expect(runner.refresh({ expectNoChanges: true })).resolves.toHaveLength(3);
+        const clean = await runner.preview(undefined, { refresh: true, expectNoChanges: true });
+        expect(clean.map((e) => [e.name, e.op])).toEqual([
+            ["core", "refresh"], ["alice", "refresh"], ["bob", "refresh"], ["core", "same"], ["alice", "same"], ["bob", "same"],
+        ]);
+
+        db.edit((d) => {
+            d.objects["team-1"].size = 7;
+        });
+        const stateBefore = runner.state();
+        const error = (await runner.preview(undefined, { refresh: true, expectNoChanges: true }).catch((e: unknown) => e)) as ProgramRunError;
+        expect(error).toBeInstanceOf(ProgramRunError);
+        // The team's drift, and the update it plans (with its members, whose input is the team's slug, unknown now).
+        expect(error.message).toMatch(/no changes were expected \(expectNoChanges\), but 4 were found:\n/);
+        expect(error.message).toMatch(/core\s+toy:Team\s+refresh\s+size/);
+        expect(error.message).toMatch(/core\s+toy:Team\s+update\s+size/);
+        // A preview keeps the refreshed state to itself; a refresh keeps what it read.
+        expect(runner.state()).toEqual(stateBefore);
+        await expect(runner.refresh({ expectNoChanges: true })).rejects.toThrow(/but 1 were found:\n[^]*core\s+toy:Team\s+refresh\s+size/);
+        expect(resource(runner.state(), "core").inputs.size).toBe(7);
+    }, 90_000);
+
     it("preview of changed inputs plans a replacement, unknowns downstream, and changes nothing", async () => {
         runner.setConfig("toy:teamTitle", "Platform");
         runner.setConfig("toy:teamSize", "5");
@@ -215,7 +238,8 @@ describe("ProgramRunner: the toy program through up / refresh / preview / destro
         expect(d.objects["team-5"]).toEqual({ title: "Platform", size: 5, slug: "platform-5", version: 1 });
         expect(d.objects["member-2"]).toMatchObject({ teamSlug: "platform-5", handle: "platform-5/alice", password: "s3cret", version: 2 });
         expect(d.objects["member-4"]).toMatchObject({ teamSlug: "platform-5", version: 2 });
-        expect(d.log.slice(logBefore).sort()).toEqual(["create team-5", "delete team-1", "update member-2", "update member-4"]);
+        // The old team is deleted at the end of the deployment, after its members moved to the new one.
+        expect(d.log.slice(logBefore)).toEqual(["create team-5", "update member-2", "update member-4", "delete team-1"]);
         expect(runner.outputs()).toMatchObject({ teamSlug: "platform-5", aliceHandle: "platform-5/alice", alicePassword: secret("s3cret") });
         expect(resource(runner.state(), "core").id).toBe("team-5");
     });

@@ -15,6 +15,7 @@ export {
   type RawBundleValidationLogOptions,
   type EffectiveBundleValidationLogOptions,
 } from "./operations-center";
+export { getControllers, type ControllerSummary } from "./controllers";
 export {
   validateBundle,
   preValidateBundles,

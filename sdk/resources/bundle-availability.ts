@@ -16,18 +16,16 @@ export interface BundleAvailabilityArgs {
 /**
  * Which controllers may use a CasC bundle: the bundle's availability pattern, set through the API (it overrides the
  * bundle.yaml `availabilityPattern`). Destroying it clears the API pattern, and bundle.yaml's applies again.
+ * Creating it when the operations center already holds the same pattern sends nothing (takeover).
+ *
+ * Its state is the pattern alone. Which controllers may use or do use the bundle changes with other resources and
+ * people: read it with `getBundle(bundleId)` (`availableFor`, `usedBy`) or `getControllers()`.
  */
 export class BundleAvailability extends pulumi.dynamic.Resource {
   declare readonly bundleId: pulumi.Output<string>;
   /** The pattern in force (the one built from `controllers` when they are given). */
   declare readonly regex: pulumi.Output<string>;
   declare readonly controllers: pulumi.Output<string[] | undefined>;
-  /** Controllers that may be assigned the bundle. */
-  declare readonly availableFor: pulumi.Output<string[]>;
-  /** Controllers assigned the bundle. */
-  declare readonly usedBy: pulumi.Output<string[]>;
-  /** true when bundle.yaml's pattern is in force rather than this resource's. */
-  declare readonly availabilityPatternFromYaml: pulumi.Output<boolean>;
 
   constructor(name: string, args: BundleAvailabilityArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -37,9 +35,6 @@ export class BundleAvailability extends pulumi.dynamic.Resource {
         bundleId: args.bundleId,
         regex: args.regex,
         controllers: args.controllers,
-        availableFor: undefined,
-        usedBy: undefined,
-        availabilityPatternFromYaml: undefined,
       },
       opts,
       TYPE_MODULE,

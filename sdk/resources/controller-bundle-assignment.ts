@@ -6,13 +6,18 @@ export interface ControllerBundleAssignmentArgs {
   controllerPath: pulumi.Input<string>;
   /** The bundle to assign; it must be available to the controller (see BundleAvailability). Updates in place. */
   bundleId: pulumi.Input<string>;
-  /** Bundle assigned when this resource is deleted (the API cannot unassign). Without it the controller keeps its bundle. */
+  /**
+   * Bundle assigned when this resource is deleted (the API cannot unassign). Without it the controller keeps its bundle.
+   * It must be available to the controller when the resource is created or updated (declare its BundleAvailability
+   * and put it in `dependsOn`): a fallback that could not be assigned fails then, not at destroy.
+   */
   fallbackBundleId?: pulumi.Input<string>;
 }
 
 /**
  * The CasC bundle a controller uses. The operations center assigns only a bundle available to the controller: declare
- * the BundleAvailability first and pass it in `dependsOn`.
+ * the BundleAvailability first and pass it in `dependsOn`. Creating it for a controller that already uses the bundle
+ * sends nothing (takeover).
  */
 export class ControllerBundleAssignment extends pulumi.dynamic.Resource {
   declare readonly controllerPath: pulumi.Output<string>;

@@ -8,14 +8,13 @@ export interface DefaultBundleArgs {
 
 /**
  * The operations center's default bundle. No endpoint reads which bundle is the default, so a refresh checks only
- * that the bundle still exists; the API cannot unset it either, so destroying warns that the default stays.
+ * that the bundle still exists; the API cannot unset it either, so destroying warns that the default stays. The
+ * controllers it is pre-selected for are those its availability pattern allows: `getBundle(bundleId).availableFor`.
  */
 export class DefaultBundle extends pulumi.dynamic.Resource {
   declare readonly bundleId: pulumi.Output<string>;
-  /** Controllers for which the bundle is pre-selected (those its availability pattern allows). */
-  declare readonly preselectedFor: pulumi.Output<string[]>;
 
   constructor(name: string, args: DefaultBundleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerShell("defaultBundle"), name, { bundleId: args.bundleId, preselectedFor: undefined }, opts, TYPE_MODULE, "DefaultBundle");
+    super(providerShell("defaultBundle"), name, { bundleId: args.bundleId }, opts, TYPE_MODULE, "DefaultBundle");
   }
 }

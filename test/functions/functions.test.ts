@@ -18,6 +18,7 @@ import {
   getBundle,
   getBundles,
   getControllerBundleLink,
+  getControllers,
   getEffectiveBundle,
   getEffectiveBundleValidationLog,
   getRawBundleValidationLog,
@@ -37,6 +38,7 @@ import {
   zipBundle,
   zipBundleTree,
 } from "../../sdk";
+import { controllersOf } from "../../sdk/functions/controllers";
 import { adminEnvironment, adminSettings, basicOf, isolateEnvironment, requests, SAMPLE_BUNDLES, valueOf, writeTree } from "./helpers";
 
 // Outside a Pulumi program (a plain script): settings come from CLOUDBEES_* variables and the `settings` option.
@@ -109,6 +111,23 @@ describe("operations-center reads", () => {
     expect(teamA.url).toBe(`${emu.operationsCenterUrl}config-bundle/team-a`);
     expect(Object.keys(teamA)).not.toContain("token");
     expect(Object.keys(teamA)).not.toContain("linkFileContent");
+  });
+
+  it("getControllers lists the controllers the bundle list knows, each with its bundle and the bundles available to it", async () => {
+    // team-a's bundle.yaml pattern (team-a/.*) makes it available to team-a/controller-a; base and team-b have no
+    // pattern and the global switch is off, so no other controller appears (the API has no list of controllers).
+    await expect(getControllers()).resolves.toEqual([{ controllerPath: CONTROLLER, bundleId: "team-a", availableBundles: ["team-a"] }]);
+    expect(requests(journal())).toEqual(["GET /cjoc/casc-bundle/list"]);
+  });
+
+  it("controllersOf: sorted paths, sorted available bundles, a controller whose bundle's pattern left it still shown", () => {
+    const b = (name: string, availableFor: string[], usedBy: string[]) =>
+      ({ name, url: "", regex: "", availabilityPatternFromYaml: false, availableFor, usedBy, token: "", linkFileContent: "" });
+    expect(controllersOf([b("z", ["c2", "c1"], ["c1"]), b("a", ["c1"], []), b("m", [], ["c3"])])).toEqual([
+      { controllerPath: "c1", bundleId: "z", availableBundles: ["a", "z"] },
+      { controllerPath: "c2", bundleId: null, availableBundles: ["z"] },
+      { controllerPath: "c3", bundleId: "m", availableBundles: [] },
+    ]);
   });
 
   it("getBundle finds one bundle by name, and names the bundles there are when it is unknown", async () => {

@@ -121,6 +121,11 @@ export interface ResourceOptions {
 export interface StepOptions {
     /** New serialized provider text (a code change): sent as `__provider` from this step on. */
     provider?: string;
+    /**
+     * Create-before-delete replacement: hand the delete of the old object to the caller instead of running it at
+     * once (the engine runs it at the end of the deployment, after every other step).
+     */
+    deferDelete?: (deleteOld: () => Promise<void>) => void;
 }
 
 export class ManagedResource {
@@ -251,7 +256,11 @@ export class ManagedResource {
                 const created = await this.create(checked);
                 this.state = created;
                 // The old object is deleted with its own state, so with the provider text it was created by.
-                await this.host.delete(old.id, this.urn, old.outputs, { oldInputs: old.inputs });
+                const deleteOld = async () => {
+                    await this.host.delete(old.id, this.urn, old.outputs, { oldInputs: old.inputs });
+                };
+                if (opts?.deferDelete) opts.deferDelete(deleteOld);
+                else await deleteOld();
             }
             entry.replaces = p.replaces;
             entry.deleteBeforeReplace = p.dbr;

@@ -30,9 +30,15 @@
  * are kept wrapped in the state, are sent to the host unwrapped (it answers Configure with acceptSecrets=false), and
  * outputs are re-marked by key (plus `additionalSecretOutputs`) before they go back to the program.
  *
- * Not modelled: deferring the delete half of a create-before-delete replacement to the end of the deployment (it
- * happens right after the create), `replaceOnChanges`, the `deleteBeforeReplace` resource option (the provider's
- * diff decides), nested `ignoreChanges` paths (top-level keys only), component resources and non-dynamic resources
+ * As the engine does, where users can see it: refresh steps run in parallel (`parallel`, like `--parallel`; default
+ * unbounded); the delete half of a create-before-delete replacement runs at the end of the deployment, with the
+ * deletes of resources the program dropped, in reverse dependency order; `refresh: true` on up/preview refreshes
+ * first (`--refresh`; a preview keeps the refreshed state to itself); `expectNoChanges` fails a step that changes
+ * anything, listing the changes (`--expect-no-changes`).
+ *
+ * Not modelled: a replaced object whose deferred delete failed, or was never reached because the deployment failed
+ * first, is not kept in the state as pending deletion (the engine would delete it at the next up; the error names
+ * it), `replaceOnChanges`, the `deleteBeforeReplace` resource option (the provider's diff decides), nested `ignoreChanges` paths (top-level keys only), component resources and non-dynamic resources
  * in the state (they are echoed by the mocks and not recorded).
  */
 import { fork, type ChildProcess } from "child_process";
@@ -135,6 +141,15 @@ export interface ProgramRunnerOptions {
 export interface RunStepOptions {
     /** Deadline for this step (ms). */
     timeoutMs?: number;
+    /** How many refresh steps run at once (`--parallel`). Default: all of them. */
+    parallel?: number;
+    /** up / preview: refresh the state first (`--refresh`). A preview does not keep the refreshed state. */
+    refresh?: boolean;
+    /**
+     * Fail the step when it changes anything, listing the changes (`--expect-no-changes`): a refresh that finds
+     * drift or a vanished object, a preview or up planning anything but `same`. An up has made its changes by then.
+     */
+    expectNoChanges?: boolean;
 }
 
 /** What the last step did, for diagnostics. */
@@ -252,7 +267,7 @@ export class ProgramRunner {
 
     /** `pulumi refresh`: read every resource in the state; drift shows as changedFields; vanished ones dropped. */
     refresh(opts?: RunStepOptions): Promise<ProgramPlan> {
-        return this.serial(() => this.withHost("refresh", opts, (lc, plan) => this.refreshAll(lc, plan)));
+        return this.serial(() => this.withHost("refresh", opts, (lc, plan) => this.refreshAll(lc, plan, opts?.parallel)));
     }
 
     /** `pulumi destroy`: delete everything in reverse dependency order; the state and outputs end up empty. */
@@ -398,6 +413,7 @@ export class ProgramRunner {
             } finally {
                 this.active.delete(handle);
             }
+            if (opts?.expectNoChanges) assertNoChanges(plan);
             return plan;
         } catch (e) {
             throw new ProgramRunError(`pulumi ${kind} failed: ${(e as Error).message ?? e}`, kind, [...plan], "", host?.output() ?? "", e);
@@ -409,17 +425,29 @@ export class ProgramRunner {
         }
     }
 
-    private async refreshAll(lc: Lifecycle, plan: ProgramPlan): Promise<void> {
-        for (const s of [...this.st.resources]) {
-            const r = managedFrom(lc, s);
-            const e = await r.refresh();
-            plan.push(entryFrom(s, e));
-            if (e.dropped) {
-                this.st.resources = this.st.resources.filter((x) => x.urn !== s.urn);
-            } else {
-                const st = r.state!;
-                Object.assign(s, { id: st.id, inputs: st.inputs, outputs: markAdditionalSecrets(st.outputs, s.additionalSecretOutputs) });
-            }
+    /**
+     * Reads every resource of the state, `parallel` at a time (default all), as the engine's refresh does. The plan
+     * lists them in state order. After a failure no new read starts; those in flight finish and are recorded.
+     */
+    private async refreshAll(lc: Lifecycle, plan: ProgramPlan, parallel?: number): Promise<void> {
+        const list = [...this.st.resources];
+        const entries: Array<ProgramPlanEntry | undefined> = list.map(() => undefined);
+        const dropped = new Set<string>();
+        try {
+            await forEachLimited(list, parallel, async (s, i) => {
+                const r = managedFrom(lc, s);
+                const e = await r.refresh();
+                entries[i] = entryFrom(s, e);
+                if (e.dropped) {
+                    dropped.add(s.urn);
+                } else {
+                    const st = r.state!;
+                    Object.assign(s, { id: st.id, inputs: st.inputs, outputs: markAdditionalSecrets(st.outputs, s.additionalSecretOutputs) });
+                }
+            });
+        } finally {
+            for (const e of entries) if (e) plan.push(e);
+            this.st.resources = this.st.resources.filter((x) => !dropped.has(x.urn));
         }
     }
 
@@ -446,8 +474,12 @@ export class ProgramRunner {
         const program = programArg ? path.resolve(this.opts.cwd, programArg) : this.defaultProgram;
         if (!fs.existsSync(program)) throw new Error(`program ${program} does not exist`);
         const timeoutMs = opts?.timeoutMs ?? this.opts.timeoutMs ?? 60_000;
-
-        const old = new Map(this.st.resources.map((s) => [s.urn, s]));
+        /** `--refresh` of a preview: the refreshed state serves the preview only. */
+        const unrefreshed = dryRun && opts?.refresh ? this.st.resources : undefined;
+        if (unrefreshed) this.st.resources = clone(unrefreshed);
+        const refreshPlan: ProgramPlan = [];
+        /** Deletes of the old objects of create-before-delete replacements, run at the end (removed once done). */
+        const deleteOld = new Map<StateResource, () => Promise<void>>();
         /** Registrations in arrival order (a topological order: a resource registers after its dependencies). */
         const slots: Slot[] = [];
         const seen = new Set<string>();
@@ -473,6 +505,22 @@ export class ProgramRunner {
         const handle = { close: async () => proc.kill() };
         this.active.add(handle);
 
+        if (opts?.refresh && this.st.resources.length > 0) {
+            try {
+                const refreshing = lcPromise.then((lc) => this.refreshAll(lc, refreshPlan, opts.parallel));
+                await withDeadline(refreshing, timeoutMs, `the refresh of pulumi ${kind} --refresh did not finish within ${timeoutMs} ms`);
+            } catch (e) {
+                this.active.delete(handle);
+                proc.kill();
+                if (unrefreshed) this.st.resources = unrefreshed;
+                else await this.saveState();
+                await this.closeHost(await hostPromise.catch(() => undefined));
+                const msg = (e as Error).message ?? String(e);
+                throw new ProgramRunError(`pulumi ${kind} failed: ${msg}`, kind, refreshPlan, "", host?.output() ?? "", e);
+            }
+        }
+        const old = new Map(this.st.resources.map((s) => [s.urn, s]));
+
         const handleRegister = async (msg: RegisterMessage): Promise<{ id: string; outputs: JsonObject }> => {
             if (failure) throw new Error(`not started: the ${kind} has already failed (${failure.message.split("\n")[0]})`);
             if (seen.has(msg.urn)) throw new Error(`Duplicate resource URN '${msg.urn}'; try giving it a unique name`);
@@ -483,7 +531,9 @@ export class ProgramRunner {
             try {
                 const lc = await lcPromise;
                 const prev = old.get(msg.urn);
-                return msg.read ? await this.readStep(lc, msg, slot, prev, dryRun) : await this.registerStep(lc, msg, slot, prev, dryRun);
+                if (msg.read) return await this.readStep(lc, msg, slot, prev, dryRun);
+                const deferDelete = (run: () => Promise<void>) => deleteOld.set(prev!, run);
+                return await this.registerStep(lc, msg, slot, prev, dryRun, deferDelete);
             } catch (e) {
                 const text = (e as Error).message ?? String(e);
                 failure ??= new Error(text.includes(msg.urn) ? text : `${msg.urn}: ${text}`);
@@ -559,12 +609,22 @@ export class ProgramRunner {
 
         try {
             if (!error) {
-                const leftovers = topoSort(this.st.resources.filter((s) => !seen.has(s.urn))).reverse();
+                const dropped = this.st.resources.filter((s) => !seen.has(s.urn));
                 if (dryRun) {
-                    for (const s of leftovers) deletes.push({ urn: s.urn, name: s.name, type: s.type, op: "delete", changedFields: [] });
+                    for (const s of topoSort(dropped).reverse()) deletes.push({ urn: s.urn, name: s.name, type: s.type, op: "delete", changedFields: [] });
                 } else {
                     const lc = await lcPromise;
-                    for (const s of leftovers) {
+                    // The old objects of replacements go with the dropped resources, dependents first (by the old
+                    // dependencies); their URNs are registered again, so they cannot clash with a dropped one's.
+                    for (const s of topoSort([...dropped, ...deleteOld.keys()]).reverse()) {
+                        const run = deleteOld.get(s);
+                        if (run) {
+                            await run().catch((e: unknown) => {
+                                throw new Error(`deleting the replaced object ${s.id} of ${s.urn} failed: ${(e as Error).message ?? e}`);
+                            });
+                            deleteOld.delete(s);
+                            continue;
+                        }
                         if (s.protect) throw new Error(`unable to delete resource ${s.urn}: it is protected (remove the protect option and run up first)`);
                         deletes.push(await deleteResource(lc, s));
                         old.delete(s.urn);
@@ -574,6 +634,11 @@ export class ProgramRunner {
         } catch (e) {
             error = e;
         } finally {
+            const left = [...deleteOld.keys()].map((old) => `${old.id} (${old.urn})`);
+            if (error && left.length) {
+                error = new Error(`${(error as Error).message ?? error}\n(the old objects of replacements were not deleted: ${left.join(", ")}; delete them by hand)`);
+            }
+            if (unrefreshed) this.st.resources = unrefreshed;
             if (!dryRun) {
                 // What the engine saves, also after a failure: the registered resources as their steps left them
                 // (a step that never ran keeps the old state), then the previous ones neither declared nor deleted.
@@ -590,11 +655,18 @@ export class ProgramRunner {
             await this.closeHost(host ?? (await hostPromise.catch(() => undefined)));
         }
 
-        const plan: ProgramPlan = [...slots.filter((s) => s.entry).map((s) => s.entry!), ...deletes];
+        const plan: ProgramPlan = [...refreshPlan, ...slots.filter((s) => s.entry).map((s) => s.entry!), ...deletes];
         this.last = {
             kind, plan, outputs: done?.outputs, programOutput, hostOutput: host?.output() ?? "", echoed: done?.echoed ?? [],
             durationMs: Date.now() - started,
         };
+        if (!error && opts?.expectNoChanges) {
+            try {
+                assertNoChanges(plan);
+            } catch (e) {
+                error = e;
+            }
+        }
         if (error) {
             const msg = (error as Error).message ?? String(error);
             const tail = programOutput.trim() ? `\n--- program output ---\n${programOutput.trim().slice(-4_000)}` : "";
@@ -641,6 +713,7 @@ export class ProgramRunner {
         slot: Slot,
         prev: StateResource | undefined,
         dryRun: boolean,
+        deferDelete: (deleteOld: () => Promise<void>) => void,
     ): Promise<{ id: string; outputs: JsonObject }> {
         const providerWire = msg.inputs[PROVIDER_KEY];
         const providerText = unwrapSecrets(providerWire);
@@ -674,7 +747,7 @@ export class ProgramRunner {
         }
 
         try {
-            const e = await r.up();
+            const e = await r.up(undefined, { deferDelete });
             slot.entry = entryFrom(msg, e);
         } finally {
             // Also after a failure: a partially created resource, or the old state of a failed update; no state
@@ -847,6 +920,50 @@ function clone<T>(v: T): T {
 
 function sleep(ms: number): Promise<void> {
     return new Promise((r) => setTimeout(r, ms).unref());
+}
+
+function withDeadline<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(message)), ms);
+    });
+    return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Runs `fn` over `items`, at most `limit` at once (default: all). After a failure no new item starts; the ones in
+ * flight finish, then the first failure is thrown.
+ */
+async function forEachLimited<T>(items: T[], limit: number | undefined, fn: (item: T, index: number) => Promise<void>): Promise<void> {
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new Error(`parallel must be a positive integer, got ${limit}`);
+    let next = 0;
+    let failure: { error: unknown } | undefined;
+    const worker = async () => {
+        while (!failure && next < items.length) {
+            const i = next++;
+            try {
+                await fn(items[i]!, i);
+            } catch (error) {
+                failure ??= { error };
+            }
+        }
+    };
+    await Promise.all(Array.from({ length: Math.min(limit ?? items.length, items.length) }, worker));
+    if (failure) throw failure.error;
+}
+
+/**
+ * What `--expect-no-changes` counts as a change: drift or a vanished object on refresh, any step but `same` (a read
+ * of an external object changes nothing).
+ */
+export function planChanges(plan: ProgramPlan): ProgramPlan {
+    return plan.filter((e) => (e.op === "refresh" ? e.dropped === true || e.changedFields.length > 0 : e.op !== "same" && e.op !== "read"));
+}
+
+function assertNoChanges(plan: ProgramPlan): void {
+    const changes = planChanges(plan);
+    if (changes.length === 0) return;
+    throw new Error(`no changes were expected (expectNoChanges), but ${changes.length} were found:\n${formatPlan(changes)}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

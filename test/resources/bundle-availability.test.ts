@@ -24,7 +24,7 @@ const listed = async (bundle: string) => (await w.oc.listBundles()).find((b) => 
 describe("BundleAvailability life cycle through the real provider host", () => {
   let r: ManagedResource;
 
-  it("creates from a list of controllers: sets the anchored, escaped pattern and reports who may use the bundle", async () => {
+  it("creates from a list of controllers: sets the anchored, escaped pattern; the state is the pattern alone", async () => {
     r = availability("team-b", { bundleId: "team-b", controllers: ["team-b/controller-b", "sandbox"] });
     expect(await r.up()).toEqual({ name: "team-b", op: "create", changedFields: ["bundleId", "controllers"] });
     expect(r.state!.id).toBe("bundle-availability/team-b");
@@ -33,9 +33,6 @@ describe("BundleAvailability life cycle through the real provider host", () => {
       bundleId: "team-b",
       controllers: ["team-b/controller-b", "sandbox"],
       regex: "^(?:sandbox|team-b/controller-b)$",
-      availableFor: ["sandbox", "team-b/controller-b"],
-      usedBy: [],
-      availabilityPatternFromYaml: false,
       __provider: w.texts.bundleAvailability,
     });
     // The operations center agrees.
@@ -53,16 +50,16 @@ describe("BundleAvailability life cycle through the real provider host", () => {
   it("shows a pattern changed outside Pulumi on refresh (still as controllers), and up puts it back", async () => {
     await w.oc.setAvailabilityPattern("team-b", "^(?:sandbox)$");
     const refreshed = await r.refresh();
-    expect(refreshed.changedFields).toEqual(["availableFor", "controllers", "regex"]);
+    expect(refreshed.changedFields).toEqual(["controllers", "regex"]);
     expect(r.state!.inputs).toMatchObject({ bundleId: "team-b", controllers: ["sandbox"] });
     expect(r.state!.inputs).not.toHaveProperty("regex");
-    expect(r.state!.outputs).toMatchObject({ regex: "^(?:sandbox)$", availableFor: ["sandbox"] });
+    expect(r.state!.outputs).toMatchObject({ regex: "^(?:sandbox)$", controllers: ["sandbox"] });
 
     const desired = { bundleId: "team-b", controllers: ["team-b/controller-b", "sandbox"] };
     expect(await r.preview(desired)).toMatchObject({ op: "update", changedFields: ["controllers"], replaces: [] });
     expect(await r.up(desired)).toMatchObject({ op: "update" });
     expect(apiPatterns()["team-b"]).toBe("^(?:sandbox|team-b/controller-b)$");
-    expect(r.state!.outputs.availableFor).toEqual(["sandbox", "team-b/controller-b"]);
+    expect((await listed("team-b"))!.availableFor).toEqual(["sandbox", "team-b/controller-b"]);
   });
 
   it("shows a pattern of another form as regex drift", async () => {
@@ -79,7 +76,7 @@ describe("BundleAvailability life cycle through the real provider host", () => {
     expect(apiPatterns()["team-b"]).toBe("team-b/.*|sandbox");
     expect(r.state!.id).toBe("bundle-availability/team-b");
     expect(r.state!.outputs).not.toHaveProperty("controllers");
-    expect(r.state!.outputs).toMatchObject({ regex: "team-b/.*|sandbox", availableFor: ["sandbox", "team-b/controller-b"] });
+    expect(r.state!.outputs).toMatchObject({ regex: "team-b/.*|sandbox" });
     expect(await r.up()).toMatchObject({ op: "same" });
   });
 
@@ -116,7 +113,8 @@ describe("BundleAvailability on a bundle whose bundle.yaml has a pattern", () =>
     expect((await listed("team-a"))!).toMatchObject({ regex: "team-a/.*", availabilityPatternFromYaml: true });
     const r = availability("team-a", { bundleId: "team-a", controllers: ["sandbox"] });
     await r.up();
-    expect(r.state!.outputs).toMatchObject({ availabilityPatternFromYaml: false, availableFor: ["sandbox"] });
+    expect(r.state!.outputs).toMatchObject({ regex: "^(?:sandbox)$" });
+    expect((await listed("team-a"))!).toMatchObject({ availabilityPatternFromYaml: false, availableFor: ["sandbox"] });
     await r.destroy();
     expect((await listed("team-a"))!).toMatchObject({ regex: "team-a/.*", availabilityPatternFromYaml: true });
   });
@@ -130,6 +128,60 @@ describe("BundleAvailability on a bundle whose bundle.yaml has a pattern", () =>
     expect(await r.up()).toMatchObject({ op: "create" });
     expect(apiPatterns()["team-a"]).toBe("^(?:sandbox)$");
     await r.destroy();
+  });
+});
+
+describe("BundleAvailability takeover", () => {
+  it("create (and update) of a pattern the server already holds reads and records it, with no write", async () => {
+    await w.oc.setAvailabilityPattern("base", "^(?:sandbox|team-a/controller-a)$");
+    w.emu.journal.clear();
+    const r = availability("taken-over", { bundleId: "base", controllers: ["team-a/controller-a", "sandbox"] });
+    expect(await r.up()).toMatchObject({ op: "create" });
+    expect(w.emu.journal.entries().map((e) => `${e.method} ${e.path}`)).toEqual(["GET /cjoc/casc-bundle/list"]);
+    expect(r.state!.outputs).toMatchObject({ regex: "^(?:sandbox|team-a/controller-a)$", controllers: ["team-a/controller-a", "sandbox"] });
+    expect(await r.refresh()).toMatchObject({ changedFields: [] });
+
+    // Someone sets the pattern the program is about to ask for: the update finds it there.
+    await w.oc.setAvailabilityPattern("base", "sandbox");
+    w.emu.journal.clear();
+    expect(await r.up({ bundleId: "base", regex: "sandbox" })).toMatchObject({ op: "update" });
+    expect(requests(w.emu, "POST", "/cjoc/casc-bundle/set-availability-pattern")).toBe(0);
+    await r.destroy();
+  });
+
+  it("a state written by 0.1 (availableFor, usedBy, availabilityPatternFromYaml) loses them at the next refresh, once", async () => {
+    const r = availability("from-0.1", { bundleId: "base", regex: "sandbox" });
+    await r.up();
+    r.state = { ...r.state!, outputs: { ...r.state!.outputs, availableFor: ["sandbox"], usedBy: [], availabilityPatternFromYaml: false } };
+    expect(await r.up()).toMatchObject({ op: "same" });
+    expect(await r.refresh()).toMatchObject({ changedFields: ["availabilityPatternFromYaml", "availableFor", "usedBy"] });
+    expect(await r.refresh()).toMatchObject({ changedFields: [] });
+    await r.destroy();
+  });
+
+  it("bundle.yaml's pattern, even when equal, is not the API's: create sets it", async () => {
+    w.emu.journal.clear();
+    const r = availability("yaml-equal", { bundleId: "team-a", regex: "team-a/.*" });
+    await r.up();
+    expect(requests(w.emu, "POST", "/cjoc/casc-bundle/set-availability-pattern")).toBe(1);
+    expect(apiPatterns()["team-a"]).toBe("team-a/.*");
+    await r.destroy();
+  });
+
+  it("an assignment made outside Pulumi, to any controller, leaves every availability unchanged on refresh", async () => {
+    const a = availability("a", { bundleId: "base", regex: ".*" });
+    const b = availability("b", { bundleId: "team-b", controllers: ["team-b/controller-b", "sandbox"] });
+    await a.up();
+    await b.up();
+    await w.oc.setControllerToBundle("base", "team-a/controller-a");
+    await w.oc.setControllerToBundle("team-b", "sandbox");
+    for (const r of [a, b]) {
+      const before = r.state!;
+      expect(await r.refresh()).toMatchObject({ changedFields: [] });
+      expect(r.state).toEqual(before);
+    }
+    await a.destroy();
+    await b.destroy();
   });
 });
 
@@ -150,9 +202,14 @@ describe("BundleAvailability of a bundle removed from the bundle location", () =
 describe("BundleAvailability create that half succeeded", () => {
   it("records the resource (id, known outputs, __provider) when reading back fails after the pattern was set", async () => {
     const r = availability("half", { bundleId: "base", controllers: ["sandbox"] });
-    // The list fails on both attempts (the tests' config allows one retry); set-availability-pattern goes through.
+    // The list before the write answers; set-availability-pattern goes through (slowly), and meanwhile the list
+    // starts failing, on both attempts of the read-back (the tests' config allows one retry).
+    w.emu.journal.clear();
+    w.emu.faults.inject({ method: "POST", path: "/cjoc/casc-bundle/set-availability-pattern", delayMs: 300 });
+    const pending = r.up().catch((e: unknown) => e);
+    while (requests(w.emu, "GET", "/cjoc/casc-bundle/list") === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     w.emu.faults.inject({ method: "GET", path: "/cjoc/casc-bundle/list", status: 500, times: 2 });
-    const error = (await r.up().catch((e: unknown) => e)) as ProviderHostError;
+    const error = (await pending) as ProviderHostError;
     w.emu.faults.clear();
     expect(error).toBeInstanceOf(ProviderHostError);
     expect(error.details).toMatch(/^creating BundleAvailability \(bundle-availability\/base\): the pattern is set, but reading it back failed: listing bundles \(GET \/cjoc\/casc-bundle\/list\): server error \(500\)/);
@@ -164,8 +221,8 @@ describe("BundleAvailability create that half succeeded", () => {
     // The engine keeps it: a refresh completes the outputs, and destroy undoes the change.
     expect(r.state!.id).toBe("bundle-availability/base");
     expect(apiPatterns()).toMatchObject({ base: "^(?:sandbox)$" });
-    await r.refresh();
-    expect(r.state!.outputs).toMatchObject({ availableFor: ["sandbox"], usedBy: [], availabilityPatternFromYaml: false });
+    expect(await r.refresh()).toMatchObject({ changedFields: [] });
+    expect(r.state!.outputs).toEqual({ bundleId: "base", controllers: ["sandbox"], regex: "^(?:sandbox)$", __provider: w.texts.bundleAvailability });
     await r.destroy();
     expect(apiPatterns()).not.toHaveProperty("base");
   });

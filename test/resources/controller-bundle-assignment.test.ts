@@ -51,7 +51,7 @@ describe("ControllerBundleAssignment life cycle through the real provider host",
     expect(assignments()["team-b/controller-b"]).toBe("team-b");
   });
 
-  it("updates in place when bundleId changes; fallbackBundleId alone changes nothing on the server", async () => {
+  it("updates in place when bundleId changes; fallbackBundleId alone changes nothing on the server (it is checked)", async () => {
     expect(await r.up({ controllerPath: "team-b/controller-b", bundleId: "base" })).toMatchObject({ op: "update", replaces: [] });
     expect(r.state!.id).toBe("assignment/team-b/controller-b");
     expect(assignments()["team-b/controller-b"]).toBe("base");
@@ -157,5 +157,40 @@ describe("ControllerBundleAssignment bad input", () => {
   it("an unknown bundle: the error names bundleId and the bundles that exist", async () => {
     const message = await failsAtCreate({ controllerPath: "sandbox", bundleId: "team-z" });
     expect(message).toMatch(/bundleId "team-z" names no bundle: the operations center lists "base", "team-a", "team-b"\. Fix: set bundleId/);
+  });
+
+  it("a fallback that names no bundle fails at create, before any write, not at destroy", async () => {
+    w.emu.journal.clear();
+    const message = await failsAtCreate({ controllerPath: "sandbox", bundleId: "base", fallbackBundleId: "team-z" });
+    expect(message).toMatch(/^creating ControllerBundleAssignment \(assignment\/sandbox\): fallbackBundleId "team-z" names no bundle: the operations center lists "base", "team-a", "team-b"\./);
+    expect(requests(w.emu, "POST", SET)).toBe(0);
+  });
+
+  it("a fallback not available to the controller fails at create and at update, naming the fix", async () => {
+    const message = await failsAtCreate({ controllerPath: "sandbox", bundleId: "base", fallbackBundleId: "team-a" });
+    expect(message).toMatch(/fallbackBundleId "team-a" is not available to controller "sandbox", so the delete that assigns it would fail\. Fix: declare a BundleAvailability for bundle "team-a" whose controllers \(or regex\) include "sandbox"/);
+    expect(message).toContain("dependsOn");
+
+    const r = assignment("fallback-later", { controllerPath: "sandbox", bundleId: "base" });
+    await r.up();
+    const error = (await r.up({ controllerPath: "sandbox", bundleId: "base", fallbackBundleId: "team-a" }).catch((e: unknown) => e)) as ProviderHostError;
+    expect(error.details).toMatch(/^updating ControllerBundleAssignment \(assignment\/sandbox\): fallbackBundleId "team-a" is not available/);
+    expect(r.state!.outputs).not.toHaveProperty("fallbackBundleId");
+    // Declared available, the same fallback goes through.
+    await w.oc.setAvailabilityPattern("team-a", "team-a/.*|sandbox");
+    expect(await r.up({ controllerPath: "sandbox", bundleId: "base", fallbackBundleId: "team-a" })).toMatchObject({ op: "update" });
+    await w.oc.clearAvailabilityPattern("team-a");
+  });
+});
+
+describe("ControllerBundleAssignment takeover", () => {
+  it("create for a controller that already uses the bundle writes nothing; refresh and up then change nothing", async () => {
+    await w.oc.setControllerToBundle("team-b", "team-b/controller-b");
+    w.emu.journal.clear();
+    const r = assignment("taken-over", { controllerPath: "team-b/controller-b", bundleId: "team-b", fallbackBundleId: "base" });
+    expect(await r.up()).toMatchObject({ op: "create" });
+    expect(w.emu.journal.entries().map((e) => `${e.method} ${e.path}`)).toEqual(["GET /cjoc/casc-bundle/list"]);
+    expect(await r.refresh()).toMatchObject({ changedFields: [] });
+    expect(await r.up()).toMatchObject({ op: "same" });
   });
 });

@@ -24,12 +24,12 @@ const globalPattern = (name: string, inputs: Record<string, unknown>): ManagedRe
 describe("DefaultBundle life cycle through the real provider host", () => {
   let r: ManagedResource;
 
-  it("creates: the default is set, and the outputs say for which controllers it is pre-selected", async () => {
+  it("creates: the default is set; the state holds the bundle id alone", async () => {
     r = defaultBundle("default", { bundleId: "team-a" });
     expect(await r.up()).toMatchObject({ op: "create" });
     expect(r.state!.id).toBe("default-bundle");
     expect(w.emu.state.defaultBundle()).toBe("team-a");
-    expect(r.state!.outputs).toEqual({ bundleId: "team-a", preselectedFor: ["team-a/controller-a"], __provider: w.texts.defaultBundle });
+    expect(r.state!.outputs).toEqual({ bundleId: "team-a", __provider: w.texts.defaultBundle });
     expect(w.emu.state.preselectedBundleFor("team-a/controller-a")).toBe("team-a");
   });
 
@@ -40,16 +40,17 @@ describe("DefaultBundle life cycle through the real provider host", () => {
     expect(await r.up()).toMatchObject({ op: "same" });
   });
 
-  it("shows a change of the bundle's availability on refresh (preselectedFor)", async () => {
+  it("a change of the bundle's availability (another resource's setting) changes nothing on refresh", async () => {
+    const before = r.state!;
     await w.oc.setAvailabilityPattern("team-a", "team-a/.*|sandbox");
-    expect(await r.refresh()).toMatchObject({ changedFields: ["preselectedFor"] });
-    expect(r.state!.outputs.preselectedFor).toEqual(["sandbox", "team-a/controller-a"]);
+    expect(await r.refresh()).toMatchObject({ changedFields: [] });
+    expect(r.state).toEqual(before);
     await w.oc.clearAvailabilityPattern("team-a");
   });
 
   it("cannot see a default changed outside Pulumi (no endpoint reads it): documented, and a bundleId change sets it", async () => {
     await w.oc.setDefaultBundle("base");
-    expect(await r.refresh()).toMatchObject({ changedFields: ["preselectedFor"] });
+    expect(await r.refresh()).toMatchObject({ changedFields: [] });
     expect(await r.up()).toMatchObject({ op: "same" });
     expect(w.emu.state.defaultBundle()).toBe("base");
     // Updates in place (one default per operations center: nothing replaces), with a stable id.
@@ -129,6 +130,15 @@ describe("GlobalAvailabilityPattern life cycle through the real provider host", 
     expect(await r.up({ visibility: false })).toMatchObject({ op: "update" });
     expect(w.emu.state.globalVisibility()).toBe(false);
     expect(await r.up({ visibility: true })).toMatchObject({ op: "update" });
+  });
+
+  it("takeover: a create (or update) asking for the switch the bundle list shows already writes nothing", async () => {
+    await w.oc.setGlobalAvailabilityPatternBehavior(true);
+    w.emu.journal.clear();
+    const other = globalPattern("taken-over", { visibility: true });
+    expect(await other.up()).toMatchObject({ op: "create" });
+    expect(w.emu.journal.entries().map((e) => `${e.method} ${e.path}`)).toEqual(["GET /cjoc/casc-bundle/list"]);
+    expect(await other.refresh()).toMatchObject({ changedFields: [] });
   });
 
   it("delete sets it back to false, the secure setting", async () => {

@@ -43,8 +43,7 @@ describe("SDK classes under mocks", () => {
     // What a create would have returned, as the provider's outputs.
     seen = await useRecordingMocks({
       [TYPES.application]: { applicationId: "5e95ad1fa6de037e1793732b", adopted: false },
-      [TYPES.bundleAvailability]: { regex: "^(?:sandbox)$", availableFor: ["sandbox"], usedBy: [], availabilityPatternFromYaml: false },
-      [TYPES.defaultBundle]: { preselectedFor: ["sandbox"] },
+      [TYPES.bundleAvailability]: { regex: "^(?:sandbox)$" },
     });
   });
 
@@ -61,11 +60,8 @@ describe("SDK classes under mocks", () => {
     expect(await value(app.name)).toBe("web-shop");
     expect(await value(app.adopted)).toBe(false);
     expect(await value(avail.regex)).toBe("^(?:sandbox)$");
-    expect(await value(avail.availableFor)).toEqual(["sandbox"]);
-    expect(await value(avail.usedBy)).toEqual([]);
-    expect(await value(avail.availabilityPatternFromYaml)).toBe(false);
     expect(await value(assign.bundleId)).toBe("team-b");
-    expect(await value(dflt.preselectedFor)).toEqual(["sandbox"]);
+    expect(await value(dflt.bundleId)).toBe("team-b");
     expect(await value(global.visibility)).toBe(false);
 
     const byType = Object.fromEntries(seen.map((a) => [a.type, a]));

@@ -5,9 +5,13 @@
  * |---|---|---|
  * | check | nothing | bundleId required; exactly one of regex / controllers; regex must compile; full paths only |
  * | diff | nothing | bundleId change replaces; pattern compared canonically (controllers as a set) |
- * | create, update | POST casc-bundle/set-availability-pattern, then the shared GET casc-bundle/list | |
+ * | create, update | the shared GET casc-bundle/list; POST casc-bundle/set-availability-pattern unless the API pattern is already the one asked for, then the list again | takeover: no write |
  * | read | the shared GET casc-bundle/list | bundle gone, or its API pattern gone: dropped |
  * | delete | POST casc-bundle/clear-availability-pattern | bundle.yaml's pattern (if any) applies again |
+ *
+ * Outputs are the pattern as the server holds it (and the controllers it was built from): who may use the bundle,
+ * and who uses it, change with other resources and people, so they are not state (getBundle and getControllers
+ * give them).
  */
 import type { ListedBundle } from "../../clients/casc-schemas";
 import { encodedQueryLength } from "../../clients/inputs";
@@ -105,22 +109,19 @@ async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> 
     // The form changed (regex <-> controllers): same pattern perhaps, but the outputs must follow the inputs.
     isStringList(olds.controllers) !== isStringList(news.controllers) ||
     desiredPattern(news) !== olds.regex ||
-    (isStringList(olds.controllers) && isStringList(news.controllers) && !sameSet(olds.controllers, news.controllers)) ||
-    // bundle.yaml's pattern is in force: ours must be set again.
-    olds.availabilityPatternFromYaml === true;
+    (isStringList(olds.controllers) && isStringList(news.controllers) && !sameSet(olds.controllers, news.controllers));
   return { changes, replaces, deleteBeforeReplace: false };
 }
 
 function outputsOf(inputs: Props, bundle: ListedBundle): BundleAvailabilityOutputs {
-  const out: BundleAvailabilityOutputs = {
-    bundleId: bundle.name,
-    regex: bundle.regex,
-    availableFor: bundle.availableFor,
-    usedBy: bundle.usedBy,
-    availabilityPatternFromYaml: bundle.availabilityPatternFromYaml,
-  };
+  const out: BundleAvailabilityOutputs = { bundleId: bundle.name, regex: bundle.regex };
   if (isStringList(inputs.controllers)) out.controllers = inputs.controllers;
   return out;
+}
+
+/** The server already holds the pattern the inputs ask for, set through the API (not bundle.yaml's). */
+function holdsPattern(bundle: ListedBundle | undefined, inputs: Props): bundle is ListedBundle {
+  return bundle !== undefined && !bundle.availabilityPatternFromYaml && bundle.regex === desiredPattern(inputs);
 }
 
 /** set-availability-pattern with errors that name the input at fault and the fix. */
@@ -161,6 +162,9 @@ async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
   const id = idOf(ins.bundleId);
   const operation = `creating ${TYPE_NAME}`;
   const c = casc(operation, id);
+  // Takeover: a pattern the server already holds is recorded, not sent again.
+  const current = await findBundleOrFail(c, ins.bundleId, operation, id);
+  if (holdsPattern(current, inputs)) return { id, outs: plain({ ...outputsOf(inputs, current) }) };
   await setPattern(c, operation, ins);
   // The pattern is set: from here on a failure must not orphan it.
   const known = plain({ bundleId: ins.bundleId, controllers: ins.controllers, regex: desiredPattern(inputs) });
@@ -201,6 +205,8 @@ async function update(id: string, _olds: Props, news: Props): Promise<{ outs: Pr
   const ins = news as unknown as BundleAvailabilityInputs;
   const operation = `updating ${TYPE_NAME}`;
   const c = casc(operation, id);
+  const current = await findBundleOrFail(c, ins.bundleId, operation, id);
+  if (holdsPattern(current, news)) return { outs: plain({ ...outputsOf(news, current) }) };
   await setPattern(c, operation, ins);
   const bundle = await findBundleOrFail(c, ins.bundleId, `${operation}: the pattern is set, but reading it back failed`, id);
   if (!bundle) throw operationFailed(operation, id, `the pattern is set, but bundle "${ins.bundleId}" is no longer listed`);

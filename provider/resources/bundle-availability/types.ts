@@ -17,12 +17,6 @@ export interface BundleAvailabilityOutputs {
   controllers?: string[];
   /** The pattern in force: the input regex, or the one built from controllers (`^(?:a|b)$`). */
   regex: string;
-  /** Controllers that may be assigned the bundle now. */
-  availableFor: string[];
-  /** Controllers assigned the bundle now. */
-  usedBy: string[];
-  /** true when bundle.yaml's pattern is in force (the API pattern is gone). */
-  availabilityPatternFromYaml: boolean;
 }
 
 export const ID_PREFIX = "bundle-availability/";

@@ -5,10 +5,14 @@
  * |---|---|---|
  * | check | nothing | controllerPath a full path; bundleId required; fallbackBundleId differs from bundleId |
  * | diff | nothing | controllerPath change replaces; bundleId change updates in place |
- * | create | POST casc-bundle/set-controller-to-bundle | the bundle must be available to the controller first |
- * | update | POST casc-bundle/set-controller-to-bundle when bundleId changed | fallbackBundleId alone: no call |
+ * | create | the shared GET casc-bundle/list; POST casc-bundle/set-controller-to-bundle unless the controller already uses the bundle | takeover: no write; fallbackBundleId must be available to the controller |
+ * | update | as create, when bundleId changed | fallbackBundleId alone: the list, to check it |
  * | read | the shared GET casc-bundle/list | the bundle whose usedBy holds the controller; none: dropped |
  * | delete | with fallbackBundleId: shared list, then set-controller-to-bundle(fallback); else nothing | no unassign API |
+ *
+ * fallbackBundleId is checked when it is set (create, update), not first at destroy: a fallback that names no
+ * bundle, or one not available to the controller, would fail the destroy late, with the rest of the stack left in the
+ * state. Its availability may be declared in the same program (a BundleAvailability in dependsOn).
  */
 import type { ListedBundle } from "../../clients/casc-schemas";
 import { NotFoundError, RequestRejectedError } from "../../http/errors";
@@ -98,12 +102,57 @@ async function assign(c: Casc, operation: string, id: string, controllerPath: st
   }
 }
 
+/**
+ * The fallback must be a bundle available to the controller now, so that the destroy that assigns it can succeed.
+ * Nothing is written before this check.
+ */
+function checkFallback(bundles: ListedBundle[], operation: string, id: string, ins: ControllerBundleAssignmentInputs): void {
+  const fallback = ins.fallbackBundleId;
+  if (!fallback) return;
+  const bundle = bundles.find((b) => b.name === fallback);
+  const declare =
+    `declare a BundleAvailability for bundle "${fallback}" whose controllers (or regex) include "${ins.controllerPath}", ` +
+    `e.g. new BundleAvailability("...", { bundleId: "${fallback}", controllers: ["${ins.controllerPath}"] }), and add it to ` +
+    `this resource's dependsOn`;
+  if (!bundle) {
+    throw operationFailed(
+      operation,
+      id,
+      `fallbackBundleId "${fallback}" names no bundle: ${bundleNamesText(bundles)}. It is assigned when this resource is ` +
+        `deleted, so it must exist now. Fix: set fallbackBundleId to one of them, or leave it out`,
+    );
+  }
+  if (!bundle.availableFor.includes(ins.controllerPath)) {
+    throw operationFailed(
+      operation,
+      id,
+      `fallbackBundleId "${fallback}" is not available to controller "${ins.controllerPath}", so the delete that assigns it ` +
+        `would fail. Fix: ${declare}; or leave fallbackBundleId out`,
+    );
+  }
+}
+
+/**
+ * Makes the controller use `ins.bundleId` (after checking the fallback): no write when it already does (takeover).
+ */
+async function ensureAssigned(c: Casc, operation: string, id: string, ins: ControllerBundleAssignmentInputs): Promise<void> {
+  let bundles: ListedBundle[];
+  try {
+    bundles = await listBundles(c);
+  } catch (e) {
+    throw callFailed(c, operation, id, e);
+  }
+  checkFallback(bundles, operation, id, ins);
+  const current = bundles.find((b) => b.usedBy.includes(ins.controllerPath));
+  if (current?.name === ins.bundleId) return;
+  await assign(c, operation, id, ins.controllerPath, ins.bundleId, "bundleId");
+}
+
 async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
   const ins = inputs as unknown as ControllerBundleAssignmentInputs;
   const id = idOf(ins.controllerPath);
   const operation = `creating ${TYPE_NAME}`;
-  const c = casc(operation, id);
-  await assign(c, operation, id, ins.controllerPath, ins.bundleId, "bundleId");
+  await ensureAssigned(casc(operation, id), operation, id, ins);
   return { id, outs: outputsOf(inputs) };
 }
 
@@ -125,9 +174,9 @@ async function read(id: string, props: Props): Promise<ReadResult> {
 
 async function update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
   const ins = news as unknown as ControllerBundleAssignmentInputs;
-  if (ins.bundleId !== olds.bundleId) {
+  if (ins.bundleId !== olds.bundleId || (ins.fallbackBundleId && ins.fallbackBundleId !== olds.fallbackBundleId)) {
     const operation = `updating ${TYPE_NAME}`;
-    await assign(casc(operation, id), operation, id, ins.controllerPath, ins.bundleId, "bundleId");
+    await ensureAssigned(casc(operation, id), operation, id, ins);
   }
   return { outs: outputsOf(news) };
 }

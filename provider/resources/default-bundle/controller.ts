@@ -12,7 +12,11 @@
  *
  * No endpoint tells which bundle is the default: read cannot see a default changed outside Pulumi (in the UI or by
  * another stack). `pulumi up` with no diff does not set it again; change the input, or replace the resource
- * (`pulumi up --replace <urn>`), to set it again.
+ * (`pulumi up --replace <urn>`), to set it again. For the same reason a create cannot tell that the server already
+ * holds the value, and always sends it (setting the default it already has changes nothing on the server).
+ *
+ * The output is the bundle id alone: the controllers it is pre-selected for follow its availability pattern, which
+ * other resources and people change (getBundle gives them).
  */
 import type { ListedBundle } from "../../clients/casc-schemas";
 import { NotFoundError } from "../../http/errors";
@@ -35,7 +39,7 @@ async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> 
 }
 
 function outputsOf(bundle: ListedBundle): DefaultBundleOutputs {
-  return { bundleId: bundle.name, preselectedFor: bundle.availableFor };
+  return { bundleId: bundle.name };
 }
 
 async function setDefault(c: Casc, operation: string, id: string, bundleId: string): Promise<void> {

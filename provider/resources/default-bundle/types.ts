@@ -9,11 +9,7 @@ export interface DefaultBundleInputs {
   bundleId: string;
 }
 
-export interface DefaultBundleOutputs {
-  bundleId: string;
-  /** Controllers for which the bundle is pre-selected (those its availability pattern allows). */
-  preselectedFor: string[];
-}
+export type DefaultBundleOutputs = DefaultBundleInputs;
 
 /** The inputs a program gives (check fails on any other field). */
 export const INPUT_KEYS = ["bundleId"];

@@ -5,9 +5,9 @@
  * |---|---|---|
  * | check | nothing | visibility required, true or false |
  * | diff | nothing | a change updates in place |
- * | create, update | POST casc-bundle/set-global-availability-pattern-behavior | |
+ * | create, update | the shared GET casc-bundle/list; POST casc-bundle/set-global-availability-pattern-behavior unless the list shows the switch already as asked | takeover: no write |
  * | read | the shared GET casc-bundle/list | inferred, see below |
- * | delete | POST casc-bundle/set-global-availability-pattern-behavior?visibility=false | back to the secure setting |
+ * | delete | as create, with visibility=false | back to the secure setting |
  *
  * No endpoint reads the switch. Read infers it from the bundle list: a bundle without a pattern (regex "") that is
  * available to some controller means true; such bundles available to none while controllers exist means false;
@@ -31,16 +31,18 @@ async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> 
 }
 
 /** The switch as the bundle list reveals it, or undefined when the list cannot tell. */
-export function inferVisibility(bundles: ListedBundle[]): boolean | undefined {
+export function inferVisibility(bundles: ReadonlyArray<Pick<ListedBundle, "regex" | "availableFor" | "usedBy">>): boolean | undefined {
   const withoutPattern = bundles.filter((b) => b.regex === "");
   if (withoutPattern.some((b) => b.availableFor.length > 0)) return true;
   const controllersExist = bundles.some((b) => b.availableFor.length > 0 || b.usedBy.length > 0);
   return withoutPattern.length > 0 && controllersExist ? false : undefined;
 }
 
+/** Sets the switch, unless the bundle list shows it already as asked (takeover without a write). */
 async function set(operation: string, id: string, visibility: boolean): Promise<boolean> {
   const c = casc(operation, id);
   try {
+    if (inferVisibility(await listBundles(c)) === visibility) return visibility;
     return await c.bundles.write(() => c.oc.client.setGlobalAvailabilityPatternBehavior(visibility));
   } catch (e) {
     throw callFailed(c, operation, id, e);

@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+/**
+ * The `pulumi-cloudbees` command (package.json `bin`). One command for now: `import`.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import { readStackConfigFile } from "./stack-config-file";
+
+const USAGE = `Usage: pulumi-cloudbees import [options]
+
+Reads the operations center (and the feature-flag account, when its token is set) and writes a TypeScript Pulumi
+program declaring what is there: availability patterns set through the API, every assignment, the global
+visibility, applications (adoptExisting). Its first \`pulumi up\` writes nothing; \`pulumi preview --refresh
+--expect-no-changes\` passes after it.
+
+Settings: the CLOUDBEES_* environment variables (CLOUDBEES_OPERATIONS_CENTER_URL, CLOUDBEES_USERNAME,
+CLOUDBEES_API_TOKEN, CLOUDBEES_FEATURE_MANAGEMENT_TOKEN, ...), under the stack config file's cloudbees:* keys
+when --stack or --config-file is given (encrypted values: use the environment variables).
+
+Options:
+  --bundles <regex>          only bundles whose whole id matches
+  --controllers <regex>      only assignments of controllers whose whole full path matches
+  --default-bundle <id>      declare this bundle as the default (the API cannot read the default)
+  --out <file>               write the program there (default: standard output); an existing file needs --force
+  --force                    overwrite --out
+  --stack <name>             read settings from Pulumi.<name>.yaml in the current folder
+  --config-file <file>       read settings from this stack config file
+  -h, --help                 this text
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`pulumi-cloudbees: ${message}\n`);
+  process.exit(1);
+}
+
+function regex(value: string | undefined, option: string): RegExp | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return new RegExp(value);
+  } catch (e) {
+    return fail(`${option} "${value}" is not a valid regular expression: ${(e as Error).message}`);
+  }
+}
+
+export async function main(argv: string[]): Promise<void> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (e) {
+    fail(`${(e as Error).message}\n\n${USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (positionals[0] !== "import" || positionals.length > 1) fail(`expected the command "import"\n\n${USAGE}`);
+  if (values.stack !== undefined && values["config-file"] !== undefined) fail("give --stack or --config-file, not both");
+  const configFile = values["config-file"] ?? (values.stack !== undefined ? `Pulumi.${values.stack}.yaml` : undefined);
+  if (values.force && values.out === undefined) fail("--force goes with --out");
+  const out = values.out === undefined || values.out === "-" ? undefined : path.resolve(values.out);
+  if (out && fs.existsSync(out) && !values.force) fail(`${out} exists: give --force to overwrite it, or another --out`);
+
+  const bundles = regex(values.bundles, "--bundles");
+  const controllers = regex(values.controllers, "--controllers");
+  let settings: ReturnType<typeof readStackConfigFile> | undefined;
+  try {
+    settings = configFile ? readStackConfigFile(configFile) : undefined;
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  // Loaded once the arguments are known to be good: the functions load @pulumi/pulumi, a second of CPU.
+  const { importProgram } = require("./import") as typeof import("./import");
+  const { closeClients } = require("../../provider/config") as typeof import("../../provider/config");
+  try {
+    const { text, installation } = await importProgram({
+      settings,
+      bundles,
+      controllers,
+      defaultBundle: values["default-bundle"],
+      commandLine: commandLineOf(argv),
+    });
+    if (out) {
+      fs.writeFileSync(out, text);
+      const assignments = installation.bundles.reduce((n, b) => n + b.usedBy.length, 0);
+      process.stderr.write(
+        `pulumi-cloudbees: wrote ${out} (${installation.bundles.length} bundles, ${assignments} assignments` +
+          `${installation.applications ? `, ${installation.applications.length} applications` : ""} read)\n`,
+      );
+    } else {
+      process.stdout.write(text);
+    }
+  } catch (e) {
+    fail((e as Error).message ?? String(e));
+  } finally {
+    await closeClients();
+  }
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      bundles: { type: "string" },
+      controllers: { type: "string" },
+      "default-bundle": { type: "string" },
+      out: { type: "string" },
+      force: { type: "boolean" },
+      stack: { type: "string" },
+      "config-file": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
+/** The command line for the program's header, without --out / --force and their values. */
+function commandLineOf(argv: string[]): string {
+  const kept: string[] = ["pulumi-cloudbees"];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--force" || a.startsWith("--out=")) continue;
+    if (a === "--out") {
+      i++;
+      continue;
+    }
+    kept.push(/^[\w./:=@-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
+  }
+  return kept.join(" ");
+}
+
+if (require.main === module) {
+  void main(process.argv.slice(2));
+}

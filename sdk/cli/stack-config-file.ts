@@ -1,0 +1,32 @@
+import * as fs from "node:fs";
+import { parse as parseYaml } from "yaml";
+import { SETTINGS, type RawConfig, type SettingName, type SettingSpec } from "../../provider/config/settings";
+
+/**
+ * The `cloudbees:*` settings of a stack config file (`config:` of `Pulumi.<stack>.yaml`). An encrypted value fails
+ * with the environment variable to use instead: only the Pulumi CLI can decrypt it.
+ */
+export function readStackConfigFile(file: string): RawConfig {
+  let doc: unknown;
+  try {
+    doc = parseYaml(fs.readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new Error(`reading the stack config file ${file}: ${(e as Error).message}`);
+  }
+  const config = (doc as { config?: unknown } | null)?.config;
+  if (config === undefined || config === null) return {};
+  if (typeof config !== "object" || Array.isArray(config)) throw new Error(`${file}: "config" must be a map of keys to values`);
+  const out: RawConfig = {};
+  for (const [name, spec] of Object.entries(SETTINGS) as [SettingName, SettingSpec][]) {
+    const value = (config as Record<string, unknown>)[spec.key];
+    if (value === undefined || value === null || value === "") continue;
+    if (typeof value === "object") {
+      throw new Error(
+        `${file}: ${spec.key} is encrypted (secure), and only the Pulumi CLI can decrypt it. Give it in the environment ` +
+          `instead: ${spec.env}=... (e.g. ${spec.env}="$(pulumi config get ${spec.key})")`,
+      );
+    }
+    out[name] = value;
+  }
+  return out;
+}
