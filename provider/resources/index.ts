@@ -9,14 +9,19 @@ import { bundleValidation } from "./bundle-validation/controller";
 import { controllerBundleToken } from "./controller-bundle-token/controller";
 import { items } from "./items/controller";
 import type { ResourceController } from "./shared/types";
+import { withConnection } from "./shared/with-connection";
+
+// Every controller is wrapped once here: withConnection adds the `connection` input (and `instance`, for the
+// resources that talk to an instance) and runs each method for that connection (see shared/with-connection.ts).
+const INSTANCE_LEVEL = { instanceLevel: true };
 
 /** The five resources that own a setting on the server (read back on refresh, undone or kept on delete). */
 const settingResources = {
-  application,
-  bundleAvailability,
-  controllerBundleAssignment,
-  defaultBundle,
-  globalAvailabilityPattern,
+  application: withConnection(application),
+  bundleAvailability: withConnection(bundleAvailability),
+  controllerBundleAssignment: withConnection(controllerBundleAssignment),
+  defaultBundle: withConnection(defaultBundle),
+  globalAvailabilityPattern: withConnection(globalAvailabilityPattern),
 } satisfies Record<string, ResourceController>;
 
 /**
@@ -24,11 +29,12 @@ const settingResources = {
  * (see shared/actions.ts).
  */
 export const actionResources = {
-  bundleCheckout,
-  controllerBundleToken,
-  bundleReload,
-  items,
-  bundleValidation,
+  bundleCheckout: withConnection(bundleCheckout),
+  controllerBundleToken: withConnection(controllerBundleToken),
+  bundleReload: withConnection(bundleReload, INSTANCE_LEVEL),
+  items: withConnection(items, INSTANCE_LEVEL),
+  // pre-validate-bundle (bundleTreePath) runs on the operations center only, as with instanceUrl.
+  bundleValidation: withConnection(bundleValidation, { ...INSTANCE_LEVEL, instanceConflicts: ["bundleTreePath"] }),
 } satisfies Record<string, ResourceController>;
 
 /**
