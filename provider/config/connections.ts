@@ -99,9 +99,9 @@ export function parseConnections(raw: unknown): Record<string, Record<string, un
   return out;
 }
 
-/** The names of the configured connections, `default` first (it always exists: top-level keys and environment). */
+/** The names of the configured connections, `default` first (it always exists: top-level keys and environment), then sorted. */
 export function connectionNames(config: RawConfig): string[] {
-  return [DEFAULT_CONNECTION, ...Object.keys(parseConnections(config.connections)).filter((n) => n !== DEFAULT_CONNECTION)];
+  return [DEFAULT_CONNECTION, ...Object.keys(parseConnections(config.connections)).filter((n) => n !== DEFAULT_CONNECTION).sort()];
 }
 
 /** A connection that is not configured: the message gives the commands that configure it. */
