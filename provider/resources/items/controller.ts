@@ -15,7 +15,7 @@ import { NotFoundError, RequestRejectedError } from "../../http/errors";
 import { actionDiff, echoInputs, unchangedRead, type ActionInputsSpec } from "../shared/actions";
 import { InputChecker } from "../shared/check";
 import { warn } from "../shared/errors";
-import { instance, instanceCallFailed } from "../shared/instance";
+import { instance, instanceCallFailed, instanceDescription } from "../shared/instance";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { isUnknown, plain } from "../shared/values";
 import { idOf, INPUT_KEYS, TYPE_NAME } from "./types";
@@ -111,7 +111,7 @@ async function update(id: string, _olds: Props, news: Props): Promise<{ outs: Pr
 }
 
 async function remove(id: string, props: Props): Promise<void> {
-  const where = typeof props.instanceUrl === "string" ? `the instance at ${props.instanceUrl}` : "the operations center";
+  const where = instanceDescription(typeof props.instanceUrl === "string" ? props.instanceUrl : undefined);
   const folder = typeof props.basePath === "string" && props.basePath !== "" ? `folder "${props.basePath}"` : "the root";
   warn(
     `${TYPE_NAME} (${id}): the CasC API cannot delete items, so the items of this YAML stay in ${folder} of ${where}. ` +

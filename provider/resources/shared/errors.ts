@@ -101,5 +101,8 @@ export function partiallyCreated(
 
 /** Provider warnings reach the CLI through the host's stderr (SDK 3.146+); no engine log connection exists there. */
 export function warn(message: string): void {
-  console.warn(`warning: ${message}`);
+  // Warnings start "<Type> (<id>): ..."; the connection goes after the id, as in operationFailed.
+  const suffix = onConnection();
+  const named = suffix ? (/^\S+ \([^)]*\):/.test(message) ? message.replace(/^(\S+ \([^)]*\)):/, `$1${suffix}:`) : `${suffix.trim()}: ${message}`) : message;
+  console.warn(`warning: ${named}`);
 }

@@ -87,3 +87,10 @@ export function instanceCallFailed(conn: InstanceConnection, operation: string, 
 export function instanceLabel(instanceUrl: string | undefined): string {
   return instanceUrl ?? currentScope().instance ?? "operations-center";
 }
+
+/** "the instance at <url>", `instance "<name>"` (the scope's) or "the operations center": where the call acts, for messages. */
+export function instanceDescription(instanceUrl: string | undefined): string {
+  if (instanceUrl !== undefined) return `the instance at ${instanceUrl}`;
+  const named = currentScope().instance;
+  return named !== undefined ? `instance "${named}"` : "the operations center";
+}
