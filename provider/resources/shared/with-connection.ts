@@ -14,9 +14,9 @@
  * so their own input checks and diffs stay about their own inputs. The state holds the names only: URLs and
  * credentials stay in the stack config.
  */
-import { connectionNames, instanceSettings, nameProblem, resolveConnection } from "../../config/connections";
+import { connectionNames, instanceSettings, nameProblem, resolveConnection, type ConnectionSettings } from "../../config/connections";
 import { inScope, type ConnectionScope } from "../../config/scope";
-import { CONNECTIONS_KEY, DEFAULT_CONNECTION } from "../../config/settings";
+import { CONNECTIONS_KEY, DEFAULT_CONNECTION, type RawConfig } from "../../config/settings";
 import { providerState } from "../../config/state";
 import { messageOf } from "./errors";
 import type { CheckFailure, DiffResult, Props, ResourceController } from "./types";
@@ -81,24 +81,33 @@ function checkNames(news: Props, spec: ConnectionInputsSpec): CheckFailure[] {
     }
   }
   if (failures.length || (connection === undefined && instance === undefined)) return failures;
-  // Names are checked against the stack config here, at preview, where it can be read; a config that cannot be
-  // read fails the first call instead, with the same message.
+  // The names are checked against the stack config here, at preview; a missing or bad key inside a configured
+  // connection or instance is left to the first call that needs it (an Application needs no operations center).
   const config = providerState().stackConfig ?? {};
-  const wanted = connection ?? DEFAULT_CONNECTION;
+  let settings: ConnectionSettings;
   try {
-    const s = resolveConnection(config, wanted);
-    if (instance !== undefined && spec.instanceLevel) instanceSettings(s, instance);
+    settings = resolveConnection(config, connection ?? DEFAULT_CONNECTION);
   } catch (e) {
-    let known: string[] | undefined;
+    if (connection !== undefined && !isConfigured(config, connection)) failures.push({ property: CONNECTION_INPUT, reason: messageOf(e) });
+    return failures;
+  }
+  if (instance !== undefined && spec.instanceLevel && !(instance in settings.instances)) {
     try {
-      known = connectionNames(config);
-    } catch {
-      // cloudbees:connections itself cannot be read: that is the connection's problem, and the message says why.
+      instanceSettings(settings, instance);
+    } catch (e) {
+      failures.push({ property: INSTANCE_INPUT, reason: messageOf(e) });
     }
-    if (wanted !== DEFAULT_CONNECTION && !known?.includes(wanted)) failures.push({ property: CONNECTION_INPUT, reason: messageOf(e) });
-    else if (instance !== undefined && /has no instance/.test(messageOf(e))) failures.push({ property: INSTANCE_INPUT, reason: messageOf(e) });
   }
   return failures;
+}
+
+/** Whether `connection` is `default` or an entry of a readable `cloudbees:connections`. */
+function isConfigured(config: RawConfig, connection: string): boolean {
+  try {
+    return connectionNames(config).includes(connection);
+  } catch {
+    return false;
+  }
 }
 
 /** A change of connection or instance replaces the resource; a value not known yet may be one. */
