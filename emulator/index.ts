@@ -40,6 +40,9 @@ function checkOptions(options: EmulatorOptions): void {
       .refine((list) => new Set(list).size === list.length, "controller full paths must be unique")
       .optional(),
     users: z.array(z.object({ username: z.string().min(1), apiToken: z.string().min(1), admin: z.boolean() })).optional(),
+    controllerUsers: z
+      .record(z.string(), z.array(z.object({ username: z.string().min(1), apiToken: z.string().min(1), admin: z.boolean() })))
+      .optional(),
     featureManagementAccounts: z.array(z.object({ token: z.string().min(1), account: z.string().min(1) })).optional(),
     featureManagementRateLimit: z.boolean().optional(),
   });
@@ -55,6 +58,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const users = (options.users ?? [DEFAULT_ADMIN, DEFAULT_NON_ADMIN]).map((u) => ({ ...u }));
   const accounts = (options.featureManagementAccounts ?? DEFAULT_FM_ACCOUNTS).map((a) => ({ ...a }));
   const controllers = [...(options.controllers ?? DEFAULT_CONTROLLERS)];
+  const unknownController = Object.keys(options.controllerUsers ?? {}).find((c) => !controllers.includes(c));
+  if (unknownController !== undefined) throw new Error(`Invalid emulator options: controllerUsers: "${unknownController}" is not a controller`);
+  const controllerUsers = Object.fromEntries(Object.entries(options.controllerUsers ?? {}).map(([c, list]) => [c, list.map((u) => ({ ...u }))]));
   const bundlesDir = path.resolve(options.bundlesDir ?? defaultBundlesDir());
 
   const server = new EmulatorServer();
@@ -75,7 +81,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const featureManagement = new FeatureManagementService(accounts, options.featureManagementRateLimit ?? false);
   const journal = new RequestJournal();
   const faults = new FaultInjector();
-  server.attach({ featureManagement, operationsCenter: oc, users, journal, faults });
+  server.attach({ featureManagement, operationsCenter: oc, users, controllerUsers, journal, faults });
 
   const instanceOf = (id: string) => {
     if (id === "") return oc.instance;

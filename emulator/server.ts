@@ -20,6 +20,8 @@ export interface Services {
   featureManagement: FeatureManagementService;
   operationsCenter: OperationsCenter;
   users: EmulatorUser[];
+  /** Controllers with users of their own (EmulatorOptions.controllerUsers). */
+  controllerUsers: Record<string, EmulatorUser[]>;
   journal: RequestJournal;
   faults: FaultInjector;
 }
@@ -153,7 +155,7 @@ export class EmulatorServer {
         .filter((c) => rest.startsWith(`${encodePath(c.fullPath)}/`))
         .sort((a, b) => b.fullPath.length - a.fullPath.length)[0];
       if (!controller) return notFoundPage(path);
-      const auth = authenticateJenkins(req.headers["authorization"], s.users);
+      const auth = authenticateJenkins(req.headers["authorization"], s.controllerUsers[controller.fullPath] ?? s.users);
       if (!auth.ok) return auth.reply;
       const sub = rest.slice(encodePath(controller.fullPath).length + 1);
       return (await controller.instance.handle(req, sub)) ?? notFoundPage(path);

@@ -20,6 +20,11 @@ export interface EmulatorOptions {
   controllers?: string[];
   /** Replaces the default admin and developer users. */
   users?: EmulatorUser[];
+  /**
+   * Controllers (full path) that do not take the operations center's users: each accepts only the users given here,
+   * as a controller outside the operations center's single sign-on, with API tokens of its own.
+   */
+  controllerUsers?: Record<string, EmulatorUser[]>;
   /** Replaces the default acme and globex accounts. */
   featureManagementAccounts?: FeatureManagementAccount[];
   /** When true, a client IP gets status 555 for a request < 1 s after its last accepted one. Default false. */

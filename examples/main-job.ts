@@ -7,13 +7,16 @@
 //   2. examples/pipeline: a bundle with a missing file stops the pipeline before anything is assigned or reloaded;
 //      fixed, it runs through (validate, check out, make available, assign, link, reload); a bundle change
 //      validates and reloads again; destroy.
+//   3. examples/promotion: two emulators, a staging and a production operations center, as two named connections
+//      of one stack: validate and assign on staging, make available, assign and reload on production (a controller
+//      with its own API token).
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../emulator";
 import { OperationsCenterClient } from "../provider";
 import { formatPlan, ProgramRunError, ProgramRunner, type ProgramPlan } from "../test/harness";
-import { emulatorStackConfig } from "./emulator-stack";
+import { emulatorStackConfig, productionEmulatorOptions, PROMOTION_CONTROLLER, promotionStackConfig } from "./emulator-stack";
 
 const ROOT = path.join(__dirname, "..");
 
@@ -101,6 +104,25 @@ async function pipeline(emu: Emulator, tree: string): Promise<void> {
   }
 }
 
+async function promotion(staging: Emulator, production: Emulator): Promise<void> {
+  console.log("\n######## examples/promotion: staging -> production, two connections in one stack");
+  const runner = await ProgramRunner.start({ cwd: path.join(ROOT, "examples", "promotion"), config: promotionStackConfig(staging, production) });
+  try {
+    show("pulumi up", await runner.up(), runner);
+    const { staging: onStaging, production: onProduction, reloaded } = runner.outputs();
+    console.log(`staging (getBundle, connection staging): ${JSON.stringify(onStaging)}`);
+    console.log(`production (getBundle, connection production): ${JSON.stringify(onProduction)}; reload: ${JSON.stringify(reloaded)}`);
+    const who = (emu: Emulator) =>
+      [...new Set(emu.journal.entries().map((e) => Buffer.from((e.headers.authorization ?? "").replace(/^Basic /, ""), "base64").toString().split(":")[0]))];
+    console.log(`requests: staging ${staging.journal.entries().length} as ${JSON.stringify(who(staging))}, production ` +
+      `${production.journal.entries().length} as ${JSON.stringify(who(production))} (${PROMOTION_CONTROLLER} takes its own user)`);
+    show("pulumi up (again: nothing to change)", await runner.up(), runner);
+    show("pulumi destroy", await runner.destroy(), runner);
+  } finally {
+    await runner.close();
+  }
+}
+
 async function main(): Promise<void> {
   const emu = await startEmulator();
   console.log(`emulator: operations center ${emu.operationsCenterUrl}, feature flags ${emu.featureManagementUrl}`);
@@ -121,6 +143,14 @@ async function main(): Promise<void> {
   } finally {
     await pipelineEmu.close();
     fs.rmSync(scratch, { recursive: true, force: true });
+  }
+
+  const [staging, production] = await Promise.all([startEmulator(), startEmulator(productionEmulatorOptions())]);
+  console.log(`\nemulators: staging ${staging.operationsCenterUrl}, production ${production.operationsCenterUrl}`);
+  try {
+    await promotion(staging, production);
+  } finally {
+    await Promise.all([staging.close(), production.close()]);
   }
 }
 

@@ -13,6 +13,8 @@ export {
   type ControllerBundleAssignmentArgs,
   type DefaultBundleArgs,
   type GlobalAvailabilityPatternArgs,
+  type ConnectionArgs,
+  type InstanceArgs,
 } from "./resources";
 // The action resources (issue 4), in the style of pulumi-command.
 export {

@@ -3,6 +3,7 @@ import { readStackConfig } from "./settings";
 
 export {
   SETTINGS,
+  DEFAULT_CONNECTION,
   SettingError,
   howToSet,
   missingSettings,
@@ -14,11 +15,24 @@ export {
   type RawConfig,
 } from "./settings";
 export {
+  resolveConnection,
+  connectionNames,
+  nameProblem,
+  instanceSettings,
+  parseConnections,
+  type ConnectionSettings,
+  type InstanceSettings,
+  type CredentialSources,
+} from "./connections";
+export { currentScope, inScope, type ConnectionScope } from "./scope";
+export {
+  currentSettings,
   operationsCenter,
   operationsCenterFor,
   featureManagement,
   featureManagementFor,
   instanceFor,
+  namedInstanceFor,
   closeClients,
   type OperationsCenterConnection,
   type FeatureManagementConnection,

@@ -94,9 +94,29 @@ export const SETTINGS = {
 
 export type SettingName = keyof typeof SETTINGS;
 
-/** The command (and variable) that sets a setting, for messages. */
-export function howToSet(name: SettingName): string {
+/** The connection of today's top-level `cloudbees:*` keys and `CLOUDBEES_*` variables. */
+export const DEFAULT_CONNECTION = "default";
+
+/**
+ * The stack config key of a setting of a connection: the top-level key for the default connection, the path inside
+ * `cloudbees:connections` for a named one (`cloudbees:connections.prod.apiToken`).
+ */
+export function settingKey(name: SettingName, connection: string = DEFAULT_CONNECTION): string {
+  return connection === DEFAULT_CONNECTION ? SETTINGS[name].key : `cloudbees:connections.${connection}.${name}`;
+}
+
+/** The command that sets `path` (a key inside `cloudbees:connections`), for messages. */
+export function howToSetPath(path: string, placeholder: string, secret: boolean): string {
+  return `pulumi config set ${secret ? "--secret " : ""}--path '${path}' ${placeholder}`;
+}
+
+/**
+ * The command (and variable) that sets a setting of a connection, for messages. Named connections are read from
+ * the stack config only: the environment variables belong to the default connection.
+ */
+export function howToSet(name: SettingName, connection: string = DEFAULT_CONNECTION): string {
   const s: SettingSpec = SETTINGS[name];
+  if (connection !== DEFAULT_CONNECTION) return howToSetPath(settingKey(name, connection), s.placeholder, s.secret);
   return `pulumi config set ${s.secret ? "--secret " : ""}${s.key} ${s.placeholder} (or the environment variable ${s.env})`;
 }
 
@@ -111,14 +131,14 @@ export class SettingError extends Error {
   }
 }
 
-export function missingSettings(names: SettingName[], purpose: string): SettingError {
-  const lines = names.map((n) => `  ${SETTINGS[n].key} (${SETTINGS[n].description}): ${howToSet(n)}`);
-  const keys = names.map((n) => SETTINGS[n].key).join(", ");
+export function missingSettings(names: SettingName[], purpose: string, connection: string = DEFAULT_CONNECTION): SettingError {
+  const lines = names.map((n) => `  ${settingKey(n, connection)} (${SETTINGS[n].description}): ${howToSet(n, connection)}`);
+  const keys = names.map((n) => settingKey(n, connection)).join(", ");
   return new SettingError(names, `missing setting${names.length > 1 ? "s" : ""} ${keys}, needed ${purpose}. Set ${names.length > 1 ? "them" : "it"} with:\n${lines.join("\n")}`);
 }
 
-export function invalidSetting(name: SettingName, reason: string): SettingError {
-  return new SettingError([name], `invalid setting ${SETTINGS[name].key}: ${reason}. Fix: ${howToSet(name)}`);
+export function invalidSetting(name: SettingName, reason: string, connection: string = DEFAULT_CONNECTION): SettingError {
+  return new SettingError([name], `invalid setting ${settingKey(name, connection)}: ${reason}. Fix: ${howToSet(name, connection)}`);
 }
 
 /**
@@ -144,10 +164,15 @@ type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A]
 const settingValuesCoverSettings: SameKeys<SettingValues, typeof SETTINGS> = true;
 void settingValuesCoverSettings;
 
-/** Raw values as they came from the stack config (strings, or booleans/numbers for typed config). */
-export type RawConfig = Partial<Record<SettingName, unknown>>;
+/**
+ * Raw values as they came from the stack config (strings, or booleans/numbers for typed config), and the raw
+ * `cloudbees:connections` (an object, or its JSON text; see connections.ts).
+ */
+export type RawConfig = Partial<Record<SettingName, unknown>> & { connections?: unknown };
 
 export interface ResolvedSettings {
+  /** The connection these settings belong to: messages name its keys. */
+  connection: string;
   operationsCenterUrl?: string;
   username?: string;
   apiToken?: string;
@@ -156,78 +181,96 @@ export interface ResolvedSettings {
   http: HttpOptions;
 }
 
+/** Where values come from: stack config first, then the environment; `connection` names the keys in messages. */
+interface Source {
+  config: RawConfig;
+  env: NodeJS.ProcessEnv;
+  connection: string;
+}
+
 /** Stack config value, else environment variable; empty strings count as unset. */
-function raw(name: SettingName, config: RawConfig, env: NodeJS.ProcessEnv): unknown {
+function raw(name: SettingName, { config, env }: Source): unknown {
   const fromConfig = config[name];
   if (fromConfig !== undefined && fromConfig !== null && fromConfig !== "") return fromConfig;
   const fromEnv = env[SETTINGS[name].env];
   return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv;
 }
 
-function text(name: SettingName, config: RawConfig, env: NodeJS.ProcessEnv): string | undefined {
-  const v = raw(name, config, env);
+function text(name: SettingName, src: Source): string | undefined {
+  const v = raw(name, src);
   if (v === undefined) return undefined;
-  if (typeof v !== "string") throw invalidSetting(name, `expected text, got ${typeof v}`);
+  if (typeof v !== "string") throw invalidSetting(name, `expected text, got ${typeof v}`, src.connection);
   const trimmed = v.trim();
   return trimmed === "" ? undefined : trimmed;
 }
 
-function flag(name: SettingName, config: RawConfig, env: NodeJS.ProcessEnv): boolean | undefined {
-  const v = raw(name, config, env);
+function flag(name: SettingName, src: Source): boolean | undefined {
+  const v = raw(name, src);
   if (v === undefined || typeof v === "boolean") return v;
   const s = String(v).trim().toLowerCase();
   if (s === "true") return true;
   if (s === "false") return false;
-  throw invalidSetting(name, `expected true or false, got "${String(v)}"`);
+  throw invalidSetting(name, `expected true or false, got "${String(v)}"`, src.connection);
 }
 
-function integer(name: SettingName, config: RawConfig, env: NodeJS.ProcessEnv, min: number): number | undefined {
-  const v = raw(name, config, env);
+function integer(name: SettingName, src: Source, min: number): number | undefined {
+  const v = raw(name, src);
   if (v === undefined) return undefined;
   const n = typeof v === "number" ? v : /^\s*\d+\s*$/.test(String(v)) ? Number(v) : NaN;
-  if (!Number.isInteger(n) || n < min) throw invalidSetting(name, `expected a whole number >= ${min}, got "${String(v)}"`);
+  if (!Number.isInteger(n) || n < min) throw invalidSetting(name, `expected a whole number >= ${min}, got "${String(v)}"`, src.connection);
   return n;
 }
 
 /** PEM text as is; anything else is taken as the path of a PEM file (config values are single-line in practice). */
-function caCertificate(config: RawConfig, env: NodeJS.ProcessEnv): string | undefined {
-  const v = text("caCertificate", config, env);
+function caCertificate(src: Source): string | undefined {
+  const v = text("caCertificate", src);
   if (v === undefined || v.includes("-----BEGIN")) return v;
   let content: string;
   try {
     content = fs.readFileSync(v, "utf8");
   } catch (e) {
-    throw invalidSetting("caCertificate", `"${v}" is neither PEM text nor a readable file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    throw invalidSetting("caCertificate", `"${v}" is neither PEM text nor a readable file (${(e as NodeJS.ErrnoException).code ?? String(e)})`, src.connection);
   }
-  if (!content.includes("-----BEGIN")) throw invalidSetting("caCertificate", `the file "${v}" holds no PEM certificate`);
+  if (!content.includes("-----BEGIN")) throw invalidSetting("caCertificate", `the file "${v}" holds no PEM certificate`, src.connection);
   return content;
 }
 
-export function resolveSettings(config: RawConfig, env: NodeJS.ProcessEnv = process.env): ResolvedSettings {
+/**
+ * The settings of one connection from its raw values (`connection` only names the keys in messages: the caller
+ * picks the values and the environment, see connections.ts).
+ */
+export function resolveSettings(config: RawConfig, env: NodeJS.ProcessEnv = process.env, connection: string = DEFAULT_CONNECTION): ResolvedSettings {
+  const src: Source = { config, env, connection };
   const http: HttpOptions = {
-    caCertificate: caCertificate(config, env),
-    insecureSkipTlsVerify: flag("insecureSkipTlsVerify", config, env),
-    allowInsecureHttp: flag("allowInsecureHttp", config, env),
-    timeoutMs: integer("timeoutMs", config, env, 1),
-    maxRetries: integer("maxRetries", config, env, 0),
+    caCertificate: caCertificate(src),
+    insecureSkipTlsVerify: flag("insecureSkipTlsVerify", src),
+    allowInsecureHttp: flag("allowInsecureHttp", src),
+    timeoutMs: integer("timeoutMs", src, 1),
+    maxRetries: integer("maxRetries", src, 0),
   };
   for (const k of Object.keys(http) as (keyof HttpOptions)[]) if (http[k] === undefined) delete http[k];
   return {
-    operationsCenterUrl: text("operationsCenterUrl", config, env),
-    username: text("username", config, env),
-    apiToken: text("apiToken", config, env),
-    featureManagementUrl: text("featureManagementUrl", config, env),
-    featureManagementToken: text("featureManagementToken", config, env),
+    connection,
+    operationsCenterUrl: text("operationsCenterUrl", src),
+    username: text("username", src),
+    apiToken: text("apiToken", src),
+    featureManagementUrl: text("featureManagementUrl", src),
+    featureManagementToken: text("featureManagementToken", src),
     http,
   };
 }
 
-/** Reads every setting from the `req.config` of a dynamic provider's configure. */
+/** The stack config key of the named connections (see connections.ts). */
+export const CONNECTIONS_KEY = "cloudbees:connections";
+
+/** Reads every setting, and the named connections, from the `req.config` of a dynamic provider's configure. */
 export function readStackConfig(config: { get(key: string): unknown }): RawConfig {
   const out: RawConfig = {};
   for (const [name, spec] of Object.entries(SETTINGS) as [SettingName, SettingSpec][]) {
     const v = config.get(spec.key);
     if (v !== undefined && v !== null && v !== "") out[name] = v;
   }
+  const connections = config.get(CONNECTIONS_KEY);
+  if (connections !== undefined && connections !== null && connections !== "") out.connections = connections;
   return out;
 }

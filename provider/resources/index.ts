@@ -10,14 +10,20 @@ import { controllerBundleToken } from "./controller-bundle-token/controller";
 import { items } from "./items/controller";
 import { guarded } from "./shared/guard";
 import type { ResourceController } from "./shared/types";
+import { withConnection } from "./shared/with-connection";
+
+// Every controller is wrapped once here: guarded (outermost) makes check never throw and bounds every error
+// message; withConnection adds the `connection` input (and `instance`, for the
+// resources that talk to an instance) and runs each method for that connection (see shared/with-connection.ts).
+const INSTANCE_LEVEL = { instanceLevel: true };
 
 /** The five resources that own a setting on the server (read back on refresh, undone or kept on delete). */
 const settingResources = {
-  application: guarded(application),
-  bundleAvailability: guarded(bundleAvailability),
-  controllerBundleAssignment: guarded(controllerBundleAssignment),
-  defaultBundle: guarded(defaultBundle),
-  globalAvailabilityPattern: guarded(globalAvailabilityPattern),
+  application: guarded(withConnection(application)),
+  bundleAvailability: guarded(withConnection(bundleAvailability)),
+  controllerBundleAssignment: guarded(withConnection(controllerBundleAssignment)),
+  defaultBundle: guarded(withConnection(defaultBundle)),
+  globalAvailabilityPattern: guarded(withConnection(globalAvailabilityPattern)),
 } satisfies Record<string, ResourceController>;
 
 /**
@@ -25,11 +31,12 @@ const settingResources = {
  * (see shared/actions.ts).
  */
 export const actionResources = {
-  bundleCheckout: guarded(bundleCheckout),
-  controllerBundleToken: guarded(controllerBundleToken),
-  bundleReload: guarded(bundleReload),
-  items: guarded(items),
-  bundleValidation: guarded(bundleValidation),
+  bundleCheckout: guarded(withConnection(bundleCheckout)),
+  controllerBundleToken: guarded(withConnection(controllerBundleToken)),
+  bundleReload: guarded(withConnection(bundleReload, INSTANCE_LEVEL)),
+  items: guarded(withConnection(items, INSTANCE_LEVEL)),
+  // pre-validate-bundle (bundleTreePath) runs on the operations center only, as with instanceUrl.
+  bundleValidation: guarded(withConnection(bundleValidation, { ...INSTANCE_LEVEL, instanceConflicts: ["bundleTreePath"] })),
 } satisfies Record<string, ResourceController>;
 
 /**

@@ -6,14 +6,16 @@ import type { InstanceClient } from "../../provider/clients/instance-client";
 import {
   featureManagementFor,
   instanceFor,
+  namedInstanceFor,
+  nameProblem,
   operationsCenterFor,
   readStackConfig,
-  resolveSettings,
+  resolveConnection,
   SETTINGS,
   type FeatureManagementConnection,
   type OperationsCenterConnection,
+  type ConnectionSettings,
   type RawConfig,
-  type ResolvedSettings,
   type SettingValues,
 } from "../../provider/config";
 import { CloudBeesError, InvalidInputError } from "../../provider/http/errors";
@@ -30,15 +32,25 @@ export interface FunctionOptions {
    * still come from there): for scripts and tests. Same names as the stack config keys without `cloudbees:`.
    */
   settings?: Partial<SettingValues>;
+  /**
+   * The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`:
+   * the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
+   */
+  connection?: string;
 }
 
 /** Options of the functions that call an instance endpoint (an operations center's or a controller's). */
 export interface InstanceOptions extends FunctionOptions {
   /**
    * The instance to ask, with its prefix: a controller's URL (`https://ci.example.com/team-a/controller-a/`).
-   * Default: the operations center (`cloudbees:operationsCenterUrl`). Authenticates as `cloudbees:username`.
+   * Default: the connection's operations center. Authenticates as the connection's user. Not with `instance`.
    */
   instanceUrl?: string;
+  /**
+   * The instance to ask, by its name in the connection's `instances` (`cloudbees:connections.<c>.instances.<name>`):
+   * its URL, with its own username and API token where it has them. Not with `instanceUrl`.
+   */
+  instance?: string;
 }
 
 /** Optional on the endpoints that take it: true lists only WARNING and ERROR messages. Default: the server's (all). */
@@ -56,6 +68,8 @@ const USER_AGENT = "pulumi-cloudbees-functions";
  */
 function programConfig(): RawConfig {
   const config = new pulumi.Config("cloudbees");
+  // `connections` comes as the JSON text of the object (`pulumi config set --path` builds it); provider/config
+  // parses it.
   // get() gives secret values in clear: the clients need them, and they never leave this process (no result,
   // message or output of these functions holds a credential).
   return readStackConfig({ get: (key) => config.get(key.slice(key.indexOf(":") + 1)) });
@@ -77,12 +91,23 @@ function explicitSettings(options: FunctionOptions | undefined, operation: strin
   return out;
 }
 
+/** `options.connection`, checked: a name, as in `cloudbees:connections.<name>`. */
+function connectionOf(options: FunctionOptions | undefined, operation: string): string | undefined {
+  const connection = options?.connection;
+  if (connection === undefined) return undefined;
+  const name = requireText(connection, "connection", operation);
+  const problem = nameProblem(name);
+  if (problem) throw new InvalidInputError("connection", `"${name}" is not a usable connection name: ${problem}`, operation);
+  return name;
+}
+
 /**
- * The settings of one call: `options.settings`, then (in a program) the stack config, then the environment. One
- * parser for all three (provider/config), so names, checks and messages are the resources'.
+ * The settings of one call: `options.settings`, then (in a program) the stack config of the connection, then (for
+ * the default connection) the environment. One parser for all three (provider/config), so names, checks and
+ * messages are the resources'.
  */
-export function settingsFor(options: FunctionOptions | undefined, operation: string): ResolvedSettings {
-  const s = resolveSettings({ ...programConfig(), ...explicitSettings(options, operation) }, process.env);
+export function settingsFor(options: FunctionOptions | undefined, operation: string): ConnectionSettings {
+  const s = resolveConnection(programConfig(), connectionOf(options, operation), process.env, explicitSettings(options, operation));
   s.http = { ...s.http, userAgent: USER_AGENT };
   return s;
 }
@@ -96,9 +121,19 @@ export function featureManagementOf(options: FunctionOptions | undefined, operat
   return featureManagementFor(settingsFor(options, operation));
 }
 
-/** The client of `options.instanceUrl`, or of the operations center (an OperationsCenterClient is an InstanceClient). */
+/**
+ * The client of `options.instanceUrl`, of the connection's instance `options.instance`, or of the operations center
+ * (an OperationsCenterClient is an InstanceClient).
+ */
 export function instanceOf(options: InstanceOptions | undefined, operation: string): InstanceClient {
-  const instanceUrl = options?.instanceUrl;
+  const { instanceUrl, instance } = options ?? {};
+  if (instanceUrl !== undefined && instance !== undefined) {
+    throw new InvalidInputError("instance", "give either instance (a name from the connection's instances) or instanceUrl, not both", operation);
+  }
+  if (instance !== undefined) {
+    const name = requireText(instance, "instance", operation);
+    return namedInstanceFor(settingsFor(options, operation), name).client;
+  }
   if (instanceUrl === undefined) return operationsCenterOf(options, operation).client;
   requireText(instanceUrl, "instanceUrl", operation);
   return instanceFor(settingsFor(options, operation), instanceUrl.trim(), { input: "instanceUrl", operation }).client;

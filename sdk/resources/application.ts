@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { ConnectionArgs } from "./connection-args";
 import { providerShell, TYPE_MODULE } from "./provider-shell";
 
-export interface ApplicationArgs {
+export interface ApplicationArgs extends ConnectionArgs {
   /** Name of the application. Changing it creates a new application (the API cannot rename). */
   name: pulumi.Input<string>;
   /**
@@ -23,12 +24,14 @@ export class Application extends pulumi.dynamic.Resource {
   declare readonly adoptExisting: pulumi.Output<boolean | undefined>;
   /** true when create adopted an existing application. */
   declare readonly adopted: pulumi.Output<boolean>;
+  /** The connection it lives on, as given (absent: `default`). */
+  declare readonly connection: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ApplicationArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       providerShell("application"),
       name,
-      { name: args.name, adoptExisting: args.adoptExisting, applicationId: undefined, adopted: undefined },
+      { connection: args.connection, name: args.name, adoptExisting: args.adoptExisting, applicationId: undefined, adopted: undefined },
       opts,
       TYPE_MODULE,
       "Application",

@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { ConnectionArgs } from "./connection-args";
 import { providerShell, TYPE_MODULE } from "./provider-shell";
 
-export interface BundleAvailabilityArgs {
+export interface BundleAvailabilityArgs extends ConnectionArgs {
   /** Bundle folder name as the operations center lists it (`team-a`). Changing it replaces the resource. */
   bundleId: pulumi.Input<string>;
   /** Regular expression matched against whole full controller paths (`team-a/.*`). Exactly one of regex, controllers. */
@@ -26,12 +27,15 @@ export class BundleAvailability extends pulumi.dynamic.Resource {
   /** The pattern in force (the one built from `controllers` when they are given). */
   declare readonly regex: pulumi.Output<string>;
   declare readonly controllers: pulumi.Output<string[] | undefined>;
+  /** The connection it lives on, as given (absent: `default`). */
+  declare readonly connection: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: BundleAvailabilityArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       providerShell("bundleAvailability"),
       name,
       {
+        connection: args.connection,
         bundleId: args.bundleId,
         regex: args.regex,
         controllers: args.controllers,

@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { ConnectionArgs } from "./connection-args";
 import { providerShell, TYPE_MODULE } from "./provider-shell";
 
-export interface BundleCheckoutArgs {
+export interface BundleCheckoutArgs extends ConnectionArgs {
   /** Server-side timeout of the check-out, in seconds (the operations center's default: 600). Changing it alone runs nothing. */
   timeoutSeconds?: pulumi.Input<number>;
   /** Any values: when one changes, the check-out runs again (e.g. `[validation.contentHash]`). */
@@ -25,12 +26,14 @@ export class BundleCheckout extends pulumi.dynamic.Resource {
   declare readonly remotes: pulumi.Output<CheckedOutBundleSource[]>;
   /** Names of the bundles checked out, sorted. */
   declare readonly bundles: pulumi.Output<string[]>;
+  /** The connection it lives on, as given (absent: `default`). */
+  declare readonly connection: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: BundleCheckoutArgs = {}, opts?: pulumi.CustomResourceOptions) {
     super(
       providerShell("bundleCheckout"),
       name,
-      { timeoutSeconds: args.timeoutSeconds, triggers: args.triggers, remotes: undefined, bundles: undefined },
+      { connection: args.connection, timeoutSeconds: args.timeoutSeconds, triggers: args.triggers, remotes: undefined, bundles: undefined },
       opts,
       TYPE_MODULE,
       "BundleCheckout",

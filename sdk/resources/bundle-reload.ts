@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { InstanceArgs } from "./connection-args";
 import { providerShell, TYPE_MODULE } from "./provider-shell";
 
-export interface BundleReloadArgs {
+export interface BundleReloadArgs extends InstanceArgs {
   /**
    * Base URL of the instance to reload, with its prefix: a controller's (`https://ci.example.com/team-a/`).
    * Default: the operations center (cloudbees:operationsCenterUrl). Same credentials. Changing it replaces.
@@ -35,12 +36,18 @@ export class BundleReload extends pulumi.dynamic.Resource {
   declare readonly reason: pulumi.Output<string>;
   /** The bundle version in force after the run ("N/A" when none). */
   declare readonly version: pulumi.Output<string>;
+  /** The connection it lives on, as given (absent: `default`). */
+  declare readonly connection: pulumi.Output<string | undefined>;
+  /** The connection's instance it talks to, as given. */
+  declare readonly instance: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: BundleReloadArgs = {}, opts?: pulumi.CustomResourceOptions) {
     super(
       providerShell("bundleReload"),
       name,
       {
+        connection: args.connection,
+        instance: args.instance,
         instanceUrl: args.instanceUrl,
         allowRestartRequired: args.allowRestartRequired,
         triggers: args.triggers,

@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { InstanceArgs } from "./connection-args";
 import { providerShell, TYPE_MODULE } from "./provider-shell";
 
-export interface BundleValidationArgs {
+export interface BundleValidationArgs extends InstanceArgs {
   /**
    * A bundle folder (holding bundle.yaml), relative to the program's folder or absolute: linted, then validated with
    * casc-bundle-validate on `instanceUrl`. Exactly one of bundlePath, bundleTreePath. Changing it replaces.
@@ -42,12 +43,18 @@ export class BundleValidation extends pulumi.dynamic.Resource {
   declare readonly messages: pulumi.Output<string[]>;
   /** The local lint's messages. */
   declare readonly lintMessages: pulumi.Output<string[]>;
+  /** The connection it lives on, as given (absent: `default`). */
+  declare readonly connection: pulumi.Output<string | undefined>;
+  /** The connection's instance it talks to, as given. */
+  declare readonly instance: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: BundleValidationArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       providerShell("bundleValidation"),
       name,
       {
+        connection: args.connection,
+        instance: args.instance,
         bundlePath: args.bundlePath,
         instanceUrl: args.instanceUrl,
         bundleTreePath: args.bundleTreePath,

@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { ConnectionArgs } from "./connection-args";
 import { providerShell, TYPE_MODULE } from "./provider-shell";
 
-export interface ControllerBundleAssignmentArgs {
+export interface ControllerBundleAssignmentArgs extends ConnectionArgs {
   /** Full path of the controller (`folder1/controller1`, no leading or trailing "/"). Changing it replaces. */
   controllerPath: pulumi.Input<string>;
   /** The bundle to assign; it must be available to the controller (see BundleAvailability). Updates in place. */
@@ -23,12 +24,14 @@ export class ControllerBundleAssignment extends pulumi.dynamic.Resource {
   declare readonly controllerPath: pulumi.Output<string>;
   declare readonly bundleId: pulumi.Output<string>;
   declare readonly fallbackBundleId: pulumi.Output<string | undefined>;
+  /** The connection it lives on, as given (absent: `default`). */
+  declare readonly connection: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ControllerBundleAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       providerShell("controllerBundleAssignment"),
       name,
-      { controllerPath: args.controllerPath, bundleId: args.bundleId, fallbackBundleId: args.fallbackBundleId },
+      { connection: args.connection, controllerPath: args.controllerPath, bundleId: args.bundleId, fallbackBundleId: args.fallbackBundleId },
       opts,
       TYPE_MODULE,
       "ControllerBundleAssignment",

@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { ConnectionArgs } from "./connection-args";
 import { providerShell, TYPE_MODULE } from "./provider-shell";
 
-export interface ControllerBundleTokenArgs {
+export interface ControllerBundleTokenArgs extends ConnectionArgs {
   /** Full path of the controller (`folder1/controller1`); it must have a bundle assigned. Changing it replaces. */
   controllerPath: pulumi.Input<string>;
   /** Any values: when one changes, the token is regenerated again (a rotation). */
@@ -23,12 +24,14 @@ export class ControllerBundleToken extends pulumi.dynamic.Resource {
   declare readonly token: pulumi.Output<string>;
   /** The link file content, `<url>\n<token>` (secret). */
   declare readonly linkFileContent: pulumi.Output<string>;
+  /** The connection it lives on, as given (absent: `default`). */
+  declare readonly connection: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ControllerBundleTokenArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       providerShell("controllerBundleToken"),
       name,
-      { controllerPath: args.controllerPath, triggers: args.triggers, url: undefined, token: undefined, linkFileContent: undefined },
+      { connection: args.connection, controllerPath: args.controllerPath, triggers: args.triggers, url: undefined, token: undefined, linkFileContent: undefined },
       // The provider host cannot return secrets: the engine marks these outputs secret.
       pulumi.mergeOptions(opts, { additionalSecretOutputs: ["token", "linkFileContent"] }),
       TYPE_MODULE,

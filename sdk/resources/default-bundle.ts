@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { ConnectionArgs } from "./connection-args";
 import { providerShell, TYPE_MODULE } from "./provider-shell";
 
-export interface DefaultBundleArgs {
+export interface DefaultBundleArgs extends ConnectionArgs {
   /** The bundle pre-selected for controllers that match its availability pattern. Updates in place. */
   bundleId: pulumi.Input<string>;
 }
@@ -13,8 +14,10 @@ export interface DefaultBundleArgs {
  */
 export class DefaultBundle extends pulumi.dynamic.Resource {
   declare readonly bundleId: pulumi.Output<string>;
+  /** The connection it lives on, as given (absent: `default`). */
+  declare readonly connection: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: DefaultBundleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerShell("defaultBundle"), name, { bundleId: args.bundleId }, opts, TYPE_MODULE, "DefaultBundle");
+    super(providerShell("defaultBundle"), name, { connection: args.connection, bundleId: args.bundleId }, opts, TYPE_MODULE, "DefaultBundle");
   }
 }

@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { ConnectionArgs } from "./connection-args";
 import { providerShell, TYPE_MODULE } from "./provider-shell";
 
-export interface GlobalAvailabilityPatternArgs {
+export interface GlobalAvailabilityPatternArgs extends ConnectionArgs {
   /** true: every bundle without a pattern may be used by any controller (more flexible, less secure). */
   visibility: pulumi.Input<boolean>;
 }
@@ -9,8 +10,10 @@ export interface GlobalAvailabilityPatternArgs {
 /** The operations center's global availability switch. Destroying it sets it back to false, the secure setting. */
 export class GlobalAvailabilityPattern extends pulumi.dynamic.Resource {
   declare readonly visibility: pulumi.Output<boolean>;
+  /** The connection it lives on, as given (absent: `default`). */
+  declare readonly connection: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: GlobalAvailabilityPatternArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerShell("globalAvailabilityPattern"), name, { visibility: args.visibility }, opts, TYPE_MODULE, "GlobalAvailabilityPattern");
+    super(providerShell("globalAvailabilityPattern"), name, { connection: args.connection, visibility: args.visibility }, opts, TYPE_MODULE, "GlobalAvailabilityPattern");
   }
 }

@@ -4,6 +4,7 @@ export { ControllerBundleAssignment, type ControllerBundleAssignmentArgs } from 
 export { DefaultBundle, type DefaultBundleArgs } from "./default-bundle";
 export { GlobalAvailabilityPattern, type GlobalAvailabilityPatternArgs } from "./global-availability-pattern";
 export { providerShell } from "./provider-shell";
+export type { ConnectionArgs, InstanceArgs } from "./connection-args";
 export { BundleCheckout, type BundleCheckoutArgs, type CheckedOutBundleSource } from "./bundle-checkout";
 export { ControllerBundleToken, type ControllerBundleTokenArgs } from "./controller-bundle-token";
 export { BundleReload, type BundleReloadArgs } from "./bundle-reload";

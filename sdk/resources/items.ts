@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { InstanceArgs } from "./connection-args";
 import { providerShell, TYPE_MODULE } from "./provider-shell";
 
-export interface ItemsArgs {
+export interface ItemsArgs extends InstanceArgs {
   /** The items.yaml text (a mapping with an `items` list). Changing it creates the items again. */
   yaml: pulumi.Input<string>;
   /** Full path of the folder to create them in (it must exist). Default: the instance's root. Changing it re-runs. */
@@ -24,12 +25,16 @@ export class Items extends pulumi.dynamic.Resource {
   declare readonly triggers: pulumi.Output<unknown[] | undefined>;
   /** The folder's full name as the instance answered ("" for the root). */
   declare readonly basePath: pulumi.Output<string>;
+  /** The connection it lives on, as given (absent: `default`). */
+  declare readonly connection: pulumi.Output<string | undefined>;
+  /** The connection's instance it talks to, as given. */
+  declare readonly instance: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ItemsArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       providerShell("items"),
       name,
-      { yaml: args.yaml, path: args.path, instanceUrl: args.instanceUrl, triggers: args.triggers, basePath: undefined },
+      { connection: args.connection, instance: args.instance, yaml: args.yaml, path: args.path, instanceUrl: args.instanceUrl, triggers: args.triggers, basePath: undefined },
       opts,
       TYPE_MODULE,
       "Items",

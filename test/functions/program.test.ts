@@ -114,3 +114,31 @@ it("an unusable stack config value names the key and the command", async () => {
   );
   expect(emu.journal.entries()).toHaveLength(0);
 });
+
+it("connection reads cloudbees:connections (the JSON text `pulumi config set --path` builds), and instance its named instance", async () => {
+  const { nonAdmin } = emu.credentials;
+  stackConfig({
+    "cloudbees:connections": JSON.stringify({
+      prod: {
+        operationsCenterUrl: emu.operationsCenterUrl,
+        username: emu.credentials.admin.username,
+        apiToken: emu.credentials.admin.apiToken,
+        instances: { b: { url: emu.controllerUrls[CONTROLLER], username: nonAdmin.username, apiToken: nonAdmin.apiToken } },
+      },
+    }),
+    // The default connection has no token: only the named connection can work.
+    "cloudbees:apiToken": undefined,
+  });
+  await getBundles({ connection: "prod" });
+  expect(last().headers.authorization).toBe(basicOf(emu.credentials.admin.username, emu.credentials.admin.apiToken));
+  // The instance's own user (here one the emulator refuses with 403: what counts is whose credentials were sent).
+  await getUpdateLog({ connection: "prod", instance: "b" }).catch(() => undefined);
+  expect([last().path, last().headers.authorization]).toEqual([
+    `/controllers/${CONTROLLER}/casc-bundle-mgnt/casc-bundle-update-log`,
+    basicOf(nonAdmin.username, nonAdmin.apiToken),
+  ]);
+  await expect(getUpdateLog({ connection: "prod", instance: "b", instanceUrl: emu.controllerUrls[CONTROLLER] })).rejects.toThrow(
+    /give either instance .* or instanceUrl, not both/,
+  );
+  await expect(getBundles({ connection: "qa" })).rejects.toThrow(/^getBundles\(\): connection "qa" is not configured: cloudbees:connections has no "qa" \(connections: default, prod\)/);
+});

@@ -16,7 +16,7 @@ import { actionDiff, echoInputs, unchangedRead, type ActionInputsSpec } from "..
 import { InputChecker } from "../shared/check";
 import { MAX_TEXT_BYTES } from "../../clients/limits";
 import { messageOf, partiallyCreated, warn } from "../shared/errors";
-import { instance, instanceCallFailed, type InstanceConnection } from "../shared/instance";
+import { instance, instanceCallFailed, instanceDescription, type InstanceConnection } from "../shared/instance";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { isUnknown, plain } from "../shared/values";
 import { idOf, INPUT_KEYS, TYPE_NAME } from "./types";
@@ -200,7 +200,7 @@ async function update(id: string, _olds: Props, news: Props): Promise<{ outs: Pr
 }
 
 async function remove(id: string, props: Props): Promise<void> {
-  const where = typeof props.instanceUrl === "string" ? `the instance at ${props.instanceUrl}` : "the operations center";
+  const where = instanceDescription(typeof props.instanceUrl === "string" ? props.instanceUrl : undefined);
   const folder = typeof props.basePath === "string" && props.basePath !== "" ? `folder "${props.basePath}"` : "the root";
   warn(
     `${TYPE_NAME} (${id}): the CasC API cannot delete items, so the items of this YAML stay in ${folder} of ${where}. ` +

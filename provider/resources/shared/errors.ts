@@ -1,7 +1,8 @@
 import { AuthenticationError, CloudBeesError, PermissionError } from "../../http/errors";
 import { bounded, MAX_MESSAGE_LENGTH } from "../../http/response-text";
-import { howToSet, SettingError } from "../../config/settings";
+import { howToSet, DEFAULT_CONNECTION, SettingError } from "../../config/settings";
 import type { OperationsCenterConnection } from "../../config/clients";
+import { currentScope } from "../../config/scope";
 import { PROVIDER_KEY } from "./values";
 import type { Props } from "./types";
 
@@ -22,10 +23,19 @@ export class ResourceError extends Error {
   }
 }
 
-/** `creating BundleAvailability (bundle-availability/team-a): <cause>` */
+/**
+ * ` on connection prod` for a call made for a named connection (see config/scope.ts), "" for the default one: one
+ * place, so that every resource's errors name the server they were about without the controllers knowing of it.
+ */
+function onConnection(): string {
+  const { connection } = currentScope();
+  return connection === DEFAULT_CONNECTION ? "" : ` on connection ${connection}`;
+}
+
+/** `creating BundleAvailability (bundle-availability/team-a): <cause>` (`... (bundle-availability/team-a) on connection prod: <cause>`) */
 export function operationFailed(operation: string, id: string | undefined, cause: string, original?: unknown): ResourceError {
   const detail = original !== undefined && messageOf(original) !== cause ? ` [${messageOf(original)}]` : "";
-  return new ResourceError(`${operation}${id ? ` (${id})` : ""}: ${cause}${detail}`, { cause: original });
+  return new ResourceError(`${operation}${id ? ` (${id})` : ""}${onConnection()}: ${cause}${detail}`, { cause: original });
 }
 
 /**
@@ -34,24 +44,28 @@ export function operationFailed(operation: string, id: string | undefined, cause
  */
 export function accessProblem(
   error: unknown,
-  oc?: Pick<OperationsCenterConnection, "username" | "url">,
+  oc?: Pick<OperationsCenterConnection, "username" | "url"> & Partial<Pick<OperationsCenterConnection, "credentials">>,
   /** What `oc.url` is, for the 401 message: a controller's URL when the call went to a controller. */
   instance = "the operations center",
 ): string | undefined {
   if (error instanceof SettingError) return error.message;
   if (!(error instanceof CloudBeesError)) return undefined;
+  const { connection } = currentScope();
   if (oc) {
+    // The keys the credentials came from: the connection's, or a named instance's own.
+    const username = oc.credentials?.username ?? { key: "cloudbees:username", command: howToSet("username") };
+    const apiToken = oc.credentials?.apiToken ?? { key: "cloudbees:apiToken", command: howToSet("apiToken") };
     if (error instanceof PermissionError) {
       return (
-        `the operations-center user "${oc.username}" (cloudbees:username) is not allowed to use the CasC API at ${oc.url} ` +
+        `the operations-center user "${oc.username}" (${username.key}) is not allowed to use the CasC API at ${oc.url} ` +
         `(403: it requires Overall/Administer). Fix: use an administrator and that administrator's API token: ` +
-        `${howToSet("username")}, and ${howToSet("apiToken")}`
+        `${username.command}, and ${apiToken.command}`
       );
     }
     if (error instanceof AuthenticationError) {
       return (
         `${instance} at ${oc.url} refused the credentials of user "${oc.username}" (401). Fix: check ` +
-        `cloudbees:username and cloudbees:apiToken (a revoked token stops working): ${howToSet("apiToken")}`
+        `${username.key} and ${apiToken.key} (a revoked token stops working): ${apiToken.command}`
       );
     }
     return undefined;
@@ -59,7 +73,7 @@ export function accessProblem(
   if (error instanceof AuthenticationError || error instanceof PermissionError) {
     return (
       `the feature-flag service refused the API token (${error.status}; generating a new token revokes the old ` +
-      `one). Fix: ${howToSet("featureManagementToken")}`
+      `one). Fix: ${howToSet("featureManagementToken", connection)}`
     );
   }
   return undefined;
@@ -77,7 +91,9 @@ export function partiallyCreated(
   inputs: Props,
   cause: unknown,
 ): ResourceError & { id: string; properties: Props; reasons: string[] } {
-  const error = new ResourceError(message, { cause }) as ResourceError & { id: string; properties: Props; reasons: string[] };
+  // The controllers write "<operation> (<id>): ..."; the connection goes after the id, as in operationFailed.
+  const named = onConnection() && !message.includes(onConnection()) ? message.replace(`(${id}):`, `(${id})${onConnection()}:`) : message;
+  const error = new ResourceError(named, { cause }) as ResourceError & { id: string; properties: Props; reasons: string[] };
   error.id = id;
   error.properties = inputs[PROVIDER_KEY] === undefined ? { ...outs } : { ...outs, [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
   error.reasons = [messageOf(cause)];
@@ -86,5 +102,8 @@ export function partiallyCreated(
 
 /** Provider warnings reach the CLI through the host's stderr (SDK 3.146+); no engine log connection exists there. */
 export function warn(message: string): void {
-  console.warn(`warning: ${message}`);
+  // Warnings start "<Type> (<id>): ..."; the connection goes after the id, as in operationFailed.
+  const suffix = onConnection();
+  const named = suffix ? (/^\S+ \([^)]*\):/.test(message) ? message.replace(/^(\S+ \([^)]*\)):/, `$1${suffix}:`) : `${suffix.trim()}: ${message}`) : message;
+  console.warn(`warning: ${named}`);
 }
