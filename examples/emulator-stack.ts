@@ -1,5 +1,5 @@
 import type { Emulator } from "../emulator";
-import { secret } from "../test/harness";
+import { secret } from "../testing/values";
 
 /** Stack config that points the example program at an emulator, as `pulumi config set` would; tokens as secrets. */
 export function emulatorStackConfig(emu: Emulator): Record<string, unknown> {

@@ -11,7 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../emulator";
 import { OperationsCenterClient } from "../provider";
-import { formatPlan, ProgramRunner, type ProgramPlan } from "../test/harness";
+import { formatPlan, ProgramRunner, type ProgramPlan } from "../testing/program-runner";
 import { emulatorStackConfig } from "./emulator-stack";
 
 const ROOT = path.join(__dirname, "..");
