@@ -11,8 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../emulator";
 import { OperationsCenterClient } from "../provider";
-import { formatPlan, ProgramRunner, type ProgramPlan } from "../testing/program-runner";
-import { emulatorStackConfig } from "./emulator-stack";
+import { emulatorStackConfig, formatPlan, ProgramRunner, type ProgramPlan } from "../testing";
 
 const ROOT = path.join(__dirname, "..");
 

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../emulator";
-import { emulatorStackConfig } from "../examples/emulator-stack";
+import { emulatorStackConfig } from "../testing/emulator-config";
 import { isSecret, ProgramRunError, ProgramRunner, type ProgramPlan } from "./harness";
 
 const ROOT = path.join(__dirname, "..");

@@ -1,7 +1,11 @@
 import type { Emulator } from "../emulator";
-import { secret } from "../testing/values";
+import { secret } from "./values";
 
-/** Stack config that points the example program at an emulator, as `pulumi config set` would; tokens as secrets. */
+/**
+ * The stack config that points a program (and the providers) at an emulator, as `pulumi config set` would:
+ * `cloudbees:operationsCenterUrl`, `cloudbees:username`, `cloudbees:apiToken` (secret),
+ * `cloudbees:featureManagementUrl` and `cloudbees:featureManagementToken` (secret), for the emulator's admin user.
+ */
 export function emulatorStackConfig(emu: Emulator): Record<string, unknown> {
   return {
     "cloudbees:operationsCenterUrl": emu.operationsCenterUrl,
