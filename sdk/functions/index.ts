@@ -9,7 +9,6 @@ export {
   getControllerBundleLink,
   validateUploadedBundle,
   RevealedControllerBundleLink,
-  type BundleSummary,
   type ControllerBundleLink,
   type ControllerBundleLinkOptions,
   type RawBundleValidationLogOptions,
@@ -38,6 +37,21 @@ export {
   type ExportItemOptions,
 } from "./instances";
 export type { BundleFiles } from "./zips";
+export type {
+  ApplicationInfo,
+  BundlePreValidation,
+  BundleSummary,
+  BundleUpdateCheckResult,
+  BundleValidationResult,
+  ControllerValidationLog,
+  EffectiveBundleValidationLogResult,
+  EffectiveValidationLogRecord,
+  InstanceValidationResult,
+  RawBundleValidationLogResult,
+  StructureValidation,
+  UpdateLogResult,
+  ValidationLogRecord,
+} from "./results";
 export { type FunctionOptions, type InstanceOptions, type QuietOptions } from "./context";
 export type { SettingValues } from "../../provider/config";
 
