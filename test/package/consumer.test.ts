@@ -1,0 +1,112 @@
+/**
+ * The package as a user installs it: `npm pack`, installed into a fresh project outside this repository (so no link
+ * in our node_modules can hide a missing file) with @pulumi/pulumi from the npm cache, offline. The project
+ * typechecks test/package/consumer/index.ts (every resource and function) and runs its life cycle with
+ * `pulumi-cloudbees/testing` (consumer/lifecycle.ts), with the newest and the lowest @pulumi/pulumi of the peer
+ * range. Packs dist/ as it is: `npm test` builds it first (run `npm run build` before running this file alone).
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { installConsumer, NPM, pack, ROOT, run, startAndStop } from "./consumer-project";
+
+jest.setTimeout(300_000);
+
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+  peerDependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+const NEWEST = pkg.devDependencies["@pulumi/pulumi"]!;
+const LOWEST = pkg.devDependencies["pulumi-sdk-lowest"]!.replace(/^npm:@pulumi\/pulumi@/, "");
+// Build tools of the consumer's project, from our own lock.
+const TOOLS = { typescript: "node_modules/typescript", "ts-node": "node_modules/ts-node", "@types/node": "node_modules/@types/node" };
+
+let scratch: string;
+let tarball: string;
+
+beforeAll(async () => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cloudbees-consumer-"));
+  tarball = await pack(scratch);
+});
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+interface LifecycleReport {
+  outputs: Record<string, unknown>;
+  names: string[];
+  steps: Record<string, string>;
+}
+
+async function lifecycle(dir: string): Promise<LifecycleReport> {
+  const res = await run(process.execPath, ["-r", "ts-node/register/transpile-only", "lifecycle.ts"], dir);
+  expect({ code: res.code, output: res.code === 0 ? "" : res.output }).toEqual({ code: 0, output: "" });
+  return JSON.parse(res.output.trim().split("\n").at(-1)!) as LifecycleReport;
+}
+
+/** The paths of every @pulumi/pulumi installed in the project. */
+async function pulumiCopies(dir: string): Promise<string[]> {
+  const res = await run(NPM, ["ls", "--all", "--parseable", "@pulumi/pulumi"], dir);
+  expect(res.code).toBe(0);
+  return res.output.split("\n").filter((l) => l.includes("node_modules")).map((l) => path.relative(dir, l.trim()));
+}
+
+it("the versions tested are the ends of the peer range", () => {
+  const floor = pkg.peerDependencies["@pulumi/pulumi"]!;
+  expect(floor).toBe(`^${LOWEST}`);
+  expect(NEWEST.split(".")[0]).toBe(LOWEST.split(".")[0]);
+});
+
+it(`installs offline next to the newest @pulumi/pulumi (${NEWEST}), typechecks, runs a program's life cycle, starts the emulator`, async () => {
+  const dir = path.join(scratch, "newest");
+  const install = await installConsumer(dir, tarball, { "@pulumi/pulumi": "node_modules/@pulumi/pulumi", ...TOOLS });
+  expect({ code: install.code, output: install.code === 0 ? "" : install.output }).toEqual({ code: 0, output: "" });
+  // No install-time script of ours ran: npm lists none for the package.
+  expect(fs.existsSync(path.join(dir, "node_modules", "pulumi-cloudbees", "node_modules"))).toBe(false);
+
+  // One SDK: the consumer's.
+  expect(await pulumiCopies(dir)).toEqual([path.join("node_modules", "@pulumi", "pulumi")]);
+  const installed = JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as { version: string };
+  expect(installed.version).toBe(NEWEST);
+
+  // What ships: the license, no source maps, declarations for the testing module.
+  const shipped = path.join(dir, "node_modules", "pulumi-cloudbees");
+  expect(fs.readFileSync(path.join(shipped, "LICENSE"), "utf8")).toContain("Apache License");
+  const files = fs.readdirSync(shipped, { recursive: true }) as string[];
+  expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);
+  expect(files).toContain(path.join("dist", "testing", "index.d.ts"));
+
+  const tsc = await run(process.execPath, [path.join("node_modules", "typescript", "bin", "tsc"), "-p", "."], dir);
+  expect({ code: tsc.code, output: tsc.output }).toEqual({ code: 0, output: "" });
+
+  const report = await lifecycle(dir);
+  expect(report.names).toEqual(["base", "team-a", "team-b"]);
+  expect(report.outputs).toMatchObject({
+    application: { name: "consumer-app", listed: true },
+    applied: { updateAvailable: false, descriptorHasId: true },
+    assigned: "team-b/controller-b <- team-b",
+    defaultBundleId: "team-b",
+    reloaded: true,
+    exportedFolder: true,
+    verdictValid: true,
+    uploadedValid: true,
+    rawLogBundles: ["team-a"],
+    updateLogStatus: "ENABLED",
+    preValidated: [{ bundle: "main/base", valid: true }, { bundle: "main/team-b", valid: true }],
+  });
+  expect(report.outputs.linkFile).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/cjoc\/config-bundle\/team-b\n[0-9a-f]+$/);
+
+  // `npx cloudbees-emulator` starts the emulator from the project's bin.
+  const banner = await startAndStop(dir, ["--offline", "cloudbees-emulator", "--port", "0"], /curl -u/);
+  expect(banner).toMatch(/operations center\s+http:\/\/127\.0\.0\.1:\d+\/cjoc\//);
+});
+
+it(`runs the same life cycle with the lowest @pulumi/pulumi of the range (${LOWEST})`, async () => {
+  const dir = path.join(scratch, "lowest");
+  const install = await installConsumer(dir, tarball, { "@pulumi/pulumi": "node_modules/pulumi-sdk-lowest", ...TOOLS });
+  expect({ code: install.code, output: install.code === 0 ? "" : install.output }).toEqual({ code: 0, output: "" });
+  expect(await pulumiCopies(dir)).toEqual([path.join("node_modules", "@pulumi", "pulumi")]);
+  const installed = JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as { version: string };
+  expect(installed.version).toBe(LOWEST);
+
+  const report = await lifecycle(dir);
+  expect(report.outputs).toMatchObject({ application: { name: "consumer-app", listed: true }, reloaded: true, exportedFolder: true });
+});
