@@ -18,9 +18,11 @@ export interface BundleAvailabilityArgs {
  * bundle.yaml `availabilityPattern`). Destroying it clears the API pattern, and bundle.yaml's applies again.
  */
 export class BundleAvailability extends pulumi.dynamic.Resource {
+  /** The bundle's id (its folder path in the bundle location), as given. */
   declare readonly bundleId: pulumi.Output<string>;
   /** The pattern in force (the one built from `controllers` when they are given). */
   declare readonly regex: pulumi.Output<string>;
+  /** The controllers the bundle is available to, when given as a list (a refresh reads a pattern of that form back as one). */
   declare readonly controllers: pulumi.Output<string[] | undefined>;
   /** Controllers that may be assigned the bundle. */
   declare readonly availableFor: pulumi.Output<string[]>;

@@ -19,7 +19,9 @@ export interface CheckedOutBundleSource {
  * nothing remote: the bundles checked out stay.
  */
 export class BundleCheckout extends pulumi.dynamic.Resource {
+  /** The `timeoutSeconds` input, as given. */
   declare readonly timeoutSeconds: pulumi.Output<number | undefined>;
+  /** The `triggers` input, as given: a change runs the check-out again. */
   declare readonly triggers: pulumi.Output<unknown[] | undefined>;
   /** Each bundle source with the bundles it checked out. */
   declare readonly remotes: pulumi.Output<CheckedOutBundleSource[]>;

@@ -15,8 +15,11 @@ export interface ControllerBundleAssignmentArgs {
  * the BundleAvailability first and pass it in `dependsOn`.
  */
 export class ControllerBundleAssignment extends pulumi.dynamic.Resource {
+  /** Full path of the controller, as given. */
   declare readonly controllerPath: pulumi.Output<string>;
+  /** The bundle assigned to the controller, as the operations center reports it. */
   declare readonly bundleId: pulumi.Output<string>;
+  /** The bundle assigned on delete, as given (undefined: none). */
   declare readonly fallbackBundleId: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ControllerBundleAssignmentArgs, opts?: pulumi.CustomResourceOptions) {

@@ -11,6 +11,7 @@ export interface DefaultBundleArgs {
  * that the bundle still exists; the API cannot unset it either, so destroying warns that the default stays.
  */
 export class DefaultBundle extends pulumi.dynamic.Resource {
+  /** The default bundle, as given (the API cannot read it back). */
   declare readonly bundleId: pulumi.Output<string>;
   /** Controllers for which the bundle is pre-selected (those its availability pattern allows). */
   declare readonly preselectedFor: pulumi.Output<string[]>;

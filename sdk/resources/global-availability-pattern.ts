@@ -8,6 +8,7 @@ export interface GlobalAvailabilityPatternArgs {
 
 /** The operations center's global availability switch. Destroying it sets it back to false, the secure setting. */
 export class GlobalAvailabilityPattern extends pulumi.dynamic.Resource {
+  /** The switch as set (a refresh infers it from the bundle list where the list can tell). */
   declare readonly visibility: pulumi.Output<boolean>;
 
   constructor(name: string, args: GlobalAvailabilityPatternArgs, opts?: pulumi.CustomResourceOptions) {
