@@ -1,5 +1,5 @@
 // Functions a program (or any script) calls to read, validate and export through both APIs, with the resources'
-// configuration. See README.md beside this file.
+// configuration. Documented in docs/functions.md.
 export { getApplications, getApplication } from "./applications";
 export {
   getBundles,

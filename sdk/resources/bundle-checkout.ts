@@ -8,8 +8,11 @@ export interface BundleCheckoutArgs {
   triggers?: pulumi.Input<unknown[]>;
 }
 
+/** A bundle source the operations center checked out, as check-out reports it. */
 export interface CheckedOutBundleSource {
+  /** The source's name (the bundle location's). */
   name: string;
+  /** The bundles read from it: each bundle's name, and the server's text about it. */
   bundles: { bundleName: string; localText: string }[];
 }
 
