@@ -129,9 +129,14 @@ export interface CommandResult {
   output: string;
 }
 
-/** Runs a command in `cwd` with npm's own variables (those `npm test` sets) cleared, so they do not leak in. */
+/** The environment without npm's own variables (those `npm test` sets), so they do not leak into the project's npm. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) || /^npm_config_cache$/i.test(k)));
+}
+
+/** Runs a command in `cwd` with npm's own variables cleared. */
 export function run(command: string, args: string[], cwd: string, timeoutMs = 120_000): Promise<CommandResult> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) || /^npm_config_cache$/i.test(k)));
+  const env = cleanEnv();
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
@@ -179,7 +184,7 @@ export async function installConsumer(dir: string, tarball: string, dependencies
  * stops the whole group and resolves with the output.
  */
 export function startAndStop(dir: string, args: string[], ready: RegExp, timeoutMs = 30_000): Promise<string> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) || /^npm_config_cache$/i.test(k)));
+  const env = cleanEnv();
   return new Promise((resolve, reject) => {
     const child = spawn(NPX, args, { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let output = "";
