@@ -85,10 +85,13 @@ export async function getEffectiveBundleValidationLog(options?: EffectiveBundleV
  * in a program and in a script alike, so the same code works in both and a stack output keeps them encrypted.
  */
 export interface ControllerBundleLink {
+  /** Full path of the controller, as asked for. */
   controllerPath: string;
   /** Where the operations center serves the controller's bundle. */
   url: string;
+  /** The controller's bundle token (secret). */
   token: pulumi.Output<string>;
+  /** The link file a controller reads, `<url>\n<token>` (secret). */
   linkFileContent: pulumi.Output<string>;
 }
 
@@ -99,9 +102,13 @@ export interface ControllerBundleLink {
  */
 export class RevealedControllerBundleLink {
   constructor(
+    /** Full path of the controller, as asked for. */
     readonly controllerPath: string,
+    /** Where the operations center serves the controller's bundle. */
     readonly url: string,
+    /** The controller's bundle token, in clear. */
     readonly token: string,
+    /** The link file a controller reads, `<url>\n<token>`, in clear. */
     readonly linkFileContent: string,
   ) {}
 

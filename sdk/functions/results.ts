@@ -91,14 +91,17 @@ export interface RawBundleValidationLogResult {
 
 /** The effective bundle validation log (getEffectiveBundleValidationLog): one entry per controller. */
 export interface EffectiveBundleValidationLogResult {
+  /** One entry per controller (those the `controller` filter matches). */
   validationLog: ControllerValidationLog[];
 }
 
 /** One message of a bundle validation on the operations center. */
 export interface StructureValidation {
+  /** How serious: an ERROR makes the bundle invalid. */
   level: "INFO" | "WARNING" | "ERROR";
   /** The validator's code, e.g. `VERSIONVAL`. */
   validationCode: string;
+  /** The validator's text. */
   message: string;
 }
 
@@ -116,15 +119,18 @@ export interface BundleValidationResult {
     controller: string;
     /** The controller's state as the server reports it, when it does. */
     controllerStatus?: string;
+    /** The messages for that controller, when there are any. */
     validations?: StructureValidation[];
   }>;
 }
 
 /** The pre-validation of raw bundles (preValidateBundles): one verdict per bundle sent. */
 export interface BundlePreValidation {
+  /** One verdict per bundle of the zip, parents included. */
   validations: Array<{
-    /** The bundle's id. */
+    /** The bundle, with its branch folder (`main/team-a`). */
     bundle: string;
+    /** Its verdict. */
     result: BundleValidationResult;
   }>;
 }
@@ -145,10 +151,13 @@ export interface UpdateLogResult {
   retentionPolicy: number;
   /** The versions the instance received, as the server orders them. */
   versions: Array<{
+    /** The bundle version. */
     version: string;
     /** When it was received, as the server writes it. */
     date: string;
+    /** Number of ERROR messages of its validation. */
     errors: number;
+    /** Number of WARNING messages of its validation. */
     warnings: number;
     /** The folder holding that version on the instance. */
     folder: string;
@@ -157,9 +166,11 @@ export interface UpdateLogResult {
 
 /** Whether a newer bundle is available to an instance (checkBundleUpdate). */
 export interface BundleUpdateCheckResult {
+  /** true when a newer bundle version is available to the instance. */
   updateAvailable: boolean;
   /** How the update would apply: `RELOAD` (without restart) or `RESTART`; only with an update. */
   updateType?: "RELOAD" | "RESTART";
+  /** The version in force and, with an update, the new one. */
   versions: {
     /** The bundle version in force, and its validation messages. */
     currentBundle: { version: string; validations: string[] };
