@@ -36,28 +36,23 @@ interface Project {
   install: CommandResult;
   copies: string[];
   version: string;
-  tsc?: CommandResult;
-  lifecycle?: CommandResult;
 }
 
-/** Installs a project and runs its life cycle; both projects do so at once (mostly waiting on I/O and processes). */
-async function project(name: string, pulumiFrom: string, tarball: Promise<string>, typecheck: boolean): Promise<Project> {
+/** Installs a project; both install at once (I/O mostly), their life cycles run one after the other. */
+async function install(name: string, pulumiFrom: string, tarball: Promise<string>): Promise<Project> {
   const dir = path.join(scratch, name);
-  const install = await installConsumer(dir, await tarball, { "@pulumi/pulumi": pulumiFrom, ...TOOLS });
-  const result: Project = { dir, install, copies: [], version: "" };
-  if (install.code !== 0) return result;
+  const result: Project = { dir, install: await installConsumer(dir, await tarball, { "@pulumi/pulumi": pulumiFrom, ...TOOLS }), copies: [], version: "" };
+  if (result.install.code !== 0) return result;
   result.copies = await pulumiCopies(dir);
   result.version = (JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as { version: string }).version;
-  if (typecheck) result.tsc = await run(process.execPath, [path.join("node_modules", "typescript", "bin", "tsc"), "-p", "."], dir);
-  result.lifecycle = await run(process.execPath, ["-r", "ts-node/register/transpile-only", "lifecycle.ts"], dir, 240_000);
   return result;
 }
 
 beforeAll(() => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cloudbees-consumer-"));
   const tarball = pack(scratch);
-  newest = project("newest", "node_modules/@pulumi/pulumi", tarball, true);
-  lowest = project("lowest", "node_modules/pulumi-sdk-lowest", tarball, false);
+  newest = install("newest", "node_modules/@pulumi/pulumi", tarball);
+  lowest = install("lowest", "node_modules/pulumi-sdk-lowest", tarball);
   // Awaited by the tests; a failure is reported there.
   newest.catch(() => undefined);
   lowest.catch(() => undefined);
@@ -71,9 +66,11 @@ function succeeded(res: CommandResult | undefined): { code: number | null | unde
   return { code: res?.code, output: res?.code === 0 ? "" : res?.output ?? "(not run)" };
 }
 
-function report(p: Project): LifecycleReport {
-  expect(succeeded(p.lifecycle)).toEqual({ code: 0, output: "" });
-  return JSON.parse(p.lifecycle!.output.trim().split("\n").at(-1)!) as LifecycleReport;
+/** Runs lifecycle.ts in the project: the program's life cycle with pulumi-cloudbees/testing. */
+async function lifecycle(p: Project): Promise<LifecycleReport> {
+  const res = await run(process.execPath, ["-r", "ts-node/register/transpile-only", "lifecycle.ts"], p.dir, 240_000);
+  expect(succeeded(res)).toEqual({ code: 0, output: "" });
+  return JSON.parse(res.output.trim().split("\n").at(-1)!) as LifecycleReport;
 }
 
 /** The paths of every @pulumi/pulumi installed in the project. */
@@ -103,9 +100,10 @@ it(`installs offline next to the newest @pulumi/pulumi (${NEWEST}), typechecks, 
   expect(files).toContain(path.join("dist", "testing", "index.d.ts"));
   expect(fs.existsSync(path.join(shipped, "node_modules"))).toBe(false);
 
-  expect(succeeded(p.tsc)).toEqual({ code: 0, output: "" });
+  const tsc = await run(process.execPath, [path.join("node_modules", "typescript", "bin", "tsc"), "-p", "."], p.dir);
+  expect(succeeded(tsc)).toEqual({ code: 0, output: "" });
 
-  const r = report(p);
+  const r = await lifecycle(p);
   expect(r.names).toEqual(["base", "team-a", "team-b"]);
   expect(r.outputs).toMatchObject({
     application: { name: "consumer-app", listed: true },
@@ -132,6 +130,6 @@ it(`runs the same life cycle with the lowest @pulumi/pulumi of the range (${LOWE
   expect(succeeded(p.install)).toEqual({ code: 0, output: "" });
   expect(p.copies).toEqual([path.join("node_modules", "@pulumi", "pulumi")]);
   expect(p.version).toBe(LOWEST);
-  const r = report(p);
+  const r = await lifecycle(p);
   expect(r.outputs).toMatchObject({ application: { name: "consumer-app", listed: true }, reloaded: true, exportedFolder: true });
 });
