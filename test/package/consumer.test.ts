@@ -99,6 +99,16 @@ it(`installs offline next to the newest @pulumi/pulumi (${NEWEST}), typechecks, 
   expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);
   expect(files).toContain(path.join("dist", "testing", "index.d.ts"));
   expect(fs.existsSync(path.join(shipped, "node_modules"))).toBe(false);
+  // The declarations import only what a consumer has: Node, the package's dependencies and its peer. (The project's
+  // tsc skips .d.ts files, for speed: an import of anything else would silently become `any` there.)
+  const manifest = JSON.parse(fs.readFileSync(path.join(shipped, "package.json"), "utf8")) as { dependencies: object; peerDependencies: object };
+  const allowed = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)]);
+  const imported = files
+    .filter((f) => f.endsWith(".d.ts"))
+    .flatMap((f) => [...fs.readFileSync(path.join(shipped, f), "utf8").matchAll(/(?:from |import\()"([^".][^"]*)"/g)].map((m) => m[1]!));
+  const packageOf = (spec: string) => spec.split("/").slice(0, spec.startsWith("@") ? 2 : 1).join("/");
+  expect([...new Set(imported.map(packageOf))].filter((p) => !p.startsWith("node:") && !allowed.has(p))).toEqual([]);
+  expect(imported.length).toBeGreaterThan(0);
 
   const tsc = await run(process.execPath, [path.join("node_modules", "typescript", "bin", "tsc"), "-p", "."], p.dir);
   expect(succeeded(tsc)).toEqual({ code: 0, output: "" });
