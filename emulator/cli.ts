@@ -1,6 +1,7 @@
+#!/usr/bin/env node
 /**
- * `npm run emulator [-- --port N] [--bundles DIR]`: runs the emulator until Ctrl-C, for Pulumi programs and manual
- * exploration with curl.
+ * `cloudbees-emulator [--port N] [--bundles DIR] [--rate-limit]` (the package's bin; `npm run emulator --` in this
+ * repository): runs the emulator until Ctrl-C, for Pulumi programs and manual exploration with curl.
  */
 import * as path from "node:path";
 import { defaultBundlesDir, startEmulator } from "./index";
@@ -11,7 +12,7 @@ interface CliArgs {
   rateLimit: boolean;
 }
 
-const USAGE = "usage: npm run emulator -- [--port N] [--bundles DIR] [--rate-limit]";
+const USAGE = "usage: cloudbees-emulator [--port N] [--bundles DIR] [--rate-limit]";
 
 function parseArgs(argv: string[]): CliArgs {
   const args: CliArgs = { port: 0, bundlesDir: defaultBundlesDir(), rateLimit: false };

@@ -15,8 +15,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../emulator";
 import { OperationsCenterClient } from "../provider";
-import { formatPlan, ProgramRunError, ProgramRunner, type ProgramPlan } from "../test/harness";
-import { emulatorStackConfig, productionEmulatorOptions, PROMOTION_CONTROLLER, promotionStackConfig } from "./emulator-stack";
+import { emulatorStackConfig, formatPlan, ProgramRunError, ProgramRunner, type ProgramPlan } from "../testing";
+import { productionEmulatorOptions, PROMOTION_CONTROLLER, promotionStackConfig } from "./promotion-stack";
 
 const ROOT = path.join(__dirname, "..");
 

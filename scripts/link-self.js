@@ -4,7 +4,8 @@
  * repository root. The SDK's provider shells `require("pulumi-cloudbees/provider")` inside the dynamic-provider
  * host, which loads the serialized text with an empty filename, so Node's package self-reference does not apply:
  * the name must resolve from the host's working directory (the program's folder: here, the repository root).
- * Run by `npm run prepare` (which `npm ci` and `npm install` run) and before `npm test`.
+ * Run by `npm test`, `npm start` and `npm run typecheck`, not by an install: the package has no install-time scripts,
+ * so a consumer's `npm install` runs nothing of ours.
  */
 "use strict";
 const fs = require("node:fs");

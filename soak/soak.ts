@@ -1,6 +1,6 @@
 /**
  * The fault soak: the example programs' whole life cycle (up, refresh, up, destroy) through the real provider host
- * (test/harness/program-runner.ts plays the engine) against the emulator, with seeded random faults on a share of
+ * (testing/program-runner.ts plays the engine) against the emulator, with seeded random faults on a share of
  * the requests: 500, 503, 429 and 555 with Retry-After, connections dropped before and after the server acted, and
  * answers sent after the client's deadline. A failed step is run again (as a pipeline would), up to three times.
  *
@@ -16,9 +16,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator, type JournalEntry } from "../emulator";
-import { emulatorStackConfig } from "../examples/emulator-stack";
-import { ProgramRunner, shortType, type StateResource } from "../test/harness";
-import { unwrapSecrets } from "../test/harness/values";
+import { emulatorStackConfig, ProgramRunner, shortType, unwrapSecrets, type StateResource } from "../testing";
 
 const ROOT = path.join(__dirname, "..");
 const STEPS = ["up", "refresh", "up", "destroy"] as const;

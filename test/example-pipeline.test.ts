@@ -1,6 +1,6 @@
 /* istanbul ignore file */
 /**
- * The pipeline example (examples/pipeline) run as `pulumi up` would (test/harness/program-runner.ts: the program under
+ * The pipeline example (examples/pipeline) run as `pulumi up` would (testing/program-runner.ts: the program under
  * the SDK's mocks, every resource through the real provider host, dependencies honoured), against the emulator whose
  * bundle location is the tree the pipeline validates (a git checkout, say): a bad bundle stops the pipeline at
  * BundleValidation, and nothing is checked out, made available, assigned or reloaded.
@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../emulator";
-import { emulatorStackConfig } from "../examples/emulator-stack";
+import { emulatorStackConfig } from "../testing/emulator-config";
 import { isSecret, ProgramRunError, ProgramRunner, type ProgramPlan } from "./harness";
 
 const ROOT = path.join(__dirname, "..");

@@ -5,7 +5,7 @@
  */
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../emulator";
-import { emulatorStackConfig } from "../examples/emulator-stack";
+import { emulatorStackConfig } from "../testing/emulator-config";
 import { OperationsCenterClient } from "../provider";
 import { ProgramRunner, type ProgramPlan } from "./harness";
 

@@ -14,7 +14,7 @@ import {
   productionEmulatorOptions,
   PROMOTION_CONTROLLER as A,
   promotionStackConfig,
-} from "../examples/emulator-stack";
+} from "../examples/promotion-stack";
 import { ProgramRunner, type ProgramPlan } from "./harness";
 
 const ROOT = path.join(__dirname, "..");

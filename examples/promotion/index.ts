@@ -59,5 +59,5 @@ export const production = onProduction.bundleId
 export const reloaded = pulumi.all([reload.reloaded, reload.version]).apply(([done, version]) => ({ reloaded: done, version }));
 export const productionControllerUpToDate = reload.version.apply(async () => {
   const update = await cloudbees.checkBundleUpdate({ connection: "production", instance });
-  return !update["update-available"];
+  return !update.updateAvailable;
 });

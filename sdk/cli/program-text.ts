@@ -5,7 +5,7 @@
  */
 import type { Application } from "../../provider/clients/feature-management-schemas";
 import { patternToControllers } from "../../provider/resources/shared/pattern";
-import type { BundleSummary } from "../functions/operations-center";
+import type { BundleSummary } from "../functions/results";
 
 /** What was read from the installation. */
 export interface Installation {

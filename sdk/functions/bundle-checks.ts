@@ -1,9 +1,9 @@
-import type { InstanceValidation, PreValidationResult } from "../../provider/clients/casc-schemas";
 import { requireBoolean, requireText } from "../../provider/clients/inputs";
 import { branchFolderName, DEFAULT_BRANCH, zipBundle, zipBundleTree } from "../../provider/bundle/bundle-zips";
 import { readBundleFolder, readBundleTree } from "../../provider/bundle/files";
 import { InvalidInputError } from "../../provider/http/errors";
 import { instanceOf, operationsCenterOf, run, zipOf, type FunctionOptions, type InstanceOptions, type QuietOptions } from "./context";
+import { instanceValidationOf, preValidationResultOf, type BundlePreValidation, type InstanceValidationResult } from "./results";
 import { bundleFilesOf, type BundleFiles } from "./zips";
 
 /** A bundle as a folder (its files), the path of a zip file, or the zip's bytes. */
@@ -37,10 +37,10 @@ function checkTreeOptions(tree: BundleSource, options: Record<string, unknown>, 
 /**
  * Validates one bundle against an instance (POST `casc-bundle-mgnt/casc-bundle-validate`): the operations center,
  * or the controller at `instanceUrl`. `bundle` is the bundle's folder (zipped with its files at the top, as the
- * endpoint wants), a zip file's path, or the zip. Returns the verdict `{valid, "validation-messages"}`: an invalid
+ * endpoint wants), a zip file's path, or the zip. Returns the verdict `{valid, validationMessages}`: an invalid
  * bundle is not an error.
  */
-export async function validateBundle(bundle: BundleSource, options?: InstanceOptions & QuietOptions): Promise<InstanceValidation> {
+export async function validateBundle(bundle: BundleSource, options?: InstanceOptions & QuietOptions): Promise<InstanceValidationResult> {
   const { instanceUrl, quiet } = options ?? {};
   return run("validateBundle", { bundle, instanceUrl, quiet }, async (operation) => {
     if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
@@ -50,7 +50,7 @@ export async function validateBundle(bundle: BundleSource, options?: InstanceOpt
       }
       return zipBundle(dir);
     });
-    return instanceOf(options, operation).validateBundle(zip, { quiet });
+    return instanceValidationOf(await instanceOf(options, operation).validateBundle(zip, { quiet }));
   });
 }
 
@@ -68,7 +68,7 @@ export interface PreValidateBundlesOptions extends FunctionOptions, QuietOptions
  * bundle.yaml is a bundle, zipped in the branch-folder layout), a zip file's path, or the zip. Returns
  * `{validations: [{bundle, result}]}`; an inconsistent bundle (a reference to a missing file) is the server's error.
  */
-export async function preValidateBundles(tree: BundleSource, options?: PreValidateBundlesOptions): Promise<PreValidationResult> {
+export async function preValidateBundles(tree: BundleSource, options?: PreValidateBundlesOptions): Promise<BundlePreValidation> {
   const { quiet, bundles, branch } = options ?? {};
   return run("preValidateBundles", { tree, bundles, branch, quiet }, async (operation) => {
     if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
@@ -85,7 +85,7 @@ export async function preValidateBundles(tree: BundleSource, options?: PreValida
       }
       return zipBundleTree(dir, { bundles, branch });
     });
-    return operationsCenterOf(options, operation).client.preValidateBundles(zip, { quiet });
+    return preValidationResultOf(await operationsCenterOf(options, operation).client.preValidateBundles(zip, { quiet }));
   });
 }
 

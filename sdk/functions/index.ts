@@ -1,5 +1,5 @@
 // Functions a program (or any script) calls to read, validate and export through both APIs, with the resources'
-// configuration. See README.md beside this file.
+// configuration. Documented in docs/functions.md.
 export { getApplications, getApplication } from "./applications";
 export {
   getBundles,
@@ -9,7 +9,6 @@ export {
   getControllerBundleLink,
   validateUploadedBundle,
   RevealedControllerBundleLink,
-  type BundleSummary,
   type ControllerBundleLink,
   type ControllerBundleLinkOptions,
   type RawBundleValidationLogOptions,
@@ -39,6 +38,21 @@ export {
   type ExportItemOptions,
 } from "./instances";
 export type { BundleFiles } from "./zips";
+export type {
+  ApplicationInfo,
+  BundlePreValidation,
+  BundleSummary,
+  BundleUpdateCheckResult,
+  BundleValidationResult,
+  ControllerValidationLog,
+  EffectiveBundleValidationLogResult,
+  EffectiveValidationLogRecord,
+  InstanceValidationResult,
+  RawBundleValidationLogResult,
+  StructureValidation,
+  UpdateLogResult,
+  ValidationLogRecord,
+} from "./results";
 export { type FunctionOptions, type InstanceOptions, type QuietOptions } from "./context";
 export type { SettingValues } from "../../provider/config";
 

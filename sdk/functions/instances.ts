@@ -1,26 +1,26 @@
-import type { BundleUpdateCheck, UpdateLog } from "../../provider/clients/casc-schemas";
 import { requireBoolean, requireOneOf, requireText, SCHEMA_FILES, SECTION_FILES, type SchemaFile, type SectionFile } from "../../provider/clients/inputs";
 import { instanceOf, run, type InstanceOptions, type QuietOptions } from "./context";
+import { bundleUpdateCheckOf, updateLogOf, type BundleUpdateCheckResult, type UpdateLogResult } from "./results";
 import { bundleFilesOf, type BundleFiles } from "./zips";
 
 // The endpoints every instance has. Each function asks the operations center, or the controller at
 // `options.instanceUrl`, as the configured operations-center user.
 
 /** The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`). */
-export async function getUpdateLog(options?: InstanceOptions): Promise<UpdateLog> {
+export async function getUpdateLog(options?: InstanceOptions): Promise<UpdateLogResult> {
   const { instanceUrl } = options ?? {};
-  return run("getUpdateLog", { instanceUrl }, async (operation) => instanceOf(options, operation).getUpdateLog());
+  return run("getUpdateLog", { instanceUrl }, async (operation) => updateLogOf(await instanceOf(options, operation).getUpdateLog()));
 }
 
 /**
  * Whether a newer bundle is available to the instance (GET `casc-bundle-mgnt/check-bundle-update`): reads only;
  * the BundleReload resource applies it.
  */
-export async function checkBundleUpdate(options?: InstanceOptions & QuietOptions): Promise<BundleUpdateCheck> {
+export async function checkBundleUpdate(options?: InstanceOptions & QuietOptions): Promise<BundleUpdateCheckResult> {
   const { instanceUrl, quiet } = options ?? {};
   return run("checkBundleUpdate", { instanceUrl, quiet }, async (operation) => {
     if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
-    return instanceOf(options, operation).checkBundleUpdate({ quiet });
+    return bundleUpdateCheckOf(await instanceOf(options, operation).checkBundleUpdate({ quiet }));
   });
 }
 

@@ -1,31 +1,22 @@
 import { inspect } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
-import type {
-  EffectiveBundleValidationLog,
-  ListedBundle,
-  RawBundleValidationLog,
-  ValidationResult,
-} from "../../provider/clients/casc-schemas";
 import { requireBoolean, requireFullPath, requireText } from "../../provider/clients/inputs";
 import { NotFoundError } from "../../provider/http/errors";
 import { operationsCenterOf, run, type FunctionOptions, type QuietOptions } from "./context";
-
-/**
- * A bundle as the operations center lists it: availability and assignments. The list's `token` and
- * `linkFileContent` are left out: they are empty in list results (a token belongs to a controller's link), and
- * leaving them out means no token can reach a stack output in clear. A controller's token comes from
- * getControllerBundleLink, as a secret.
- */
-export type BundleSummary = Omit<ListedBundle, "token" | "linkFileContent">;
-
-function summary(bundle: ListedBundle): BundleSummary {
-  const { token: _token, linkFileContent: _link, ...rest } = bundle;
-  return rest;
-}
+import {
+  bundleSummaryOf,
+  effectiveValidationLogOf,
+  rawValidationLogOf,
+  validationResultOf,
+  type BundleSummary,
+  type BundleValidationResult,
+  type EffectiveBundleValidationLogResult,
+  type RawBundleValidationLogResult,
+} from "./results";
 
 /** Every bundle of the operations center (GET `casc-bundle/list`), with `regex`, `availableFor` and `usedBy`. */
 export async function getBundles(options?: FunctionOptions): Promise<BundleSummary[]> {
-  return run("getBundles", {}, async (operation) => (await operationsCenterOf(options, operation).client.listBundles()).map(summary));
+  return run("getBundles", {}, async (operation) => (await operationsCenterOf(options, operation).client.listBundles()).map(bundleSummaryOf));
 }
 
 /**
@@ -47,7 +38,7 @@ export async function getBundle(name: string, options?: FunctionOptions): Promis
         hint: "Check the name (the bundle's folder path in the bundle location), or check out the bundle location first.",
       });
     }
-    return summary(found);
+    return bundleSummaryOf(found);
   });
 }
 
@@ -58,13 +49,16 @@ export interface RawBundleValidationLogOptions extends FunctionOptions {
   controller?: boolean;
 }
 
-/** The raw bundle validation log (GET `casc-bundle/raw-bundle-validation-log`, parameters `bundle`, `controller`). */
-export async function getRawBundleValidationLog(options?: RawBundleValidationLogOptions): Promise<RawBundleValidationLog> {
+/**
+ * The raw bundle validation log (GET `casc-bundle/raw-bundle-validation-log`, parameters `bundle`, `controller`):
+ * `{ validationLog: [{ bundleId, records, controllers? }] }`.
+ */
+export async function getRawBundleValidationLog(options?: RawBundleValidationLogOptions): Promise<RawBundleValidationLogResult> {
   const { bundle, controller } = options ?? {};
   return run("getRawBundleValidationLog", { bundle, controller }, async (operation) => {
     if (bundle !== undefined) requireText(bundle, "bundle", operation);
     if (controller !== undefined) requireBoolean(controller, "controller", operation);
-    return operationsCenterOf(options, operation).client.getRawBundleValidationLog({ bundle, controller });
+    return rawValidationLogOf(await operationsCenterOf(options, operation).client.getRawBundleValidationLog({ bundle, controller }));
   });
 }
 
@@ -73,12 +67,15 @@ export interface EffectiveBundleValidationLogOptions extends FunctionOptions {
   controller?: string;
 }
 
-/** The effective bundle validation log per controller (GET `casc-bundle/effective-bundle-validation-log`). */
-export async function getEffectiveBundleValidationLog(options?: EffectiveBundleValidationLogOptions): Promise<EffectiveBundleValidationLog> {
+/**
+ * The effective bundle validation log per controller (GET `casc-bundle/effective-bundle-validation-log`):
+ * `{ validationLog: [{ controller, records }] }`.
+ */
+export async function getEffectiveBundleValidationLog(options?: EffectiveBundleValidationLogOptions): Promise<EffectiveBundleValidationLogResult> {
   const { controller } = options ?? {};
   return run("getEffectiveBundleValidationLog", { controller }, async (operation) => {
     if (controller !== undefined) requireText(controller, "controller", operation);
-    return operationsCenterOf(options, operation).client.getEffectiveBundleValidationLog({ controller });
+    return effectiveValidationLogOf(await operationsCenterOf(options, operation).client.getEffectiveBundleValidationLog({ controller }));
   });
 }
 
@@ -88,10 +85,13 @@ export async function getEffectiveBundleValidationLog(options?: EffectiveBundleV
  * in a program and in a script alike, so the same code works in both and a stack output keeps them encrypted.
  */
 export interface ControllerBundleLink {
+  /** Full path of the controller, as asked for. */
   controllerPath: string;
   /** Where the operations center serves the controller's bundle. */
   url: string;
+  /** The controller's bundle token (secret). */
   token: pulumi.Output<string>;
+  /** The link file a controller reads, `<url>\n<token>` (secret). */
   linkFileContent: pulumi.Output<string>;
 }
 
@@ -102,9 +102,13 @@ export interface ControllerBundleLink {
  */
 export class RevealedControllerBundleLink {
   constructor(
+    /** Full path of the controller, as asked for. */
     readonly controllerPath: string,
+    /** Where the operations center serves the controller's bundle. */
     readonly url: string,
+    /** The controller's bundle token, in clear. */
     readonly token: string,
+    /** The link file a controller reads, `<url>\n<token>`, in clear. */
     readonly linkFileContent: string,
   ) {}
 
@@ -157,11 +161,11 @@ export async function getControllerBundleLink(
  * Validates a bundle the operations center already has (POST `casc-bundle/validate-uploaded-bundle?bundleId=`):
  * `valid`, `structureValidations`, `controllerValidations`. A verdict, not an error: check `valid`.
  */
-export async function validateUploadedBundle(bundleId: string, options?: FunctionOptions & QuietOptions): Promise<ValidationResult> {
+export async function validateUploadedBundle(bundleId: string, options?: FunctionOptions & QuietOptions): Promise<BundleValidationResult> {
   const quiet = options?.quiet;
   return run("validateUploadedBundle", { bundleId, quiet }, async (operation) => {
     const id = requireText(bundleId, "bundleId", operation);
     if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
-    return operationsCenterOf(options, operation).client.validateUploadedBundle(id, { quiet });
+    return validationResultOf(await operationsCenterOf(options, operation).client.validateUploadedBundle(id, { quiet }));
   });
 }

@@ -20,7 +20,9 @@ export interface ApplicationArgs extends ConnectionArgs {
 export class Application extends pulumi.dynamic.Resource {
   /** The service's id of the application (also the resource id). */
   declare readonly applicationId: pulumi.Output<string>;
+  /** The application's name, as the service holds it. */
   declare readonly name: pulumi.Output<string>;
+  /** The `adoptExisting` input, as given. */
   declare readonly adoptExisting: pulumi.Output<boolean | undefined>;
   /** true when create adopted an existing application. */
   declare readonly adopted: pulumi.Output<boolean>;

@@ -23,9 +23,11 @@ export interface BundleAvailabilityArgs extends ConnectionArgs {
  * people: read it with `getBundle(bundleId)` (`availableFor`, `usedBy`) or `getControllers()`.
  */
 export class BundleAvailability extends pulumi.dynamic.Resource {
+  /** The bundle's id (its folder path in the bundle location), as given. */
   declare readonly bundleId: pulumi.Output<string>;
   /** The pattern in force (the one built from `controllers` when they are given). */
   declare readonly regex: pulumi.Output<string>;
+  /** The controllers the bundle is available to, when given as a list (a refresh reads a pattern of that form back as one). */
   declare readonly controllers: pulumi.Output<string[] | undefined>;
   /** The connection it lives on, as given (absent: `default`). */
   declare readonly connection: pulumi.Output<string | undefined>;

@@ -9,8 +9,11 @@ export interface BundleCheckoutArgs extends ConnectionArgs {
   triggers?: pulumi.Input<unknown[]>;
 }
 
+/** A bundle source the operations center checked out, as check-out reports it. */
 export interface CheckedOutBundleSource {
+  /** The source's name (the bundle location's). */
   name: string;
+  /** The bundles read from it: each bundle's name, and the server's text about it. */
   bundles: { bundleName: string; localText: string }[];
 }
 
@@ -20,7 +23,9 @@ export interface CheckedOutBundleSource {
  * nothing remote: the bundles checked out stay.
  */
 export class BundleCheckout extends pulumi.dynamic.Resource {
+  /** The `timeoutSeconds` input, as given. */
   declare readonly timeoutSeconds: pulumi.Output<number | undefined>;
+  /** The `triggers` input, as given: a change runs the check-out again. */
   declare readonly triggers: pulumi.Output<unknown[] | undefined>;
   /** Each bundle source with the bundles it checked out. */
   declare readonly remotes: pulumi.Output<CheckedOutBundleSource[]>;

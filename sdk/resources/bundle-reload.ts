@@ -25,8 +25,11 @@ export interface BundleReloadArgs extends InstanceArgs {
  * nothing remote (a reload cannot be undone).
  */
 export class BundleReload extends pulumi.dynamic.Resource {
+  /** The instance reloaded (undefined: the operations center). */
   declare readonly instanceUrl: pulumi.Output<string | undefined>;
+  /** The `allowRestartRequired` input, as given. */
   declare readonly allowRestartRequired: pulumi.Output<boolean | undefined>;
+  /** The `triggers` input, as given: a change runs the check and reload again. */
   declare readonly triggers: pulumi.Output<unknown[] | undefined>;
   /** What check-bundle-update said. */
   declare readonly updateAvailable: pulumi.Output<boolean>;

@@ -31,11 +31,17 @@ export interface BundleValidationArgs extends InstanceArgs {
  * `bundle-tree-validation/<bundleTreePath>`. Refresh and destroy do nothing remote.
  */
 export class BundleValidation extends pulumi.dynamic.Resource {
+  /** The bundle folder validated (one-bundle form). */
   declare readonly bundlePath: pulumi.Output<string | undefined>;
+  /** The instance that validated the bundle (undefined: the operations center). */
   declare readonly instanceUrl: pulumi.Output<string | undefined>;
+  /** The bundle location folder pre-validated (tree form). */
   declare readonly bundleTreePath: pulumi.Output<string | undefined>;
+  /** The bundles of the tree that were sent (undefined: all of them). */
   declare readonly bundles: pulumi.Output<string[] | undefined>;
+  /** The branch folder the tree was zipped under (undefined: `main`). */
   declare readonly branch: pulumi.Output<string | undefined>;
+  /** The `triggers` input, as given: a change validates again. */
   declare readonly triggers: pulumi.Output<unknown[] | undefined>;
   /** SHA-256 of what was validated (the bundle's files; for a tree, the zip sent). */
   declare readonly contentHash: pulumi.Output<string>;

@@ -21,8 +21,11 @@ export interface ControllerBundleAssignmentArgs extends ConnectionArgs {
  * sends nothing (takeover).
  */
 export class ControllerBundleAssignment extends pulumi.dynamic.Resource {
+  /** Full path of the controller, as given. */
   declare readonly controllerPath: pulumi.Output<string>;
+  /** The bundle assigned to the controller, as the operations center reports it. */
   declare readonly bundleId: pulumi.Output<string>;
+  /** The bundle assigned on delete, as given (undefined: none). */
   declare readonly fallbackBundleId: pulumi.Output<string | undefined>;
   /** The connection it lives on, as given (absent: `default`). */
   declare readonly connection: pulumi.Output<string | undefined>;

@@ -16,7 +16,9 @@ export interface ControllerBundleTokenArgs extends ConnectionArgs {
  * the token that works). Destroying it does nothing remote: the controller keeps its current token.
  */
 export class ControllerBundleToken extends pulumi.dynamic.Resource {
+  /** Full path of the controller, as given. */
   declare readonly controllerPath: pulumi.Output<string>;
+  /** The `triggers` input, as given: a change regenerates the token. */
   declare readonly triggers: pulumi.Output<unknown[] | undefined>;
   /** URL where the operations center exposes the controller's bundle. */
   declare readonly url: pulumi.Output<string>;

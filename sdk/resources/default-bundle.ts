@@ -13,6 +13,7 @@ export interface DefaultBundleArgs extends ConnectionArgs {
  * controllers it is pre-selected for are those its availability pattern allows: `getBundle(bundleId).availableFor`.
  */
 export class DefaultBundle extends pulumi.dynamic.Resource {
+  /** The default bundle, as given (the API cannot read it back). */
   declare readonly bundleId: pulumi.Output<string>;
   /** The connection it lives on, as given (absent: `default`). */
   declare readonly connection: pulumi.Output<string | undefined>;

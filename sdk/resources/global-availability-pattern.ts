@@ -9,6 +9,7 @@ export interface GlobalAvailabilityPatternArgs extends ConnectionArgs {
 
 /** The operations center's global availability switch. Destroying it sets it back to false, the secure setting. */
 export class GlobalAvailabilityPattern extends pulumi.dynamic.Resource {
+  /** The switch as set (a refresh infers it from the bundle list where the list can tell). */
   declare readonly visibility: pulumi.Output<boolean>;
   /** The connection it lives on, as given (absent: `default`). */
   declare readonly connection: pulumi.Output<string | undefined>;

@@ -19,9 +19,13 @@ export interface ItemsArgs extends InstanceArgs {
  * destroying it warns that they stay. A refresh reads nothing.
  */
 export class Items extends pulumi.dynamic.Resource {
+  /** The items.yaml text, as given. */
   declare readonly yaml: pulumi.Output<string>;
+  /** The folder the items were created in, as given (undefined: the root). */
   declare readonly path: pulumi.Output<string | undefined>;
+  /** The instance the items were created on (undefined: the operations center). */
   declare readonly instanceUrl: pulumi.Output<string | undefined>;
+  /** The `triggers` input, as given: a change creates the items again. */
   declare readonly triggers: pulumi.Output<unknown[] | undefined>;
   /** The folder's full name as the instance answered ("" for the root). */
   declare readonly basePath: pulumi.Output<string>;

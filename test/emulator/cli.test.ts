@@ -42,7 +42,7 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe("npm run emulator (emulator/cli.ts)", () => {
+describe("cloudbees-emulator (emulator/cli.ts)", () => {
   it("prints URLs and credentials and serves the --bundles folder", async () => {
     const out = emulator.output();
     expect(out).toContain("admin:admin-api-token-7f3c9d");
@@ -69,7 +69,7 @@ describe("npm run emulator (emulator/cli.ts)", () => {
     extra.push(...runs.map((r) => r.child));
     for (const run of runs) {
       expect(await run.exited).toBe(1);
-      expect(run.output()).toContain("usage: npm run emulator");
+      expect(run.output()).toContain("usage: cloudbees-emulator");
     }
   });
 });

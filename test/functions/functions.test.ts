@@ -144,15 +144,17 @@ describe("operations-center reads", () => {
   it("getRawBundleValidationLog and getEffectiveBundleValidationLog pass their filters in the query string", async () => {
     const raw = await getRawBundleValidationLog({ bundle: "team-a", controller: true });
     expect([last().method, last().path, last().query]).toEqual(["GET", "/cjoc/casc-bundle/raw-bundle-validation-log", { bundle: "team-a", controller: "true" }]);
-    expect(raw["validation-log"].map((l) => l["bundle-id"])).toEqual(["team-a"]);
+    expect(raw.validationLog.map((l) => l.bundleId)).toEqual(["team-a"]);
+    // camelCase, with the controllers' effective logs the `controller` filter asks for.
+    expect(Object.keys(raw.validationLog[0]!).sort()).toEqual(["bundleId", "controllers", "records"]);
 
     const all = await getRawBundleValidationLog();
     expect(last().query).toEqual({});
-    expect(all["validation-log"].map((l) => l["bundle-id"]).sort()).toEqual(emu.state.bundles().sort());
+    expect(all.validationLog.map((l) => l.bundleId).sort()).toEqual(emu.state.bundles().sort());
 
     const effective = await getEffectiveBundleValidationLog({ controller: "team-a/.*" });
     expect([last().method, last().path, last().query]).toEqual(["GET", "/cjoc/casc-bundle/effective-bundle-validation-log", { controller: "team-a/.*" }]);
-    expect(effective["validation-log"].map((l) => l.controller)).toEqual([CONTROLLER]);
+    expect(effective.validationLog.map((l) => l.controller)).toEqual([CONTROLLER]);
   });
 
   it("getControllerBundleLink gives the token and link file content as secret Outputs that print nothing", async () => {
@@ -213,7 +215,7 @@ describe("bundles from folders and zips", () => {
     const verdict = await validateBundle(zip, { instanceUrl: controllerUrl });
     expect([last().method, last().path]).toEqual(["POST", `${controllerPrefix}casc-bundle-mgnt/casc-bundle-validate`]);
     expect(verdict.valid).toBe(false);
-    expect(verdict["validation-messages"]).toContain("ERROR - [VERSIONVAL] - Missing version property in the bundle.yaml file.");
+    expect(verdict.validationMessages).toContain("ERROR - [VERSIONVAL] - Missing version property in the bundle.yaml file.");
 
     await expect(validateBundle(zipFile, { instanceUrl: controllerUrl })).resolves.toEqual(verdict);
     expect(last().body.equals(zip)).toBe(true);
@@ -279,14 +281,16 @@ describe("instance endpoints, on the operations center or a controller", () => {
     const log = await getUpdateLog({ instanceUrl: controllerUrl });
     expect([last().method, last().path]).toEqual(["GET", `${controllerPrefix}casc-bundle-mgnt/casc-bundle-update-log`]);
     expect(log.versions.map((v) => v.version)).toContain(emu.state.appliedBundle(CONTROLLER)!.version);
+    expect(Object.keys(log).sort()).toEqual(["retentionPolicy", "updateLogStatus", "versions"]);
 
     const check = await checkBundleUpdate({ instanceUrl: controllerUrl, quiet: true });
     expect([last().method, last().path, last().query]).toEqual(["GET", `${controllerPrefix}casc-bundle-mgnt/check-bundle-update`, { quiet: "true" }]);
-    expect(check["update-available"]).toBe(false);
-    expect(check.versions["current-bundle"].version).toBe(emu.state.appliedBundle(CONTROLLER)!.version);
+    expect(check.updateAvailable).toBe(false);
+    expect(Object.keys(check).sort()).toEqual(["items", "updateAvailable", "versions"]);
+    expect(check.versions.currentBundle.version).toBe(emu.state.appliedBundle(CONTROLLER)!.version);
 
     // Default instance: the operations center, which has no bundle.
-    await expect(checkBundleUpdate()).resolves.toMatchObject({ "update-available": false });
+    await expect(checkBundleUpdate()).resolves.toMatchObject({ updateAvailable: false });
     expect(last().path).toBe("/cjoc/casc-bundle-mgnt/check-bundle-update");
   });
 

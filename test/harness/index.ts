@@ -1,6 +1,6 @@
-export * from "./provider-host";
-export * from "./engine";
+export * from "../../testing/provider-host";
+export * from "../../testing/engine";
 export * from "./serialize";
-export { changedKeys, containsSecrets, deepEqual, normalizeForWire } from "./values";
-export type { SecretValue } from "./values";
-export * from "./program-runner";
+export { changedKeys, containsSecrets, deepEqual, normalizeForWire } from "../../testing/values";
+export type { SecretValue } from "../../testing/values";
+export * from "../../testing/program-runner";

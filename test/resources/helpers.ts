@@ -10,7 +10,7 @@ import { startEmulator, type Emulator, type EmulatorOptions } from "../../emulat
 import { OperationsCenterClient, type ListedBundle } from "../../provider";
 import type { ResourceKind } from "../../provider/resources";
 import { providerShell } from "../../sdk/resources/provider-shell";
-import { emulatorStackConfig } from "../../examples/emulator-stack";
+import { emulatorStackConfig } from "../../testing/emulator-config";
 import { dynamicType, Lifecycle, serializeProvider, startProviderHost, type ProviderHost } from "../harness";
 
 export const REPO_ROOT = path.resolve(__dirname, "..", "..");

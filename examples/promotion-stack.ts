@@ -1,16 +1,5 @@
 import type { Emulator, EmulatorOptions } from "../emulator";
-import { secret } from "../test/harness";
-
-/** Stack config that points the example program at an emulator, as `pulumi config set` would; tokens as secrets. */
-export function emulatorStackConfig(emu: Emulator): Record<string, unknown> {
-  return {
-    "cloudbees:operationsCenterUrl": emu.operationsCenterUrl,
-    "cloudbees:username": emu.credentials.admin.username,
-    "cloudbees:apiToken": secret(emu.credentials.admin.apiToken),
-    "cloudbees:featureManagementUrl": emu.featureManagementUrl,
-    "cloudbees:featureManagementToken": secret(emu.credentials.featureManagementToken),
-  };
-}
+import { secret } from "../testing";
 
 /** The production controller of the promotion example, and its name in production's `instances`. */
 export const PROMOTION_CONTROLLER = "team-a/controller-a";

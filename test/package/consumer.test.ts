@@ -1,0 +1,145 @@
+/**
+ * The package as a user installs it: `npm pack`, installed into a fresh project outside this repository (so no link
+ * in our node_modules can hide a missing file) with @pulumi/pulumi from the npm cache, offline. The project
+ * typechecks test/package/consumer/index.ts (every resource and function) and runs its life cycle with
+ * `pulumi-cloudbees/testing` (consumer/lifecycle.ts), with the newest and the lowest @pulumi/pulumi of the peer
+ * range. Packs dist/ as it is: `npm test` builds it first (run `npm run build` before running this file alone).
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { installConsumer, NPM, pack, ROOT, run, startAndStop, type CommandResult } from "./consumer-project";
+
+jest.setTimeout(400_000);
+
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+  peerDependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+const NEWEST = pkg.devDependencies["@pulumi/pulumi"]!;
+const LOWEST = pkg.devDependencies["pulumi-sdk-lowest"]!.replace(/^npm:@pulumi\/pulumi@/, "");
+// Build tools of the consumer's project, from our own lock.
+const TOOLS = { typescript: "node_modules/typescript", "ts-node": "node_modules/ts-node", "@types/node": "node_modules/@types/node" };
+
+let scratch: string;
+let newest: Promise<Project>;
+let lowest: Promise<Project>;
+
+interface LifecycleReport {
+  outputs: Record<string, unknown>;
+  names: string[];
+  steps: Record<string, string>;
+}
+
+interface Project {
+  dir: string;
+  install: CommandResult;
+  copies: string[];
+  version: string;
+}
+
+/** Installs a project; both install at once (I/O mostly), their life cycles run one after the other. */
+async function install(name: string, pulumiFrom: string, tarball: Promise<string>): Promise<Project> {
+  const dir = path.join(scratch, name);
+  const result: Project = { dir, install: await installConsumer(dir, await tarball, { "@pulumi/pulumi": pulumiFrom, ...TOOLS }), copies: [], version: "" };
+  if (result.install.code !== 0) return result;
+  result.copies = await pulumiCopies(dir);
+  result.version = (JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as { version: string }).version;
+  return result;
+}
+
+beforeAll(() => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cloudbees-consumer-"));
+  const tarball = pack(scratch);
+  newest = install("newest", "node_modules/@pulumi/pulumi", tarball);
+  lowest = install("lowest", "node_modules/pulumi-sdk-lowest", tarball);
+  // Awaited by the tests; a failure is reported there.
+  newest.catch(() => undefined);
+  lowest.catch(() => undefined);
+});
+afterAll(async () => {
+  await Promise.allSettled([newest, lowest]);
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+function succeeded(res: CommandResult | undefined): { code: number | null | undefined; output: string } {
+  return { code: res?.code, output: res?.code === 0 ? "" : res?.output ?? "(not run)" };
+}
+
+/** Runs lifecycle.ts in the project: the program's life cycle with pulumi-cloudbees/testing. */
+async function lifecycle(p: Project): Promise<LifecycleReport> {
+  const res = await run(process.execPath, ["-r", "ts-node/register/transpile-only", "lifecycle.ts"], p.dir, 240_000);
+  expect(succeeded(res)).toEqual({ code: 0, output: "" });
+  return JSON.parse(res.output.trim().split("\n").at(-1)!) as LifecycleReport;
+}
+
+/** The paths of every @pulumi/pulumi installed in the project. */
+async function pulumiCopies(dir: string): Promise<string[]> {
+  const res = await run(NPM, ["ls", "--all", "--parseable", "@pulumi/pulumi"], dir);
+  return res.output.split("\n").filter((l) => l.includes("node_modules")).map((l) => path.relative(dir, l.trim()));
+}
+
+it("the versions tested are the ends of the peer range", () => {
+  const floor = pkg.peerDependencies["@pulumi/pulumi"]!;
+  expect(floor).toBe(`^${LOWEST}`);
+  expect(NEWEST.split(".")[0]).toBe(LOWEST.split(".")[0]);
+});
+
+it(`installs offline next to the newest @pulumi/pulumi (${NEWEST}), typechecks, runs a program's life cycle, starts the emulator`, async () => {
+  const p = await newest;
+  expect(succeeded(p.install)).toEqual({ code: 0, output: "" });
+  // One SDK: the consumer's.
+  expect(p.copies).toEqual([path.join("node_modules", "@pulumi", "pulumi")]);
+  expect(p.version).toBe(NEWEST);
+
+  // What ships: the license, no source maps, declarations for the testing module, nothing installed below it.
+  const shipped = path.join(p.dir, "node_modules", "pulumi-cloudbees");
+  expect(fs.readFileSync(path.join(shipped, "LICENSE"), "utf8")).toContain("Apache License");
+  const files = fs.readdirSync(shipped, { recursive: true }) as string[];
+  expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);
+  expect(files).toContain(path.join("dist", "testing", "index.d.ts"));
+  expect(fs.existsSync(path.join(shipped, "node_modules"))).toBe(false);
+  // The declarations import only what a consumer has: Node, the package's dependencies and its peer. (The project's
+  // tsc skips .d.ts files, for speed: an import of anything else would silently become `any` there.)
+  const manifest = JSON.parse(fs.readFileSync(path.join(shipped, "package.json"), "utf8")) as { dependencies: object; peerDependencies: object };
+  const allowed = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)]);
+  const imported = files
+    .filter((f) => f.endsWith(".d.ts"))
+    .flatMap((f) => [...fs.readFileSync(path.join(shipped, f), "utf8").matchAll(/(?:from |import\()"([^".][^"]*)"/g)].map((m) => m[1]!));
+  const packageOf = (spec: string) => spec.split("/").slice(0, spec.startsWith("@") ? 2 : 1).join("/");
+  expect([...new Set(imported.map(packageOf))].filter((p) => !p.startsWith("node:") && !allowed.has(p))).toEqual([]);
+  expect(imported.length).toBeGreaterThan(0);
+
+  const tsc = await run(process.execPath, [path.join("node_modules", "typescript", "bin", "tsc"), "-p", "."], p.dir);
+  expect(succeeded(tsc)).toEqual({ code: 0, output: "" });
+
+  const r = await lifecycle(p);
+  expect(r.names).toEqual(["base", "team-a", "team-b"]);
+  expect(r.outputs).toMatchObject({
+    application: { name: "consumer-app", listed: true },
+    applied: { updateAvailable: false, descriptorHasId: true },
+    assigned: "team-b/controller-b <- team-b",
+    defaultBundleId: "team-b",
+    reloaded: true,
+    exportedFolder: true,
+    verdictValid: true,
+    uploadedValid: true,
+    rawLogBundles: ["team-a"],
+    updateLogStatus: "ENABLED",
+    preValidated: [{ bundle: "main/base", valid: true }, { bundle: "main/team-b", valid: true }],
+  });
+  expect(r.outputs.linkFile).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/cjoc\/config-bundle\/team-b\n[0-9a-f]+$/);
+
+  // `npx cloudbees-emulator` starts the emulator from the project's bin.
+  const banner = await startAndStop(p.dir, ["--offline", "cloudbees-emulator", "--port", "0"], /curl -u/);
+  expect(banner).toMatch(/operations center\s+http:\/\/127\.0\.0\.1:\d+\/cjoc\//);
+});
+
+it(`runs the same life cycle with the lowest @pulumi/pulumi of the range (${LOWEST})`, async () => {
+  const p = await lowest;
+  expect(succeeded(p.install)).toEqual({ code: 0, output: "" });
+  expect(p.copies).toEqual([path.join("node_modules", "@pulumi", "pulumi")]);
+  expect(p.version).toBe(LOWEST);
+  const r = await lifecycle(p);
+  expect(r.outputs).toMatchObject({ application: { name: "consumer-app", listed: true }, reloaded: true, exportedFolder: true });
+});

@@ -1,0 +1,33 @@
+/**
+ * `pulumi-cloudbees/testing`: test your own Pulumi programs offline, against the emulator of the CloudBees APIs,
+ * through Pulumi's real dynamic-provider host, without the Pulumi CLI. An engine stand-in for tests, not a
+ * replacement for the CLI: see docs/testing.md for what it models and what it does not.
+ */
+export { ProgramTest, changesOf, type ProgramTestOptions } from "./program-test";
+export { emulatorStackConfig } from "./emulator-config";
+export {
+  ProgramRunner,
+  ProgramRunError,
+  formatPlan,
+  shortType,
+  type ProgramOp,
+  type ProgramPlan,
+  type ProgramPlanEntry,
+  type ProgramRunnerOptions,
+  type ProgramState,
+  type RunStepOptions,
+  type StateResource,
+  type StepRecord,
+} from "./program-runner";
+export { secret, isSecret, unwrapSecrets, UNKNOWN, type SecretValue } from "./values";
+export type { JsonObject } from "./provider-host";
+export {
+  startEmulator,
+  type Emulator,
+  type EmulatorOptions,
+  type EmulatorStateView,
+  type Journal,
+  type JournalEntry,
+  type FaultSpec,
+  type Faults,
+} from "../emulator";

@@ -1,0 +1,98 @@
+/**
+ * One Pulumi program's life cycle in a test, offline and without the Pulumi CLI: an emulator of the CloudBees APIs
+ * on loopback, and the program (a folder with Pulumi.yaml) run step after step by ProgramRunner, the engine
+ * stand-in, through Pulumi's real dynamic-provider host, with the state carried between steps.
+ */
+import { startEmulator, type Emulator, type EmulatorOptions } from "../emulator";
+import { emulatorStackConfig } from "./emulator-config";
+import { ProgramRunner, type ProgramPlan, type ProgramRunnerOptions, type ProgramState, type RunStepOptions } from "./program-runner";
+import type { JsonObject } from "./provider-host";
+import { unwrapSecrets } from "./values";
+
+export interface ProgramTestOptions extends Omit<ProgramRunnerOptions, "cwd"> {
+  /** The project folder: it holds Pulumi.yaml, and `main` there names the program (default: the folder). */
+  dir: string;
+  /**
+   * The emulator to run against: a running one (the caller closes it), or the options of one that this test starts
+   * and close() stops. Default: a new emulator with the package's example bundles.
+   */
+  emulator?: Emulator | EmulatorOptions;
+  /**
+   * Stack config (`namespace:key`) over the emulator's: `cloudbees:*` keys that point at the emulator as its admin
+   * user are set already. Wrap secrets with `secret(...)`.
+   */
+  config?: Record<string, unknown>;
+}
+
+/** A program under test: its steps, its outputs and state, and the emulator it runs against. */
+export class ProgramTest {
+  private constructor(
+    /** The emulator: `state` (what the APIs hold now), `journal` (every request received), `faults`. */
+    readonly emulator: Emulator,
+    /** The engine stand-in itself, for what this class does not wrap (`setConfig`, `last`, `state()`). */
+    readonly runner: ProgramRunner,
+    private readonly ownsEmulator: boolean,
+  ) {}
+
+  /** Starts the emulator (unless given one) and prepares the runner; nothing runs before the first step. */
+  static async start(options: ProgramTestOptions): Promise<ProgramTest> {
+    const { dir, emulator, config, ...runnerOptions } = options;
+    const given = isEmulator(emulator);
+    const emu = given ? emulator : await startEmulator(emulator ?? {});
+    try {
+      const runner = await ProgramRunner.start({ ...runnerOptions, cwd: dir, config: { ...emulatorStackConfig(emu), ...config } });
+      return new ProgramTest(emu, runner, !given);
+    } catch (e) {
+      if (!given) await emu.close();
+      throw e;
+    }
+  }
+
+  /** `pulumi up`: the plan of what was created, updated, replaced, deleted or left the same. */
+  up(options?: RunStepOptions): Promise<ProgramPlan> {
+    return this.runner.up(undefined, options);
+  }
+
+  /** `pulumi preview`: the plan, with unknown values where the outputs are not known yet; nothing changes. */
+  preview(options?: RunStepOptions): Promise<ProgramPlan> {
+    return this.runner.preview(undefined, options);
+  }
+
+  /** `pulumi refresh`: reads every resource; `changedFields` shows drift, and vanished objects are dropped. */
+  refresh(options?: RunStepOptions): Promise<ProgramPlan> {
+    return this.runner.refresh(options);
+  }
+
+  /** `pulumi destroy`: deletes every resource in reverse dependency order. */
+  destroy(options?: RunStepOptions): Promise<ProgramPlan> {
+    return this.runner.destroy(options);
+  }
+
+  /** The stack outputs of the last `up`, secrets revealed (plain values, as `pulumi stack output --show-secrets`). */
+  outputs(): JsonObject {
+    return unwrapSecrets(this.runner.outputs());
+  }
+
+  /** The state: every resource with its id, inputs and outputs in wire form (secrets stay wrapped). */
+  state(): ProgramState {
+    return this.runner.state();
+  }
+
+  /** Stops the runner's processes, and the emulator when this test started it. */
+  async close(): Promise<void> {
+    try {
+      await this.runner.close();
+    } finally {
+      if (this.ownsEmulator) await this.emulator.close();
+    }
+  }
+}
+
+/** The plan entries that change something (every operation but `same`): `[]` after an up with nothing to do. */
+export function changesOf(plan: ProgramPlan): ProgramPlan {
+  return plan.filter((e) => e.op !== "same");
+}
+
+function isEmulator(e: Emulator | EmulatorOptions | undefined): e is Emulator {
+  return typeof (e as Emulator | undefined)?.close === "function" && typeof (e as Emulator).operationsCenterUrl === "string";
+}
