@@ -1,4 +1,4 @@
-import YAML from "yaml";
+import { yaml } from "../libraries";
 import { DESCRIPTOR_FILE, type FileMap } from "./files";
 
 // Reading bundle.yaml and its section entries, and the rules on its values. Shared by the local toolkit (lint,
@@ -37,6 +37,7 @@ export type Descriptor = Record<string, unknown>;
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string; line?: number };
 
 export function parseYaml(content: Buffer | string): Parsed<unknown> {
+  const YAML = yaml();
   try {
     return { ok: true, value: YAML.parse(typeof content === "string" ? content : content.toString("utf8")) };
   } catch (e) {

@@ -1,4 +1,5 @@
-import JSZip from "jszip";
+import type JSZipType from "jszip";
+import { jszip } from "../libraries";
 import type { FileMap } from "./files";
 
 export class NotAZipError extends Error {
@@ -12,7 +13,7 @@ export class NotAZipError extends Error {
  * (their dates would be the clock's) and no comment. Callers can therefore hash a zip to tell whether it changed.
  */
 export async function zipFiles(files: FileMap): Promise<Buffer> {
-  const zip = new JSZip();
+  const zip = new (jszip())();
   const date = new Date(Date.UTC(1980, 0, 1, 0, 0, 0));
   for (const name of [...files.keys()].sort()) {
     zip.file(name, files.get(name)!, { date, createFolders: false, unixPermissions: 0o100644, binary: true });
@@ -30,9 +31,9 @@ function normaliseEntryName(name: string): string | undefined {
 
 /** The files of a zip. Throws NotAZipError when the data is not a zip. */
 export async function unzipFiles(data: Uint8Array): Promise<FileMap> {
-  let zip: JSZip;
+  let zip: JSZipType;
   try {
-    zip = await JSZip.loadAsync(data);
+    zip = await jszip().loadAsync(data);
   } catch (e) {
     throw new NotAZipError(e instanceof Error ? e.message : String(e));
   }

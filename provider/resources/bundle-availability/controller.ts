@@ -11,6 +11,7 @@
  */
 import type { ListedBundle } from "../../clients/casc-schemas";
 import { NotFoundError, RequestRejectedError } from "../../http/errors";
+import { availabilityPatternSet } from "../shared/bundle-list-cache";
 import { bundleNamesText, callFailed, casc, findBundle, findBundleOrFail, listBundles, type Casc } from "../shared/casc";
 import { InputChecker } from "../shared/check";
 import { operationFailed, partiallyCreated } from "../shared/errors";
@@ -104,7 +105,7 @@ async function setPattern(c: Casc, operation: string, inputs: BundleAvailability
   const id = idOf(inputs.bundleId);
   const regex = desiredPattern(inputs as unknown as Props);
   try {
-    await c.bundles.write(() => c.oc.client.setAvailabilityPattern(inputs.bundleId, regex));
+    await c.bundles.write(() => c.oc.client.setAvailabilityPattern(inputs.bundleId, regex), availabilityPatternSet(inputs.bundleId, regex));
   } catch (e) {
     if (e instanceof NotFoundError) {
       const bundles = await listBundles(c).catch(() => undefined);

@@ -10,7 +10,7 @@
  * | read | nothing | the API has no read of "the items of this YAML": the state stays |
  * | delete | nothing (a warning) | the API cannot delete items: they stay on the instance |
  */
-import { parseDocument } from "yaml";
+import { yaml } from "../../libraries";
 import { NotFoundError, RequestRejectedError } from "../../http/errors";
 import { actionDiff, echoInputs, unchangedRead, type ActionInputsSpec } from "../shared/actions";
 import { InputChecker } from "../shared/check";
@@ -26,7 +26,7 @@ const EXAMPLE_YAML = 'items:\\n  - kind: "folder"\\n    name: "team-a"';
 
 /** Why the items YAML cannot work, or undefined: it is read here as the instance will read it. */
 export function itemsYamlProblem(text: string): string | undefined {
-  const doc = parseDocument(text);
+  const doc = yaml().parseDocument(text);
   if (doc.errors.length) {
     // The parser's first line names the fault and where ("... at line 2, column 1:").
     return `yaml is not valid YAML: ${doc.errors[0]!.message.split("\n")[0]!.replace(/:$/, "")}`;
