@@ -52,6 +52,8 @@ describe("BundleAvailability life cycle through the real provider host", () => {
 
   it("shows a pattern changed outside Pulumi on refresh (still as controllers), and up puts it back", async () => {
     await w.oc.setAvailabilityPattern("team-b", "^(?:sandbox)$");
+    // A provider host keeps its bundle list for the deployment: the drift shows in the next one.
+    await w.nextDeployment();
     const refreshed = await r.refresh();
     expect(refreshed.changedFields).toEqual(["availableFor", "controllers", "regex"]);
     expect(r.state!.inputs).toMatchObject({ bundleId: "team-b", controllers: ["sandbox"] });
@@ -67,6 +69,7 @@ describe("BundleAvailability life cycle through the real provider host", () => {
 
   it("shows a pattern of another form as regex drift", async () => {
     await w.oc.setAvailabilityPattern("team-b", "team-b/.*");
+    await w.nextDeployment();
     await r.refresh();
     expect(r.state!.inputs).toMatchObject({ bundleId: "team-b", regex: "team-b/.*" });
     expect(r.state!.inputs).not.toHaveProperty("controllers");
@@ -125,6 +128,7 @@ describe("BundleAvailability on a bundle whose bundle.yaml has a pattern", () =>
     const r = availability("team-a-cleared", { bundleId: "team-a", controllers: ["sandbox"] });
     await r.up();
     await w.oc.clearAvailabilityPattern("team-a");
+    await w.nextDeployment();
     expect(await r.refresh()).toEqual({ name: "team-a-cleared", op: "refresh", changedFields: [], dropped: true });
     expect(r.state).toBeUndefined();
     expect(await r.up()).toMatchObject({ op: "create" });
@@ -140,6 +144,7 @@ describe("BundleAvailability of a bundle removed from the bundle location", () =
     const kept = { ...r.state! };
     fs.rmSync(path.join(bundlesDir, "team-b"), { recursive: true });
     await w.oc.checkOut();
+    await w.nextDeployment();
     expect(await r.refresh()).toMatchObject({ op: "refresh", dropped: true });
     // A stack that never refreshed still destroys cleanly: the pattern left with the bundle.
     r.state = kept;
@@ -150,6 +155,8 @@ describe("BundleAvailability of a bundle removed from the bundle location", () =
 describe("BundleAvailability create that half succeeded", () => {
   it("records the resource (id, known outputs, __provider) when reading back fails after the pattern was set", async () => {
     const r = availability("half", { bundleId: "base", controllers: ["sandbox"] });
+    // A deployment with no list read yet: the create reads one after its write (else the kept list is updated).
+    await w.nextDeployment();
     // The list fails on both attempts (the tests' config allows one retry); set-availability-pattern goes through.
     w.emu.faults.inject({ method: "GET", path: "/cjoc/casc-bundle/list", status: 500, times: 2 });
     const error = (await r.up().catch((e: unknown) => e)) as ProviderHostError;

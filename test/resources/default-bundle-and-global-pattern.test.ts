@@ -42,6 +42,8 @@ describe("DefaultBundle life cycle through the real provider host", () => {
 
   it("shows a change of the bundle's availability on refresh (preselectedFor)", async () => {
     await w.oc.setAvailabilityPattern("team-a", "team-a/.*|sandbox");
+    // A provider host keeps its bundle list for the deployment: the drift shows in the next one.
+    await w.nextDeployment();
     expect(await r.refresh()).toMatchObject({ changedFields: ["preselectedFor"] });
     expect(r.state!.outputs.preselectedFor).toEqual(["sandbox", "team-a/controller-a"]);
     await w.oc.clearAvailabilityPattern("team-a");
@@ -49,6 +51,7 @@ describe("DefaultBundle life cycle through the real provider host", () => {
 
   it("cannot see a default changed outside Pulumi (no endpoint reads it): documented, and a bundleId change sets it", async () => {
     await w.oc.setDefaultBundle("base");
+    await w.nextDeployment();
     expect(await r.refresh()).toMatchObject({ changedFields: ["preselectedFor"] });
     expect(await r.up()).toMatchObject({ op: "same" });
     expect(w.emu.state.defaultBundle()).toBe("base");
@@ -78,6 +81,7 @@ describe("DefaultBundle life cycle through the real provider host", () => {
     fs.renameSync(path.join(bundlesDir, "team-b"), path.join(scratch, "team-b"));
     try {
       await w.oc.checkOut();
+      await w.nextDeployment();
       expect(await gone.refresh()).toMatchObject({ dropped: true });
     } finally {
       fs.renameSync(path.join(scratch, "team-b"), path.join(bundlesDir, "team-b"));
@@ -118,6 +122,7 @@ describe("GlobalAvailabilityPattern life cycle through the real provider host", 
 
   it("shows the switch turned off outside Pulumi on refresh, and up turns it on again", async () => {
     await w.oc.setGlobalAvailabilityPatternBehavior(false);
+    await w.nextDeployment();
     expect(await r.refresh()).toMatchObject({ changedFields: ["visibility"] });
     expect(r.state!.inputs).toMatchObject({ visibility: false });
     expect(await r.up({ visibility: true })).toMatchObject({ op: "update", replaces: [] });
