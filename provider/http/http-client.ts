@@ -17,7 +17,8 @@ import { createDispatcher } from "./dispatcher";
 import { resolveHttpOptions, type HttpOptions, type ResolvedHttpOptions } from "./options";
 import { Redactor, Secret } from "./redaction";
 import { isRetryableNetworkFailure, isRetryableStatus, parseRetryAfter, retryDelayMs, type Idempotency } from "./retry-policy";
-import { sleep, throttled } from "./throttle";
+import { throttledOnThisMachine } from "./machine-throttle";
+import { sleep } from "./throttle";
 import { buildUrl, parseBaseUrl, type QueryValue } from "./url";
 import { describeBody, formatZodIssue } from "./response-text";
 
@@ -50,7 +51,7 @@ export interface ServiceProfile {
   secrets: string[];
   authenticationHint: string;
   permissionHint: string;
-  /** Minimum spacing between requests to this service, per process (the feature-flag API's limit). */
+  /** Minimum spacing between requests to this service, per machine (the feature-flag API's limit). */
   minIntervalMs?: number;
 }
 
@@ -157,7 +158,7 @@ export class HttpClient {
   private attemptOnce(url: URL, spec: RequestSpec, kind: ResponseKind): Promise<RawResponse> {
     const run = () => this.exchange(url, spec, kind);
     const interval = this.profile.minIntervalMs;
-    return interval ? throttled(this.baseUrl.origin + this.baseUrl.pathname, interval, run) : run();
+    return interval ? throttledOnThisMachine(this.baseUrl.origin + this.baseUrl.pathname, interval, run) : run();
   }
 
   /** One request and its whole body, under the deadline. */
