@@ -1,5 +1,5 @@
-// The zip and YAML libraries, loaded by the first call that needs them: most provider calls (every `check`, every
-// setting resource) use neither, and loading them costs about a third of the provider's load time.
+// Libraries loaded by the first call that needs them, not when the provider loads: a `check` sends nothing and reads
+// no zip or YAML, and these are most of the provider's load time (undici alone about a third).
 import type JSZip from "jszip";
 
 export function jszip(): typeof JSZip {
@@ -8,4 +8,8 @@ export function jszip(): typeof JSZip {
 
 export function yaml(): typeof import("yaml") {
   return require("yaml");
+}
+
+export function undici(): typeof import("undici") {
+  return require("undici");
 }

@@ -1,4 +1,5 @@
-import { request, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
+import { undici } from "../libraries";
 import type { ZodType } from "zod";
 import {
   AuthenticationError,
@@ -21,6 +22,7 @@ import { throttledOnThisMachine } from "./machine-throttle";
 import { sleep } from "./throttle";
 import { buildUrl, parseBaseUrl, type QueryValue } from "./url";
 import { describeBody, formatZodIssue } from "./response-text";
+import { builtOnce } from "./schema-cache";
 
 /** One call, described the way the spec describes it. */
 export interface RequestSpec {
@@ -98,7 +100,7 @@ export class HttpClient {
     } catch {
       throw this.unexpected(spec, response.status, "", `the body is not JSON`, text);
     }
-    const parsed = schema().safeParse(value);
+    const parsed = builtOnce(schema).safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const { field, message } = formatZodIssue(issue);
@@ -171,7 +173,7 @@ export class HttpClient {
     if (spec.body) headers["content-type"] = spec.body.contentType;
     const deadline = AbortSignal.timeout(this.deadlineMs(spec));
     try {
-      const response = await request(url, {
+      const response = await undici().request(url, {
         method: spec.method,
         headers,
         body: spec.body?.data,
