@@ -7,7 +7,7 @@ import { LIST_PATH, requests, startWorld, TYPES, type World } from "./helpers";
 
 // The bundle resources read the bundle list, not one bundle: a deployment of N of them must not cost N lists, at any
 // parallelism. (npm run bench counts the same at 200 resources.)
-const N = 40;
+const N = 20;
 let w: World;
 let bundlesDir: string;
 let availabilities: ManagedResource[];
