@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { lockFiles, throttledOnThisMachine } from "../../provider/http/machine-throttle";
@@ -48,7 +49,7 @@ describe("the feature-flag spacing is one per machine", () => {
   it("names its files by a hash of the base URL only (no URL, no credential), in the OS temp folder", () => {
     const files = lockFiles("https://fm.example.com/api/");
     for (const file of [files.lock, files.last]) {
-      expect(path.dirname(file)).toBe(require("node:os").tmpdir());
+      expect(path.dirname(file)).toBe(os.tmpdir());
       expect(path.basename(file)).toMatch(/^pulumi-cloudbees-throttle-[0-9a-f]{24}\.(lock|last)$/);
     }
     expect(lockFiles("https://fm.example.com/api/").lock).toBe(files.lock);
