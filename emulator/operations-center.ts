@@ -73,6 +73,8 @@ export class OperationsCenter {
   private readonly rawLogs = new Map<string, RawLogRecord[]>();
   private logSequence = 0;
   private effectiveCache = new Map<string, AssignedBundle>();
+  /** bundle.yaml's availabilityPattern of each stored bundle (a check-out stores new objects). */
+  private readonly yamlPatterns = new WeakMap<StoredBundle, string | undefined>();
   private readonly routes: Map<string, Handler>;
 
   constructor(private readonly options: OperationsCenterOptions) {
@@ -95,7 +97,7 @@ export class OperationsCenter {
     }
     this.recordRawValidations();
     this.routes = new Map<string, Handler>([
-      ["GET casc-bundle/list", () => json(200, { bundles: this.store.names().map((n) => this.bundleInfo(n, "", true)) })],
+      ["GET casc-bundle/list", () => json(200, { bundles: this.listBundles() })],
       ["GET casc-bundle/raw-bundle-validation-log", (r) => this.rawLog(r)],
       ["GET casc-bundle/effective-bundle-validation-log", (r) => this.effectiveLog(r)],
       ["GET config-bundle-download-link", (r) => this.downloadLink(r)],
@@ -132,25 +134,54 @@ export class OperationsCenter {
   private yamlPattern(bundle: string): string | undefined {
     const stored = this.store.get(bundle);
     if (!stored) return undefined;
-    const desc = parseDescriptor(stored.files);
-    const pattern = desc.ok ? desc.value["availabilityPattern"] : undefined;
-    return typeof pattern === "string" ? pattern : undefined;
+    // Parsed once per check-out: a check-out stores new bundle objects.
+    if (!this.yamlPatterns.has(stored)) {
+      const desc = parseDescriptor(stored.files);
+      const pattern = desc.ok ? desc.value["availabilityPattern"] : undefined;
+      this.yamlPatterns.set(stored, typeof pattern === "string" ? pattern : undefined);
+    }
+    return this.yamlPatterns.get(stored);
   }
 
-  /** Whole-path match of the pattern; a bundle without pattern is available to all only under global visibility. */
-  isAvailable(bundle: string, controller: string): boolean {
+  /** Whole-path match of the pattern in force, compiled once; without pattern, global visibility decides. */
+  private availabilityTest(bundle: string): (controller: string) => boolean {
     const { regex } = this.patternOf(bundle);
-    if (regex === "") return this.visibility;
+    if (regex === "") {
+      const visible = this.visibility;
+      return () => visible;
+    }
     const compiled = compileAnchored(regex);
-    return compiled.ok && compiled.value.test(controller);
+    return compiled.ok ? (c) => compiled.value.test(c) : () => false;
   }
 
-  availableFor(bundle: string): string[] {
-    return this.controllerPaths().filter((c) => this.isAvailable(bundle, c));
+  isAvailable(bundle: string, controller: string): boolean {
+    return this.availabilityTest(bundle)(controller);
+  }
+
+  availableFor(bundle: string, controllers = this.controllerPaths()): string[] {
+    return controllers.filter(this.availabilityTest(bundle));
   }
 
   usedBy(bundle: string): string[] {
     return this.controllerPaths().filter((c) => this.controllers.get(c)!.assignedBundle === bundle);
+  }
+
+  /** GET casc-bundle/list: each pattern compiled once, assignments gathered once (O(bundles + controllers) work). */
+  private listBundles(): Record<string, unknown>[] {
+    const controllers = this.controllerPaths();
+    const users = new Map<string, string[]>();
+    for (const c of controllers) {
+      const bundle = this.controllers.get(c)!.assignedBundle;
+      if (bundle === null) continue;
+      const list = users.get(bundle);
+      if (list) list.push(c);
+      else users.set(bundle, [c]);
+    }
+    return this.store.names().map((name) => ({
+      ...this.bundleInfo(name),
+      usedBy: users.get(name) ?? [],
+      availableFor: this.availableFor(name, controllers),
+    }));
   }
 
   controllerPaths(): string[] {
@@ -162,8 +193,8 @@ export class OperationsCenter {
     return this.isAvailable(this.defaultBundle, controller) ? this.defaultBundle : null;
   }
 
-  /** Bundle information; `usedBy` and `availableFor` only in list results, as the spec says. */
-  bundleInfo(name: string, token = "", listed = false): Record<string, unknown> {
+  /** Bundle information; `usedBy` and `availableFor` only in list results (listBundles), as the spec says. */
+  bundleInfo(name: string, token = ""): Record<string, unknown> {
     const url = bundleUrl(this.options.ocUrl, name);
     const { regex, fromYaml } = this.patternOf(name);
     const info: Record<string, unknown> = {
@@ -174,10 +205,6 @@ export class OperationsCenter {
       regex,
       availabilityPatternFromYaml: fromYaml,
     };
-    if (listed) {
-      info["usedBy"] = this.usedBy(name);
-      info["availableFor"] = this.availableFor(name);
-    }
     return info;
   }
 

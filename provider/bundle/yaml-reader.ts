@@ -1,4 +1,13 @@
-import { type Document, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Node as YamlNode, parseAllDocuments, visit } from "yaml";
+import type { Document, LineCounter, Node as YamlNode } from "yaml";
+import { yaml } from "../libraries";
+
+// The yaml library loads on the first read, not with the provider (see ../libraries.ts): a `check` reads no YAML.
+type Yaml = typeof import("yaml");
+const isAlias = ((node: unknown) => yaml().isAlias(node)) as Yaml["isAlias"];
+const isMap = ((node: unknown) => yaml().isMap(node)) as Yaml["isMap"];
+const isPair = ((node: unknown) => yaml().isPair(node)) as Yaml["isPair"];
+const isScalar = ((node: unknown) => yaml().isScalar(node)) as Yaml["isScalar"];
+const isSeq = ((node: unknown) => yaml().isSeq(node)) as Yaml["isSeq"];
 
 // YAML read as the CasC server reads it (SnakeYAML, YAML 1.1), in the one place lint, loadBundle and the emulator
 // share. Values keep where they came from (file, line), as SnakeYAML's nodes do, so that JCasC's merge can say where
@@ -146,7 +155,7 @@ class Builder {
     private readonly maxAliases: number,
   ) {
     // One walk instead of Alias.resolve, which walks the whole document for every alias.
-    visit(doc, (_key, node) => {
+    yaml().visit(doc, (_key, node) => {
       const anchor = (node as { anchor?: string }).anchor;
       if (anchor && (isMap(node) || isSeq(node) || isScalar(node))) this.anchors.set(anchor, [...(this.anchors.get(anchor) ?? []), node]);
     });
@@ -259,8 +268,8 @@ function firstLine(message: string): string {
  */
 export function readYaml(content: Buffer | string, options: YamlReadOptions = {}): YamlRead {
   const text = typeof content === "string" ? content : content.toString("utf8");
-  const lines = new LineCounter();
-  const docs = parseAllDocuments(text, { version: "1.1", uniqueKeys: false, merge: false, lineCounter: lines });
+  const lines = new (yaml().LineCounter)();
+  const docs = yaml().parseAllDocuments(text, { version: "1.1", uniqueKeys: false, merge: false, lineCounter: lines });
   const all = Array.isArray(docs) ? docs : [];
   for (const doc of all) {
     const error = doc.errors[0];

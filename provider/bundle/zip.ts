@@ -1,4 +1,5 @@
-import JSZip from "jszip";
+import type JSZipType from "jszip";
+import { jszip } from "../libraries";
 import type { FileMap } from "./files";
 
 export class NotAZipError extends Error {
@@ -25,7 +26,7 @@ export const DEFAULT_UNZIP_LIMITS: UnzipLimits = { maxEntries: 10_000, maxInflat
  * (their dates would be the clock's) and no comment. Callers can therefore hash a zip to tell whether it changed.
  */
 export async function zipFiles(files: FileMap): Promise<Buffer> {
-  const zip = new JSZip();
+  const zip = new (jszip())();
   const date = new Date(Date.UTC(1980, 0, 1, 0, 0, 0));
   for (const name of [...files.keys()].sort()) {
     zip.file(name, files.get(name)!, { date, createFolders: false, unixPermissions: 0o100644, binary: true });
@@ -46,9 +47,9 @@ function normaliseEntryName(name: string): string | undefined {
  * the bytes inflate, not as the zip declares them).
  */
 export async function unzipFiles(data: Uint8Array, limits: UnzipLimits = DEFAULT_UNZIP_LIMITS): Promise<FileMap> {
-  let zip: JSZip;
+  let zip: JSZipType;
   try {
-    zip = await JSZip.loadAsync(data);
+    zip = await jszip().loadAsync(data);
   } catch (e) {
     throw new NotAZipError(e instanceof Error ? e.message : String(e));
   }
@@ -78,7 +79,7 @@ interface InternalStreamSource {
 }
 
 /** One entry's bytes, stopping as soon as the zip's whole inflated size passes the budget. */
-function inflate(entry: JSZip.JSZipObject, budget: { left: number; limit: number }): Promise<Buffer> {
+function inflate(entry: JSZipType.JSZipObject, budget: { left: number; limit: number }): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const stream = (entry as unknown as InternalStreamSource).internalStream("uint8array");

@@ -1,4 +1,5 @@
-import { Agent, Dispatcher, EnvHttpProxyAgent } from "undici";
+import type { Dispatcher } from "undici";
+import { undici } from "../libraries";
 import { isLoopbackHost } from "./url";
 import type { ResolvedHttpOptions } from "./options";
 
@@ -21,6 +22,7 @@ export function createDispatcher(base: URL, options: ResolvedHttpOptions): Dispa
     headersTimeout: 0,
     bodyTimeout: 0,
   };
+  const { Agent, EnvHttpProxyAgent } = undici();
   if (isLoopbackHost(base.hostname)) return new Agent(common);
   return new EnvHttpProxyAgent({ ...common, requestTls: tls });
 }

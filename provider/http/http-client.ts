@@ -1,4 +1,5 @@
-import { request, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
+import { undici } from "../libraries";
 import type { ZodType } from "zod";
 import {
   AuthenticationError,
@@ -18,13 +19,15 @@ import { createDispatcher } from "./dispatcher";
 import { resolveHttpOptions, type HttpOptions, type ResolvedHttpOptions } from "./options";
 import { Redactor, Secret } from "./redaction";
 import { isRetryableNetworkFailure, isRetryableStatus, parseRetryAfter, retryDelayMs, type Idempotency } from "./retry-policy";
-import { sleep, throttled } from "./throttle";
+import { throttledOnThisMachine } from "./machine-throttle";
+import { sleep } from "./throttle";
 import { buildUrl, parseBaseUrl, type QueryValue } from "./url";
 import { describeBody, formatZodIssue } from "./response-text";
 import { scrubSecretFields, secretValues } from "./response-secrets";
 
 /** The longest deadline a timer can hold (about 24.8 days); a longer one would throw a RangeError. */
 const MAX_DEADLINE_MS = 2_147_483_647;
+import { builtOnce } from "./schema-cache";
 
 /** One call, described the way the spec describes it. */
 export interface RequestSpec {
@@ -55,7 +58,7 @@ export interface ServiceProfile {
   secrets: string[];
   authenticationHint: string;
   permissionHint: string;
-  /** Minimum spacing between requests to this service, per process (the feature-flag API's limit). */
+  /** Minimum spacing between requests to this service, per machine (the feature-flag API's limit). */
   minIntervalMs?: number;
 }
 
@@ -104,7 +107,7 @@ export class HttpClient {
     }
     // Tokens and link files this response carries are never quoted by a later error of this client.
     this.redactor.learn(secretValues(value));
-    const parsed = schema().safeParse(value);
+    const parsed = builtOnce(schema).safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const { field, message } = formatZodIssue(issue);
@@ -168,7 +171,7 @@ export class HttpClient {
   private attemptOnce(url: URL, spec: RequestSpec, kind: ResponseKind): Promise<RawResponse> {
     const run = () => this.exchange(url, spec, kind);
     const interval = this.profile.minIntervalMs;
-    return interval ? throttled(this.baseUrl.origin + this.baseUrl.pathname, interval, run) : run();
+    return interval ? throttledOnThisMachine(this.baseUrl.origin + this.baseUrl.pathname, interval, run) : run();
   }
 
   /** One request and its whole body, under the deadline. */
@@ -181,7 +184,7 @@ export class HttpClient {
     if (spec.body) headers["content-type"] = spec.body.contentType;
     const deadline = AbortSignal.timeout(this.deadlineMs(spec));
     try {
-      const response = await request(url, {
+      const response = await undici().request(url, {
         method: spec.method,
         headers,
         body: spec.body?.data,

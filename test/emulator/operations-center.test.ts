@@ -1,3 +1,6 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { Emulator, startEmulator } from "../../emulator";
 import { call, post } from "./helpers";
 
@@ -264,6 +267,27 @@ describe("validation logs", () => {
       expect(r.json["validation-log"][0].records).toEqual([expect.objectContaining({ bundle: "base", assigned: false })]);
     } finally {
       await clearPattern("base");
+    }
+  });
+});
+
+describe("bundle.yaml's availability pattern, as the list sees it", () => {
+  it("is the one checked out: an edit on disk shows only after the next check-out", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pattern-edit-"));
+    const yaml = (pattern: string) => `apiVersion: "1"\nid: "edited"\nversion: "1"\navailabilityPattern: "${pattern}"\n`;
+    fs.mkdirSync(`${dir}/edited`);
+    fs.writeFileSync(`${dir}/edited/bundle.yaml`, yaml("sandbox"));
+    const own = await startEmulator({ bundlesDir: dir, controllers: ["sandbox", "other"] });
+    try {
+      const listed = async () => ((await call(own, `${own.operationsCenterUrl}casc-bundle/list`)).json.bundles as any[])[0];
+      expect(await listed()).toMatchObject({ regex: "sandbox", availabilityPatternFromYaml: true, availableFor: ["sandbox"] });
+      fs.writeFileSync(`${dir}/edited/bundle.yaml`, yaml("other"));
+      expect(await listed()).toMatchObject({ regex: "sandbox", availableFor: ["sandbox"] });
+      expect((await post(own, `${own.operationsCenterUrl}casc-bundle/check-out`)).status).toBe(200);
+      expect(await listed()).toMatchObject({ regex: "other", availabilityPatternFromYaml: true, availableFor: ["other"] });
+    } finally {
+      await own.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -44,6 +44,8 @@ describe("ControllerBundleAssignment life cycle through the real provider host",
 
   it("shows another bundle assigned outside Pulumi on refresh, and up assigns its bundle again", async () => {
     await w.oc.setControllerToBundle("base", "team-b/controller-b");
+    // A provider host keeps its bundle list for the deployment: the drift shows in the next one.
+    await w.nextDeployment();
     expect(await r.refresh()).toMatchObject({ changedFields: ["bundleId"] });
     expect(r.state!.inputs).toMatchObject({ bundleId: "base" });
     expect(await r.preview({ controllerPath: "team-b/controller-b", bundleId: "team-b" })).toMatchObject({ op: "update", replaces: [] });
@@ -77,6 +79,7 @@ describe("ControllerBundleAssignment life cycle through the real provider host",
 
   it("delete with fallbackBundleId leaves a controller alone that someone assigned another bundle since", async () => {
     await w.oc.setControllerToBundle("team-b", "sandbox");
+    await w.nextDeployment();
     w.host.takeOutput();
     await r.destroy();
     expect(await w.host.waitForOutput(/controller "sandbox" no longer uses bundle "base" \(it uses "team-b"\)/)).toContain("warning:");
@@ -103,6 +106,7 @@ describe("ControllerBundleAssignment life cycle through the real provider host",
     fs.renameSync(path.join(bundlesDir, "team-b"), path.join(scratch, "team-b"));
     try {
       await w.oc.checkOut();
+      await w.nextDeployment();
       expect(await x.refresh()).toMatchObject({ op: "refresh", dropped: true });
     } finally {
       fs.renameSync(path.join(scratch, "team-b"), path.join(bundlesDir, "team-b"));

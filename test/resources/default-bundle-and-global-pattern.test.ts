@@ -43,6 +43,8 @@ describe("DefaultBundle life cycle through the real provider host", () => {
   it("a change of the bundle's availability (another resource's setting) changes nothing on refresh", async () => {
     const before = r.state!;
     await w.oc.setAvailabilityPattern("team-a", "team-a/.*|sandbox");
+    // A provider host keeps its bundle list for the deployment: read the next deployment's.
+    await w.nextDeployment();
     expect(await r.refresh()).toMatchObject({ changedFields: [] });
     expect(r.state).toEqual(before);
     await w.oc.clearAvailabilityPattern("team-a");
@@ -50,6 +52,8 @@ describe("DefaultBundle life cycle through the real provider host", () => {
 
   it("cannot see a default changed outside Pulumi (no endpoint reads it): documented, and a bundleId change sets it", async () => {
     await w.oc.setDefaultBundle("base");
+    // A provider host keeps its bundle list for the deployment: read the next deployment's.
+    await w.nextDeployment();
     expect(await r.refresh()).toMatchObject({ changedFields: [] });
     expect(await r.up()).toMatchObject({ op: "same" });
     expect(w.emu.state.defaultBundle()).toBe("base");
@@ -79,6 +83,7 @@ describe("DefaultBundle life cycle through the real provider host", () => {
     fs.renameSync(path.join(bundlesDir, "team-b"), path.join(scratch, "team-b"));
     try {
       await w.oc.checkOut();
+      await w.nextDeployment();
       expect(await gone.refresh()).toMatchObject({ dropped: true });
     } finally {
       fs.renameSync(path.join(scratch, "team-b"), path.join(bundlesDir, "team-b"));
@@ -119,6 +124,7 @@ describe("GlobalAvailabilityPattern life cycle through the real provider host", 
 
   it("shows the switch turned off outside Pulumi on refresh, and up turns it on again", async () => {
     await w.oc.setGlobalAvailabilityPatternBehavior(false);
+    await w.nextDeployment();
     expect(await r.refresh()).toMatchObject({ changedFields: ["visibility"] });
     expect(r.state!.inputs).toMatchObject({ visibility: false });
     expect(await r.up({ visibility: true })).toMatchObject({ op: "update", replaces: [] });

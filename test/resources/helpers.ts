@@ -88,11 +88,18 @@ export function adminConfig(emu: Emulator): Record<string, unknown> {
 
 export interface World {
   emu: Emulator;
-  host: ProviderHost;
+  /** The provider host of the current deployment (nextDeployment() starts another). */
+  readonly host: ProviderHost;
   lc: Lifecycle;
   texts: Record<ResourceKind, string>;
   /** The operations center as an administrator, for changes made outside Pulumi and for looking. */
   oc: OperationsCenterClient;
+  /**
+   * Ends the deployment: the engine starts a provider host per `up` / `refresh` / `destroy`, and a host keeps the
+   * bundle list it read until it writes. A test that changes something outside Pulumi and then expects a step to see
+   * it starts the next deployment first. The resources keep their state.
+   */
+  nextDeployment(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -108,19 +115,29 @@ export async function startWorld(
   assertBuiltPackage();
   const emu = await startEmulator(options.emulator ?? {});
   const texts = await providerTexts();
-  const host = await startProviderHost({ cwd: REPO_ROOT, env: { ...BLANK_ENV, ...(options.env?.(emu) ?? {}) } });
-  await host.configure((options.config ?? adminConfig)(emu));
-  const lc = new Lifecycle(host);
+  const startHost = async () => {
+    const started = await startProviderHost({ cwd: REPO_ROOT, env: { ...BLANK_ENV, ...(options.env?.(emu) ?? {}) } });
+    await started.configure((options.config ?? adminConfig)(emu));
+    return started;
+  };
+  const lc = new Lifecycle(await startHost());
   const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin, timeoutMs: 5000, maxRetries: 0 });
   return {
     emu,
-    host,
+    get host() {
+      return lc.host;
+    },
     lc,
     texts,
     oc,
+    async nextDeployment() {
+      const next = await startHost();
+      await lc.host.close();
+      (lc as { host: ProviderHost }).host = next;
+    },
     async close() {
       await oc.close();
-      await host.close();
+      await lc.host.close();
       await emu.close();
     },
   };

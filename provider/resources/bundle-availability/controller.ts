@@ -17,6 +17,7 @@ import type { ListedBundle } from "../../clients/casc-schemas";
 import { encodedQueryLength } from "../../clients/inputs";
 import { MAX_QUERY_LENGTH } from "../../clients/limits";
 import { NotFoundError, RequestRejectedError } from "../../http/errors";
+import { availabilityPatternSet } from "../shared/bundle-list-cache";
 import { bundleNamesText, callFailed, casc, findBundle, findBundleOrFail, listBundles, type Casc } from "../shared/casc";
 import { InputChecker } from "../shared/check";
 import { operationFailed, partiallyCreated } from "../shared/errors";
@@ -119,6 +120,13 @@ function outputsOf(inputs: Props, bundle: ListedBundle): BundleAvailabilityOutpu
   return out;
 }
 
+/** The outputs once set-availability-pattern has answered: the pattern asked for is the one in force. */
+function desiredOutputs(inputs: Props): BundleAvailabilityOutputs {
+  const out: BundleAvailabilityOutputs = { bundleId: String(inputs.bundleId), regex: desiredPattern(inputs) };
+  if (isStringList(inputs.controllers)) out.controllers = inputs.controllers;
+  return out;
+}
+
 /** The server already holds the pattern the inputs ask for, set through the API (not bundle.yaml's). */
 function holdsPattern(bundle: ListedBundle | undefined, inputs: Props): bundle is ListedBundle {
   return bundle !== undefined && !bundle.availabilityPatternFromYaml && bundle.regex === desiredPattern(inputs);
@@ -129,7 +137,7 @@ async function setPattern(c: Casc, operation: string, inputs: BundleAvailability
   const id = idOf(inputs.bundleId);
   const regex = desiredPattern(inputs as unknown as Props);
   try {
-    await c.bundles.write(() => c.oc.client.setAvailabilityPattern(inputs.bundleId, regex));
+    await c.bundles.write(() => c.oc.client.setAvailabilityPattern(inputs.bundleId, regex), availabilityPatternSet(inputs.bundleId, regex));
   } catch (e) {
     if (e instanceof NotFoundError) {
       const bundles = await listBundles(c).catch(() => undefined);
@@ -166,18 +174,9 @@ async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
   const current = await findBundleOrFail(c, ins.bundleId, operation, id);
   if (holdsPattern(current, inputs)) return { id, outs: plain({ ...outputsOf(inputs, current) }) };
   await setPattern(c, operation, ins);
-  // The pattern is set: from here on a failure must not orphan it.
-  const known = plain({ bundleId: ins.bundleId, controllers: ins.controllers, regex: desiredPattern(inputs) });
-  let bundle: ListedBundle | undefined;
-  try {
-    bundle = await findBundle(c, ins.bundleId);
-  } catch (e) {
-    throw partiallyCreated(`${operation} (${id}): the pattern is set, but reading it back failed: ${(e as Error).message}`, id, known, inputs, e);
-  }
-  if (!bundle) {
-    throw partiallyCreated(`${operation} (${id}): the pattern is set, but the bundle is no longer listed`, id, known, inputs, undefined);
-  }
-  return { id, outs: plain({ ...outputsOf(inputs, bundle) }) };
+  // The server answered the write: it holds the pattern asked for, so nothing is read back (and nothing can fail
+  // after the pattern is set, leaving it half-created).
+  return { id, outs: plain({ ...desiredOutputs(inputs) }) };
 }
 
 async function read(id: string, props: Props): Promise<ReadResult> {
@@ -208,9 +207,7 @@ async function update(id: string, _olds: Props, news: Props): Promise<{ outs: Pr
   const current = await findBundleOrFail(c, ins.bundleId, operation, id);
   if (holdsPattern(current, news)) return { outs: plain({ ...outputsOf(news, current) }) };
   await setPattern(c, operation, ins);
-  const bundle = await findBundleOrFail(c, ins.bundleId, `${operation}: the pattern is set, but reading it back failed`, id);
-  if (!bundle) throw operationFailed(operation, id, `the pattern is set, but bundle "${ins.bundleId}" is no longer listed`);
-  return { outs: plain({ ...outputsOf(news, bundle) }) };
+  return { outs: plain({ ...desiredOutputs(news) }) };
 }
 
 async function remove(id: string, props: Props): Promise<void> {

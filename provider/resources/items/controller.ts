@@ -10,7 +10,7 @@
  * | read | nothing | the API has no read of "the items of this YAML": the state stays |
  * | delete | nothing (a warning) | the API cannot delete items: they stay on the instance |
  */
-import { parseDocument } from "yaml";
+import { yaml } from "../../libraries";
 import { NotFoundError, outcomeUnknown, RequestRejectedError } from "../../http/errors";
 import { actionDiff, echoInputs, unchangedRead, type ActionInputsSpec } from "../shared/actions";
 import { InputChecker } from "../shared/check";
@@ -28,7 +28,7 @@ const EXAMPLE_YAML = 'items:\\n  - kind: "folder"\\n    name: "team-a"';
 /** Why the items YAML cannot work, or undefined: it is read here as the instance will read it. */
 export function itemsYamlProblem(text: string): string | undefined {
   if (Buffer.byteLength(text) > MAX_TEXT_BYTES) return `yaml is ${Buffer.byteLength(text)} bytes long; at most ${MAX_TEXT_BYTES} are allowed`;
-  const doc = parseDocument(text);
+  const doc = yaml().parseDocument(text);
   if (doc.errors.length) {
     // The parser's first line names the fault and where ("... at line 2, column 1:").
     return `yaml is not valid YAML: ${doc.errors[0]!.message.split("\n")[0]!.replace(/:$/, "")}`;
@@ -71,9 +71,9 @@ async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> 
 }
 
 /** The names of the top-level items of an items.yaml text (those create-items puts in the folder). */
-function topLevelNames(yaml: string): string[] {
+function topLevelNames(text: string): string[] {
   try {
-    const doc = parseDocument(yaml).toJS() as { items?: Array<{ name?: unknown }> };
+    const doc = yaml().parseDocument(text).toJS() as { items?: Array<{ name?: unknown }> };
     return (doc.items ?? []).map((i) => i?.name).filter((n): n is string => typeof n === "string");
   } catch {
     return [];

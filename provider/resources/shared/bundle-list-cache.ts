@@ -3,67 +3,106 @@ import type { OperationsCenterConnection } from "../../config/clients";
 import { providerState } from "../../config/state";
 
 /**
+ * What a write changed in the list, computed from its own answer: the kept list is updated instead of read again.
+ * undefined when the answer does not fit the list (it is then read again).
+ */
+export type ListChange<T> = (bundles: ListedBundle[], answer: T) => ListedBundle[] | undefined;
+
+/**
  * One bundle list shared by every bundle resource of the provider process, per operations center and user.
  *
- * The engine sends the reads of a refresh (and the creates and updates of an up) for many resources at nearly the
- * same time. Instead of one `GET casc-bundle/list` per resource:
- * - a caller joins the list request already in flight, if any;
- * - a new request waits `gatherMs` first, so that the calls of one wave join it, then waits for writes in progress
- *   (set-availability-pattern, set-controller-to-bundle, ...) to finish, so that it sees them;
- * - a write drops a request already sent, for later callers: what is read after a write reflects it.
- * Nothing is kept once a request has answered: a later wave (a later refresh, or a read after a change made outside
- * Pulumi) always asks the server again.
+ * The engine starts a provider host for one deployment (an `up`, a `refresh`, a `preview --refresh`), so the list
+ * this process has read serves every later read of that deployment, until this process itself writes:
+ * - a read with no list kept asks the server at once (no gathering wait); readers arriving meanwhile join it;
+ * - a write whose answer says exactly what changed (set-availability-pattern answers the controllers the bundle is
+ *   now available for) updates the kept list; any other write (an assignment, the global switch, a check-out, ...),
+ *   or a failed one (the server may have acted), forgets it: what is read after a write reflects it;
+ * - a read while writes are in progress waits for them all to end and then asks once for every such reader (it first
+ *   lets the process start the calls it has already received, which may write too: a yield, not a timer).
+ * A change made outside Pulumi during the deployment shows in the next deployment (the next provider process).
  */
 export class BundleListCache {
-  private inFlight: { promise: Promise<ListedBundle[]>; sent: boolean } | undefined;
+  /** The list read since the last write that could not update it: in flight or answered. */
+  private kept: Promise<ListedBundle[]> | undefined;
+  /** A list asked for during writes, sent once they have all ended. */
+  private afterWrites: Promise<ListedBundle[]> | undefined;
   private writes = 0;
-  private writesDone: { promise: Promise<void>; resolve: () => void } | undefined;
+  private writesEnded: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** How the last reader read the list: a write whose change does not fit reads it again the same way. */
+  private fetchList: (() => Promise<ListedBundle[]>) | undefined;
 
-  constructor(private readonly gatherMs = 20) {}
-
-  /** The list, from the request in flight or a new one made with `fetchList`. */
+  /** The kept list, or a new one made with `fetchList`. */
   list(fetchList: () => Promise<ListedBundle[]>): Promise<ListedBundle[]> {
-    if (this.inFlight) return this.inFlight.promise;
-    const entry = { promise: undefined as unknown as Promise<ListedBundle[]>, sent: false };
-    entry.promise = (async () => {
-      await sleep(this.gatherMs);
-      while (this.writes > 0) await this.writesDone!.promise;
-      entry.sent = true;
-      return fetchList();
-    })();
-    this.inFlight = entry;
-    const forget = () => {
-      if (this.inFlight === entry) this.inFlight = undefined;
-    };
-    entry.promise.then(forget, forget);
-    return entry.promise;
+    this.fetchList = fetchList;
+    if (this.kept) return this.kept;
+    if (this.writes === 0 && !this.afterWrites) return this.keep(fetchList());
+    return (this.afterWrites ??= this.sendAfterWrites(fetchList));
+  }
+
+  private keep(list: Promise<ListedBundle[]>): Promise<ListedBundle[]> {
+    this.kept = list;
+    // A failed list is not kept: the next reader asks again.
+    list.catch(() => {
+      if (this.kept === list) this.kept = undefined;
+    });
+    return list;
+  }
+
+  private async sendAfterWrites(fetchList: () => Promise<ListedBundle[]>): Promise<ListedBundle[]> {
+    try {
+      do {
+        while (this.writes > 0) await this.writesEnded!.promise;
+        // Calls the process has received but not started yet may write too: let them start first.
+        await new Promise((resolve) => setImmediate(resolve));
+      } while (this.writes > 0);
+    } finally {
+      this.afterWrites = undefined;
+    }
+    return this.kept ?? this.keep(fetchList());
   }
 
   /**
-   * Runs a request that changes bundles, availability or assignments. A list already sent may not see it, so later
-   * callers must not join that one; a list not sent yet waits for this write and sees it, so they still may.
+   * Runs a request that changes bundles, availability or assignments. When it has succeeded and `change` is given,
+   * the kept list (in flight or answered) is updated with it; otherwise the kept list is forgotten.
    */
-  async write<T>(task: () => Promise<T>): Promise<T> {
-    if (this.inFlight?.sent) this.inFlight = undefined;
+  async write<T>(task: () => Promise<T>, change?: ListChange<T>): Promise<T> {
     if (this.writes++ === 0) {
       let resolve!: () => void;
       const promise = new Promise<void>((r) => (resolve = r));
-      this.writesDone = { promise, resolve };
+      this.writesEnded = { promise, resolve };
     }
+    let answered = false;
+    let answer!: T;
     try {
-      return await task();
+      answer = await task();
+      answered = true;
+      return answer;
     } finally {
+      const kept = this.kept;
+      const fetchList = this.fetchList;
+      this.kept = undefined;
+      if (answered && change && kept && fetchList) {
+        // Applied to whatever the list said, whether it was read before or after this write: the result is the same.
+        this.keep(kept.then((bundles) => change(bundles, answer) ?? fetchList()));
+      }
       if (--this.writes === 0) {
-        const done = this.writesDone!;
-        this.writesDone = undefined;
-        done.resolve();
+        const ended = this.writesEnded!;
+        this.writesEnded = undefined;
+        ended.resolve();
       }
     }
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * set-availability-pattern's change: the bundle now has the API pattern `regex` (bundle.yaml's no longer applies)
+ * and is available to the controllers the answer lists. A bundle missing from the kept list makes it unusable.
+ */
+export function availabilityPatternSet(bundleId: string, regex: string): ListChange<string[]> {
+  return (bundles, availableFor) => {
+    if (!bundles.some((b) => b.name === bundleId)) return undefined;
+    return bundles.map((b) => (b.name === bundleId ? { ...b, regex, availabilityPatternFromYaml: false, availableFor } : b));
+  };
 }
 
 /** The process's bundle list for this operations center and user. */

@@ -1,0 +1,58 @@
+import { fork, type ChildProcess } from "node:child_process";
+import * as path from "node:path";
+import type { EmulatorOptions } from "../emulator";
+import type { EmulatorInfo, EmulatorQuestion } from "./emulator-process";
+
+/** The emulator running in its own process (emulator-process.ts), asked over IPC. */
+export class EmulatorProcess {
+  private next = 1;
+  private readonly waiting = new Map<number, (result: unknown) => void>();
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly info: EmulatorInfo,
+  ) {
+    child.on("message", (m: { id: number; result: unknown }) => {
+      this.waiting.get(m.id)?.(m.result);
+      this.waiting.delete(m.id);
+    });
+  }
+
+  static async start(options: EmulatorOptions): Promise<EmulatorProcess> {
+    const child = fork(path.join(__dirname, "emulator-process.ts"), [], {
+      execArgv: ["--require", require.resolve("ts-node/register/transpile-only")],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    const info = await new Promise<EmulatorInfo>((resolve, reject) => {
+      child.once("message", (m: { result: EmulatorInfo }) => resolve(m.result));
+      child.once("exit", (code) => reject(new Error(`the emulator process exited (code ${code})`)));
+      child.send(options);
+    });
+    child.removeAllListeners("exit");
+    return new EmulatorProcess(child, info);
+  }
+
+  ask<T>(question: EmulatorQuestion): Promise<T> {
+    const id = this.next++;
+    return new Promise<T>((resolve) => {
+      this.waiting.set(id, resolve as (r: unknown) => void);
+      this.child.send({ id, question });
+    });
+  }
+
+  /** Requests with this method and path (below the emulator's root) since the last clear. */
+  count(method: string, pathname: string, status?: number): Promise<number> {
+    return this.ask({ op: "count", method, path: pathname, ...(status === undefined ? {} : { status }) });
+  }
+
+  clear(): Promise<void> {
+    return this.ask({ op: "clear" });
+  }
+
+  async close(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once("exit", resolve));
+    this.child.disconnect();
+    await exited;
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The emulator in a process of its own, for the bench: its work must not share a CPU queue with the gRPC client
+ * that measures the provider host. Forked by emulator-client.ts; answers its questions over IPC.
+ */
+import { startEmulator, type Emulator, type EmulatorOptions } from "../emulator";
+
+export type EmulatorQuestion =
+  | { op: "count"; method: string; path: string; status?: number }
+  | { op: "clear" }
+  | { op: "rateLimit"; on: boolean }
+  | { op: "applications"; account: string };
+
+export interface EmulatorInfo {
+  operationsCenterUrl: string;
+  featureManagementUrl: string;
+  admin: { username: string; apiToken: string };
+  featureManagementToken: string;
+}
+
+let emu: Emulator;
+
+function answer(q: EmulatorQuestion): unknown {
+  switch (q.op) {
+    case "count":
+      return emu.journal.entries().filter((e) => e.method === q.method && e.path === q.path && (q.status === undefined || e.status === q.status)).length;
+    case "clear":
+      emu.journal.clear();
+      return null;
+    case "rateLimit":
+      emu.setFeatureManagementRateLimit(q.on);
+      return null;
+    case "applications":
+      return emu.state.applications(q.account).length;
+  }
+}
+
+process.once("message", async (options: EmulatorOptions) => {
+  emu = await startEmulator(options);
+  const info: EmulatorInfo = {
+    operationsCenterUrl: emu.operationsCenterUrl,
+    featureManagementUrl: emu.featureManagementUrl,
+    admin: emu.credentials.admin,
+    featureManagementToken: emu.credentials.featureManagementToken,
+  };
+  process.on("message", (m: { id: number; question: EmulatorQuestion }) => process.send!({ id: m.id, result: answer(m.question) }));
+  process.send!({ id: 0, result: info });
+});
+process.on("disconnect", () => void emu?.close().finally(() => process.exit(0)));
