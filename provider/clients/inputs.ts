@@ -77,7 +77,7 @@ export function requireOneOf<T extends string>(value: unknown, allowed: readonly
  * prefix.
  */
 export function encodeRelativePath(value: unknown, input: string, operation: string): string {
-  const uri = requireText(value, input, operation).replace(/^\/+|\/+$/g, "");
+  const uri = requireText(value, input, operation, MAX_PATH_LENGTH).replace(/^\/+|\/+$/g, "");
   const segments = uri.split("/");
   if (segments.some((s) => s === "" || s === "." || s === "..")) {
     throw new InvalidInputError(input, `"${uri}" has an empty, "." or ".." segment`, operation);

@@ -13,6 +13,7 @@ import {
   type UpdateLog,
 } from "./casc-schemas";
 import { cascHttpClient, type CascClientOptions } from "./casc-connection";
+import { MAX_TEXT_BYTES } from "./limits";
 import {
   encodeRelativePath,
   requireFullPath,
@@ -110,7 +111,7 @@ export class InstanceClient {
    */
   async createItems(yaml: string, options: { path?: string } = {}): Promise<CreateItemsResult> {
     const operation = options.path ? `creating items in folder "${options.path}"` : "creating items";
-    const body = requireText(yaml, "yaml", operation);
+    const body = requireText(yaml, "yaml", operation, MAX_TEXT_BYTES);
     const path = options.path === undefined ? undefined : requireFullPath(options.path, "path", operation);
     return this.http.json(
       {

@@ -19,6 +19,7 @@ import {
   type ValidationResult,
 } from "./casc-schemas";
 import { InstanceClient, type QuietOption } from "./instance-client";
+import { MAX_QUERY_LENGTH } from "./limits";
 import { requireBoolean, requireFullPath, requirePositiveInteger, requireQueryFits, requireText, requireZip } from "./inputs";
 
 /** The operations center's default check-out timeout (configurable in its global configuration). */
@@ -60,7 +61,7 @@ export class OperationsCenterClient extends InstanceClient {
   /** `controller` is a regular expression on controller names that filters the log. */
   async getEffectiveBundleValidationLog(options: { controller?: string } = {}): Promise<EffectiveBundleValidationLog> {
     const operation = "reading the effective bundle validation log";
-    const controller = options.controller === undefined ? undefined : requireText(options.controller, "controller", operation);
+    const controller = options.controller === undefined ? undefined : requireText(options.controller, "controller", operation, MAX_QUERY_LENGTH);
     return this.http.json(
       {
         operation,

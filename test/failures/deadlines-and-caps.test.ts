@@ -57,6 +57,22 @@ describe("deadlines per operation", () => {
   });
 });
 
+describe("bounds that fit what they bound", () => {
+  it("a long items yaml and a long item path are not held to an id's 255 characters", async () => {
+    const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin, maxRetries: 0 });
+    const names = Array.from({ length: 40 }, (_, i) => `pipeline-with-a-long-name-${i}`);
+    const yaml = `items:\n${names.map((n) => `  - kind: "pipeline"\n    name: "${n}"\n`).join("")}`;
+    try {
+      expect(yaml.length).toBeGreaterThan(2000);
+      await expect(oc.createItems(yaml)).resolves.toEqual({ basePath: "" });
+      const deep = Array.from({ length: 30 }, () => "folder").join("/");
+      await expect(oc.exportItem(`job/${deep.split("/").join("/job/")}`)).rejects.toThrow(/not found \(404\)/);
+    } finally {
+      await oc.close();
+    }
+  });
+});
+
 describe("secrets the API returns", () => {
   it("a 2xx body of the wrong shape is quoted without its bundle token or link file", async () => {
     const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin, maxRetries: 0 });

@@ -125,6 +125,29 @@ describe("BundleReload and ControllerBundleToken: lost answers", () => {
     expect(w.emu.state.appliedBundle(B)?.bundle).toBe("team-b");
   });
 
+  it("a reload whose outcome stays unknown is recorded as partially created, and the next up finds it done", async () => {
+    const A = "team-a/controller-a";
+    const reloadA = "/controllers/team-a/controller-a/casc-bundle-mgnt/reload-bundle";
+    const checkA = "/controllers/team-a/controller-a/casc-bundle-mgnt/check-bundle-update";
+    await w.oc.setControllerToBundle("team-a", A);
+    // The check before the reload is answered (a fault of no effect uses up the first turn); the reload's answer is
+    // lost, and both tries of the check after it fail.
+    w.emu.faults.inject({ path: checkA, delayMs: 0 });
+    w.emu.faults.inject({ path: reloadA, dropAfterHandling: true });
+    w.emu.faults.inject({ path: checkA, status: 500, times: 2 });
+    const r = w.action("bundleReload", "reload-a", { instanceUrl: w.emu.controllerUrls[A]! });
+    const error = (await r.up().catch((e: unknown) => e)) as ProviderHostError;
+    expect(error).toBeInstanceOf(ProviderHostError);
+    expect(error.message).toMatch(/reload-bundle got no answer .*look at the instance's update log/);
+    expect(r.state!.outputs).toMatchObject({ reloaded: false, reason: "unknown: reload-bundle got no answer" });
+    expect(calls(w).filter((c) => c === `POST ${reloadA}`)).toHaveLength(1);
+    // The next up checks first: the update is in force, so nothing is sent again.
+    w.emu.journal.clear();
+    expect(await r.up()).toMatchObject({ op: "update" });
+    expect(r.state!.outputs).toMatchObject({ reloaded: false, updateAvailable: false });
+    expect(calls(w)).toEqual([`GET ${checkA}`]);
+  });
+
   it("a regenerate-token whose answer is dropped is repeated, and the state holds the token in force", async () => {
     w.emu.faults.inject({ path: "/cjoc/casc-bundle/regenerate-token", dropAfterHandling: true });
     const r = w.action("controllerBundleToken", "link-b", { controllerPath: B });

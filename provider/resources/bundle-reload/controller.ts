@@ -20,7 +20,7 @@ import type { BundleUpdateCheck, ReloadResult } from "../../clients/casc-schemas
 import { outcomeUnknown } from "../../http/errors";
 import { actionDiff, echoInputs, mustRerun, unchangedRead, type ActionInputsSpec } from "../shared/actions";
 import { InputChecker } from "../shared/check";
-import { messageOf, operationFailed, warn } from "../shared/errors";
+import { messageOf, operationFailed, OutcomeUnknownError, partiallyCreated, warn } from "../shared/errors";
 import { instance, instanceCallFailed, type InstanceConnection } from "../shared/instance";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { plain } from "../shared/values";
@@ -36,8 +36,12 @@ async function check(_olds: Props, news: Props): Promise<CheckResult> {
   return c.result();
 }
 
+/** The reason recorded by a create whose reload-bundle outcome stayed unknown: the next up runs again. */
+const UNKNOWN_OUTCOME = "unknown: reload-bundle got no answer";
+
 async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
-  return actionDiff(olds, news, SPEC);
+  const base = actionDiff(olds, news, SPEC);
+  return olds.reason === UNKNOWN_OUTCOME ? { ...base, changes: true } : base;
 }
 
 type Outcome = Pick<BundleReloadOutputs, "updateAvailable" | "reloaded" | "reason" | "version">;
@@ -73,13 +77,11 @@ async function reloadReconciled(
     } catch (e) {
       if (!outcomeUnknown(e)) throw instanceCallFailed(conn, operation, id, e);
       const unsure = (what: string) =>
-        instanceCallFailed(
-          conn,
-          operation,
-          id,
+        new OutcomeUnknownError(
+          `${operation} (${id}): reload-bundle got no answer from ${where} (${messageOf(e)}), and ${what}. Fix: look at ` +
+            `the instance's update log (casc-bundle-mgnt/casc-bundle-update-log) and its CasC screen, then run \`pulumi up\` ` +
+            `again (it checks for an update first)`,
           e,
-          `reload-bundle got no answer from ${where}, and ${what}. Fix: look at the instance's update log ` +
-            `(casc-bundle-mgnt/casc-bundle-update-log) and its CasC screen, then run \`pulumi up\` again (it checks for an update first)`,
         );
       let after: BundleUpdateCheck;
       try {
@@ -155,7 +157,14 @@ async function run(operation: string, id: string, inputs: Props): Promise<Outcom
 
 async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
   const id = idOf(instanceUrlOf(inputs));
-  return { id, outs: outputsOf(inputs, await run(`creating ${TYPE_NAME}`, id, inputs)) };
+  try {
+    return { id, outs: outputsOf(inputs, await run(`creating ${TYPE_NAME}`, id, inputs)) };
+  } catch (e) {
+    if (!(e instanceof OutcomeUnknownError)) throw e;
+    // Recorded with the unknown outcome as its reason: the next up runs again (checking for an update first).
+    const unknown: Outcome = { updateAvailable: true, reloaded: false, reason: UNKNOWN_OUTCOME, version: "N/A" };
+    throw partiallyCreated(e.message, id, outputsOf(inputs, unknown), inputs, e.cause);
+  }
 }
 
 async function read(id: string, props: Props): Promise<ReadResult> {
@@ -163,7 +172,7 @@ async function read(id: string, props: Props): Promise<ReadResult> {
 }
 
 async function update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
-  if (mustRerun(olds, news, SPEC)) return { outs: outputsOf(news, await run(`updating ${TYPE_NAME}`, id, news)) };
+  if (mustRerun(olds, news, SPEC) || olds.reason === UNKNOWN_OUTCOME) return { outs: outputsOf(news, await run(`updating ${TYPE_NAME}`, id, news)) };
   const previous: Outcome = {
     updateAvailable: olds.updateAvailable === true,
     reloaded: olds.reloaded === true,

@@ -15,7 +15,7 @@ import { NotFoundError, outcomeUnknown, RequestRejectedError } from "../../http/
 import { actionDiff, echoInputs, unchangedRead, type ActionInputsSpec } from "../shared/actions";
 import { InputChecker } from "../shared/check";
 import { MAX_TEXT_BYTES } from "../../clients/limits";
-import { messageOf, partiallyCreated, warn } from "../shared/errors";
+import { messageOf, OutcomeUnknownError, partiallyCreated, warn } from "../shared/errors";
 import { instance, instanceCallFailed, instanceDescription, type InstanceConnection } from "../shared/instance";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { isUnknown, plain } from "../shared/values";
@@ -134,7 +134,7 @@ async function createItems(operation: string, id: string, inputs: Props): Promis
         return done(path ?? "");
       }
       if (held.present.length === 0 && held.unreadable.length === 0 && round < 2) continue;
-      throw new ItemsOutcomeUnknown(
+      throw new OutcomeUnknownError(
         `${operation} (${id}): create-items got no answer from ${where} (${messageOf(e)}). The instance now holds ` +
           `${held.present.length ? listNames(held.present) : "none"} of the yaml's ${names.length} top-level items` +
           (held.missing.length ? `; missing: ${listNames(held.missing)}` : "") +
@@ -143,13 +143,6 @@ async function createItems(operation: string, id: string, inputs: Props): Promis
         e,
       );
     }
-  }
-}
-
-/** A create-items whose outcome is not known whole: create records the resource as partially created. */
-class ItemsOutcomeUnknown extends Error {
-  constructor(message: string, readonly original: unknown) {
-    super(message);
   }
 }
 
@@ -183,10 +176,10 @@ async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
   try {
     return { id, outs: await createItems(`creating ${TYPE_NAME}`, id, inputs) };
   } catch (e) {
-    if (!(e instanceof ItemsOutcomeUnknown)) throw e;
+    if (!(e instanceof OutcomeUnknownError)) throw e;
     // Recorded without `yaml`, so that the next up runs create-items again rather than taking it as done.
     const outs = echoInputs(inputs, INPUT_KEYS.filter((k) => k !== "yaml"));
-    throw partiallyCreated(e.message, id, outs, inputs, e.original);
+    throw partiallyCreated(e.message, id, outs, inputs, e.cause);
   }
 }
 

@@ -100,6 +100,17 @@ export function partiallyCreated(
   return error;
 }
 
+/**
+ * An unsafe call whose outcome is still unknown after reading what the server holds. The message says what is known
+ * and what to check; a create records the resource as partially created (`partiallyCreated`) rather than dropping it.
+ */
+export class OutcomeUnknownError extends ResourceError {
+  constructor(message: string, cause: unknown) {
+    super(message, { cause });
+    this.name = "OutcomeUnknownError";
+  }
+}
+
 /** Provider warnings reach the CLI through the host's stderr (SDK 3.146+); no engine log connection exists there. */
 export function warn(message: string): void {
   // Warnings start "<Type> (<id>): ..."; the connection goes after the id, as in operationFailed.
