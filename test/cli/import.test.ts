@@ -152,10 +152,11 @@ describe("pulumi-cloudbees import of an installation set up by hand", () => {
       expect(requests(emu, "GET", LIST_PATH)).toBeLessThanOrEqual(2 + 1);
       expect(emu.journal.entries().filter((e) => e.method !== "GET")).toEqual([]);
 
-      // One at a time (parallel: 1), each read asks the server again.
+      // One at a time (parallel: 1) too: the deployment's list serves every read (the provider host writes nothing).
       emu.journal.clear();
       await runner.refresh({ parallel: 1, expectNoChanges: true });
-      expect(requests(emu, "GET", LIST_PATH)).toBe(up.length - 2);
+      expect(requests(emu, "GET", LIST_PATH)).toBeGreaterThanOrEqual(1);
+      expect(requests(emu, "GET", LIST_PATH)).toBeLessThanOrEqual(2);
     } finally {
       await runner.close();
     }

@@ -138,6 +138,7 @@ describe("BundleAvailability on a bundle whose bundle.yaml has a pattern", () =>
 describe("BundleAvailability takeover", () => {
   it("create (and update) of a pattern the server already holds reads and records it, with no write", async () => {
     await w.oc.setAvailabilityPattern("base", "^(?:sandbox|team-a/controller-a)$");
+    await w.nextDeployment(); // a provider host reads the list once per deployment
     w.emu.journal.clear();
     const r = availability("taken-over", { bundleId: "base", controllers: ["team-a/controller-a", "sandbox"] });
     expect(await r.up()).toMatchObject({ op: "create" });
@@ -147,6 +148,7 @@ describe("BundleAvailability takeover", () => {
 
     // Someone sets the pattern the program is about to ask for: the update finds it there.
     await w.oc.setAvailabilityPattern("base", "sandbox");
+    await w.nextDeployment();
     w.emu.journal.clear();
     expect(await r.up({ bundleId: "base", regex: "sandbox" })).toMatchObject({ op: "update" });
     expect(requests(w.emu, "POST", "/cjoc/casc-bundle/set-availability-pattern")).toBe(0);

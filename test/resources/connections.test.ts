@@ -46,9 +46,12 @@ describe("connections", () => {
     expect(w.emu.state.applications("globex").map((a) => a.name)).toEqual(["checkout"]);
     expect(globex.state!.outputs).toMatchObject({ connection: "prod", name: "checkout" });
     expect(acme.state!.outputs).not.toHaveProperty("connection");
-    expect(w.emu.journal.entries().map((e) => e.headers.authorization)).toEqual([
-      `Bearer ${w.emu.credentials.featureManagementToken}`,
-      `Bearer ${w.emu.credentials.otherFeatureManagementToken}`,
+    // Each create lists its account first (to reconcile a lost answer), then creates: all with that account's token.
+    expect(w.emu.journal.entries().map((e) => `${e.method} ${e.headers.authorization}`)).toEqual([
+      `GET Bearer ${w.emu.credentials.featureManagementToken}`,
+      `POST Bearer ${w.emu.credentials.featureManagementToken}`,
+      `GET Bearer ${w.emu.credentials.otherFeatureManagementToken}`,
+      `POST Bearer ${w.emu.credentials.otherFeatureManagementToken}`,
     ]);
   });
 

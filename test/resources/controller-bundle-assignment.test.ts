@@ -182,6 +182,7 @@ describe("ControllerBundleAssignment bad input", () => {
     expect(r.state!.outputs).not.toHaveProperty("fallbackBundleId");
     // Declared available, the same fallback goes through.
     await w.oc.setAvailabilityPattern("team-a", "team-a/.*|sandbox");
+    await w.nextDeployment(); // a provider host reads the list once per deployment
     expect(await r.up({ controllerPath: "sandbox", bundleId: "base", fallbackBundleId: "team-a" })).toMatchObject({ op: "update" });
     await w.oc.clearAvailabilityPattern("team-a");
   });
@@ -190,6 +191,7 @@ describe("ControllerBundleAssignment bad input", () => {
 describe("ControllerBundleAssignment takeover", () => {
   it("create for a controller that already uses the bundle writes nothing; refresh and up then change nothing", async () => {
     await w.oc.setControllerToBundle("team-b", "team-b/controller-b");
+    await w.nextDeployment();
     w.emu.journal.clear();
     const r = assignment("taken-over", { controllerPath: "team-b/controller-b", bundleId: "team-b", fallbackBundleId: "base" });
     expect(await r.up()).toMatchObject({ op: "create" });

@@ -19,6 +19,7 @@ const uploaded = cloudbees.validateUploadedBundle("team-a");
 const schema = cloudbees.downloadSchema("bundle-descriptor.json");
 const teamA = cloudbees.getBundle("team-a");
 const bundleNames = cloudbees.getBundles().then((list) => list.map((b) => b.name).sort());
+const controllers = cloudbees.getControllers();
 const rawLog = cloudbees.getRawBundleValidationLog({ bundle: "team-a" });
 const effectiveLog = cloudbees.getEffectiveBundleValidationLog();
 const ocExport = cloudbees.exportConfiguration();
@@ -74,6 +75,7 @@ export const outputs = {
   schemaKeys: schema.then((s) => Object.keys(s).length > 0),
   teamARegex: teamA.then((b) => b.regex),
   bundleNames,
+  controllerPaths: controllers.then((list) => list.map((c) => c.controllerPath).sort()),
   rawLogBundles: rawLog.then((l) => l.validationLog.map((e) => e.bundleId)),
   effectiveLogControllers: effectiveLog.then((l) => l.validationLog.map((e) => e.controller).sort()),
   ocExportIsText: ocExport.then((t) => typeof t === "string"),

@@ -32,9 +32,9 @@ async function main(): Promise<void> {
     assert.equal(emulator.state.appliedBundle("team-b/controller-b")?.bundle, "team-b");
     assert.ok(emulator.journal.entries().some((e) => e.path.endsWith("/casc-bundle/check-out")));
 
-    const refresh = await test.refresh();
+    // The drift job of a pipeline: a refresh right after a clean up finds nothing (it throws, listing the changes).
+    const refresh = await test.refresh({ expectNoChanges: true });
     steps.refresh = formatPlan(refresh);
-    assert.deepEqual(refresh.filter((e) => e.dropped), [], steps.refresh);
     const again = await test.up();
     steps.again = formatPlan(again);
     assert.deepEqual(changesOf(again), [], steps.again);
