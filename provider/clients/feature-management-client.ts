@@ -12,7 +12,8 @@ export interface FeatureManagementClientOptions extends HttpOptions {
   token: string;
   /**
    * Least time between the end of one request and the start of the next, shared by every client of the same
-   * base URL in this process. The service allows one request per second per client IP. Default 1000 ms.
+   * base URL on this machine (every process: a lock file in the OS temp folder). The service allows one request per
+   * second per client IP. Default 1000 ms.
    */
   minRequestIntervalMs?: number;
 }

@@ -5,7 +5,7 @@
  * |---|---|---|
  * | check | nothing | bundleId required; exactly one of regex / controllers; regex must compile; full paths only |
  * | diff | nothing | bundleId change replaces; pattern compared canonically (controllers as a set) |
- * | create, update | the shared GET casc-bundle/list; POST casc-bundle/set-availability-pattern unless the API pattern is already the one asked for, then the list again | takeover: no write |
+ * | create, update | the shared GET casc-bundle/list; POST casc-bundle/set-availability-pattern unless the API pattern is already the one asked for; nothing is read back (the answer is the state) | takeover: no write |
  * | read | the shared GET casc-bundle/list | bundle gone, or its API pattern gone: dropped |
  * | delete | POST casc-bundle/clear-availability-pattern | bundle.yaml's pattern (if any) applies again |
  *
@@ -18,9 +18,9 @@ import { encodedQueryLength } from "../../clients/inputs";
 import { MAX_QUERY_LENGTH } from "../../clients/limits";
 import { NotFoundError, RequestRejectedError } from "../../http/errors";
 import { availabilityPatternSet } from "../shared/bundle-list-cache";
-import { bundleNamesText, callFailed, casc, findBundle, findBundleOrFail, listBundles, type Casc } from "../shared/casc";
+import { bundleNamesText, callFailed, casc, findBundleOrFail, listBundles, type Casc } from "../shared/casc";
 import { InputChecker } from "../shared/check";
-import { operationFailed, partiallyCreated } from "../shared/errors";
+import { operationFailed } from "../shared/errors";
 import { controllersToPattern, patternToControllers, regexProblem } from "../shared/pattern";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { containsUnknown, isStringList, isUnknown, plain, sameSet } from "../shared/values";
