@@ -21,6 +21,8 @@ export interface ProviderState {
   instanceClients?: Map<string, InstanceClient>;
   /** Bundle-list caches, keyed by operations-center URL and user. Typed loosely: see shared/bundle-list-cache.ts. */
   bundleLists: Map<string, unknown>;
+  /** The feature-flag accounts' application lists, per client (see resources/application/account-snapshot.ts). */
+  accountSnapshots?: WeakMap<object, unknown>;
 }
 
 const STATE_KEY = Symbol.for("pulumi-cloudbees.provider-state");

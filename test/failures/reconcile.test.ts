@@ -23,6 +23,9 @@ const named = (name: string) => w.emu.state.applications("acme").filter((a) => a
 const app = (name: string): ManagedResource => w.lc.resource(TYPES.application, name, w.texts.application, { name });
 
 describe("Application: a create whose answer is lost", () => {
+  // Each test is one deployment: the provider lists the account once per deployment (account-snapshot.ts).
+  beforeEach(() => w.nextDeployment());
+
   it("adopts the one new application of the name (the server created it, the answer was dropped)", async () => {
     w.emu.faults.inject({ method: "POST", path: APPS, dropAfterHandling: true });
     const r = app("lost-answer");

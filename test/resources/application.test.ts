@@ -84,7 +84,7 @@ describe("Application life cycle through the real provider host", () => {
   it("never went over one request per second", () => {
     // The emulator's rate limiter (on for this file) answers 555 to a request less than a second after the last.
     const calls = w.emu.journal.entries().filter((e) => e.path.startsWith(APPS));
-    expect(calls.length).toBeGreaterThanOrEqual(7);
+    expect(calls.length).toBeGreaterThanOrEqual(6);
     expect(calls.filter((e) => e.status === 555)).toEqual([]);
   });
 

@@ -6,7 +6,7 @@
  * |---|---|---|
  * | check | nothing | name required |
  * | diff | nothing | a name change replaces; adoptExisting only matters to create |
- * | create | GET /public-api/applications, then POST /public-api/applications | a lost answer: GET the list again, adopt the one new application of the name, or create again when there is none (see createReconciled) |
+ * | create | GET /public-api/applications (once per deployment: account-snapshot.ts), then POST /public-api/applications | a lost answer: GET the list again, adopt the one new application of the name, or create again when there is none (see createReconciled) |
  * | read | GET /public-api/applications/{id}; a pending create: GET /public-api/applications | 404: dropped |
  * | update | nothing; a pending create: the reconcile of create | only adoptExisting can change in place |
  * | delete | nothing (a warning) | the API cannot delete: the application stays in the account |
@@ -18,6 +18,7 @@ import { InputChecker } from "../shared/check";
 import { accessProblem, messageOf, operationFailed, partiallyCreated, warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { isUnknown, plain } from "../shared/values";
+import { accountSnapshotOf } from "./account-snapshot";
 import { INPUT_KEYS, PENDING_ID_PREFIX, TYPE_NAME, type ApplicationOutputs } from "./types";
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
@@ -147,9 +148,10 @@ async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
   const operation = `creating ${TYPE_NAME} "${name}"`;
   const fm = connect(operation, undefined);
   // The account before the create: what a lost answer is reconciled against (and what adoptExisting adopts).
+  const account = accountSnapshotOf(fm.client);
   let apps: Application[];
   try {
-    apps = await fm.client.listApplications();
+    apps = await account.applications();
   } catch (e) {
     throw failed(operation, undefined, e);
   }
@@ -166,6 +168,7 @@ async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
     if (same.length === 1) return { id: same[0]!.id, outs: plain({ ...outputsOf(same[0]!, inputs, true) }) };
   }
   const app = await createReconciled(fm, operation, name, inputs, same.map((a) => a.id));
+  account.record(app);
   return { id: app.id, outs: plain({ ...outputsOf(app, inputs, false) }) };
 }
 

@@ -17,6 +17,7 @@
 import type { ListedBundle } from "../../clients/casc-schemas";
 import { NotFoundError, RequestRejectedError } from "../../http/errors";
 import { bundleNamesText, callFailed, casc, findBundleUsedBy, listBundles, type Casc } from "../shared/casc";
+import { controllerAssigned } from "../shared/bundle-list-cache";
 import { InputChecker } from "../shared/check";
 import { operationFailed, warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
@@ -60,7 +61,7 @@ function knownControllers(bundles: ListedBundle[]): string[] {
  */
 async function assign(c: Casc, operation: string, id: string, controllerPath: string, bundleId: string, bundleInput: string): Promise<void> {
   try {
-    await c.bundles.write(() => c.oc.client.setControllerToBundle(bundleId, controllerPath));
+    await c.bundles.write(() => c.oc.client.setControllerToBundle(bundleId, controllerPath), controllerAssigned(bundleId, controllerPath));
   } catch (e) {
     if (e instanceof NotFoundError || e instanceof RequestRejectedError) {
       const bundles = await listBundles(c).catch(() => undefined);

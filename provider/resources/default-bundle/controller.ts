@@ -21,6 +21,7 @@
 import type { ListedBundle } from "../../clients/casc-schemas";
 import { NotFoundError } from "../../http/errors";
 import { bundleNamesText, callFailed, casc, findBundle, findBundleOrFail, listBundles, type Casc } from "../shared/casc";
+import { listUnchanged } from "../shared/bundle-list-cache";
 import { InputChecker } from "../shared/check";
 import { operationFailed, partiallyCreated, warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
@@ -44,7 +45,7 @@ function outputsOf(bundle: ListedBundle): DefaultBundleOutputs {
 
 async function setDefault(c: Casc, operation: string, id: string, bundleId: string): Promise<void> {
   try {
-    await c.bundles.write(() => c.oc.client.setDefaultBundle(bundleId));
+    await c.bundles.write(() => c.oc.client.setDefaultBundle(bundleId), listUnchanged);
   } catch (e) {
     if (e instanceof NotFoundError) {
       const bundles = await listBundles(c).catch(() => undefined);

@@ -105,6 +105,24 @@ export function availabilityPatternSet(bundleId: string, regex: string): ListCha
   };
 }
 
+/**
+ * set-controller-to-bundle's change: the controller now uses `bundleId` and no other bundle (a controller has one
+ * bundle). Only `usedBy` changes; the list's order of it is not known, and nothing here depends on it (sorted).
+ */
+export function controllerAssigned(bundleId: string, controllerPath: string): ListChange<unknown> {
+  return (bundles) => {
+    if (!bundles.some((b) => b.name === bundleId)) return undefined;
+    return bundles.map((b) => {
+      const others = b.usedBy.filter((c) => c !== controllerPath);
+      if (b.name === bundleId) return { ...b, usedBy: [...others, controllerPath].sort() };
+      return others.length === b.usedBy.length ? b : { ...b, usedBy: others };
+    });
+  };
+}
+
+/** A write that the bundle list does not show (set-default-bundle: no endpoint reads the default). */
+export const listUnchanged: ListChange<unknown> = (bundles) => bundles;
+
 /** The process's bundle list for this operations center and user. */
 export function bundleListOf(oc: OperationsCenterConnection): BundleListCache {
   const lists = providerState().bundleLists;
