@@ -16,7 +16,7 @@
  */
 import type { ListedBundle } from "../../clients/casc-schemas";
 import { NotFoundError, RequestRejectedError } from "../../http/errors";
-import { bundleNamesText, callFailed, casc, findBundleUsedBy, listBundles, type Casc } from "../shared/casc";
+import { bundleNamesText, callFailed, casc, findBundleUsedBy, listBundles, listBundlesOrFail, type Casc } from "../shared/casc";
 import { controllerAssigned } from "../shared/bundle-list-cache";
 import { InputChecker } from "../shared/check";
 import { operationFailed, warn } from "../shared/errors";
@@ -137,12 +137,7 @@ function checkFallback(bundles: ListedBundle[], operation: string, id: string, i
  * Makes the controller use `ins.bundleId` (after checking the fallback): no write when it already does (takeover).
  */
 async function ensureAssigned(c: Casc, operation: string, id: string, ins: ControllerBundleAssignmentInputs): Promise<void> {
-  let bundles: ListedBundle[];
-  try {
-    bundles = await listBundles(c);
-  } catch (e) {
-    throw callFailed(c, operation, id, e);
-  }
+  const bundles = await listBundlesOrFail(c, operation, id);
   checkFallback(bundles, operation, id, ins);
   const current = bundles.find((b) => b.usedBy.includes(ins.controllerPath));
   if (current?.name === ins.bundleId) return;

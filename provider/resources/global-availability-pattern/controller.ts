@@ -14,7 +14,7 @@
  * without a bundle lacking a pattern, or without controllers, it cannot tell and keeps the state as it was.
  */
 import type { ListedBundle } from "../../clients/casc-schemas";
-import { callFailed, casc, listBundles } from "../shared/casc";
+import { callFailed, casc, listBundles, listBundlesOrFail } from "../shared/casc";
 import { InputChecker } from "../shared/check";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { containsUnknown } from "../shared/values";
@@ -57,12 +57,7 @@ async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
 async function read(id: string, props: Props): Promise<ReadResult> {
   const operation = `reading ${TYPE_NAME}`;
   const c = casc(operation, id);
-  let bundles: ListedBundle[];
-  try {
-    bundles = await listBundles(c);
-  } catch (e) {
-    throw callFailed(c, operation, id, e);
-  }
+  const bundles = await listBundlesOrFail(c, operation, id);
   const visibility = inferVisibility(bundles) ?? props.visibility === true;
   return { id, props: { visibility }, inputs: { visibility } };
 }

@@ -33,13 +33,18 @@ export async function findBundle(c: Casc, name: string): Promise<ListedBundle | 
   return (await listBundles(c)).find((b) => b.name === name);
 }
 
-/** findBundle, with a failure phrased as the resource's error: "<operation> (<id>): <cause>". */
-export async function findBundleOrFail(c: Casc, name: string, operation: string, id: string): Promise<ListedBundle | undefined> {
+/** listBundles, with a failure phrased as the resource's error: "<operation> (<id>): <cause>". */
+export async function listBundlesOrFail(c: Casc, operation: string, id: string): Promise<ListedBundle[]> {
   try {
-    return await findBundle(c, name);
+    return await listBundles(c);
   } catch (e) {
     throw callFailed(c, operation, id, e);
   }
+}
+
+/** findBundle, with a failure phrased as the resource's error: "<operation> (<id>): <cause>". */
+export async function findBundleOrFail(c: Casc, name: string, operation: string, id: string): Promise<ListedBundle | undefined> {
+  return (await listBundlesOrFail(c, operation, id)).find((b) => b.name === name);
 }
 
 /** The bundle a controller is assigned to (the one whose `usedBy` holds it), or undefined. */
