@@ -3,6 +3,35 @@
 export * from "./http";
 export { FeatureManagementClient, DEFAULT_FEATURE_MANAGEMENT_URL, type FeatureManagementClientOptions } from "./clients/feature-management-client";
 export type { Application } from "./clients/feature-management-schemas";
+export type {
+  AuditLog,
+  Condition,
+  DependencyClause,
+  Environment,
+  EnvironmentRequest,
+  Experiment,
+  ExperimentRequest,
+  Flag,
+  FlagConfigurationRequest,
+  FlagCreateRequest,
+  FlagOption,
+  FlagValue,
+  GroupClause,
+  GroupOperator,
+  JsonPatchOperation,
+  Platform,
+  PropertyClause,
+  PropertyOperator,
+  ScheduledValue,
+  SplitValue,
+  TargetGroup,
+  TargetGroupCondition,
+  TargetGroupOperator,
+  TargetGroupRequest,
+  VersionClause,
+  VersionOperator,
+} from "./clients/feature-flag-schemas";
+export { PROPERTY_OPERATORS, VERSION_OPERATORS, GROUP_OPERATORS, TARGET_GROUP_OPERATORS } from "./clients/feature-flag-schemas";
 export type { CascClientOptions } from "./clients/casc-connection";
 export { InstanceClient, type QuietOption } from "./clients/instance-client";
 export { OperationsCenterClient } from "./clients/operations-center-client";

@@ -2,7 +2,31 @@ import { ConfigurationError } from "../http/errors";
 import { HttpClient } from "../http/http-client";
 import type { HttpOptions } from "../http/options";
 import { Secret } from "../http/redaction";
+import { InvalidInputError } from "../http/errors";
+import type { RequestSpec } from "../http/http-client";
 import { applicationListSchema, applicationSchema, type Application } from "./feature-management-schemas";
+import {
+  auditLogListSchema,
+  environmentListSchema,
+  environmentSchema,
+  experimentListSchema,
+  experimentSchema,
+  flagListSchema,
+  flagSchema,
+  targetGroupListSchema,
+  targetGroupSchema,
+  type AuditLog,
+  type Environment,
+  type EnvironmentRequest,
+  type Experiment,
+  type ExperimentRequest,
+  type Flag,
+  type FlagConfigurationRequest,
+  type FlagCreateRequest,
+  type JsonPatchOperation,
+  type TargetGroup,
+  type TargetGroupRequest,
+} from "./feature-flag-schemas";
 import { requireText } from "./inputs";
 
 export interface FeatureManagementClientOptions extends HttpOptions {
@@ -20,7 +44,12 @@ export interface FeatureManagementClientOptions extends HttpOptions {
 
 export const DEFAULT_FEATURE_MANAGEMENT_URL = "https://x-api.rollout.io";
 
-/** The feature-flag service's applications API (`/public-api/applications`). */
+/**
+ * The feature-flag service's public API (`/public-api`): applications (the spec), and the environments, flags, their
+ * configuration per environment (also in the legacy experiment form), target groups and audit logs of an application
+ * (../../../shared/notes/feature-management-api.md, rows E1-L1). An environment appears in paths by its name,
+ * URL-encoded; a flag by its name.
+ */
 export class FeatureManagementClient {
   private readonly http: HttpClient;
 
@@ -83,7 +112,175 @@ export class FeatureManagementClient {
     );
   }
 
+  // Environments (E1, E2).
+
+  /** Every environment of the application (`key` is the environment's id and SDK key). */
+  async listEnvironments(applicationId: string): Promise<Environment[]> {
+    const operation = `listing the environments of application "${applicationId}"`;
+    return this.http.json({ operation, method: "GET", path: `${appPath(applicationId, operation)}/environments`, idempotency: "safe", notFoundHint: NO_APPLICATION }, environmentListSchema);
+  }
+
+  /**
+   * Creates an environment (PUT .../environments/key, as the vendor's own client calls it). Repeating it is safe:
+   * an environment of the same name is answered, not made twice (see emulator/undocumented-behaviour.ts).
+   */
+  async createEnvironment(applicationId: string, environment: EnvironmentRequest): Promise<Environment> {
+    const operation = `creating environment "${environment.name}" of application "${applicationId}"`;
+    requireText(environment.name, "name", operation);
+    return this.http.json(
+      { operation, method: "PUT", path: `${appPath(applicationId, operation)}/environments/key`, body: jsonBody(environment), idempotency: "safe", notFoundHint: NO_APPLICATION },
+      environmentSchema,
+    );
+  }
+
+  // Flags (F1-F5).
+
+  /** Every flag of the application, with its configuration in `environment` (configured or not). */
+  async listFlags(applicationId: string, environment: string): Promise<Flag[]> {
+    const operation = `listing the flags of application "${applicationId}" in environment "${environment}"`;
+    return this.http.json({ operation, method: "GET", path: `${envPath(applicationId, environment, operation)}/flags`, idempotency: "safe", notFoundHint: NO_ENVIRONMENT }, flagListSchema);
+  }
+
+  async getFlag(applicationId: string, environment: string, flag: string): Promise<Flag> {
+    const operation = `reading flag "${flag}" of application "${applicationId}" in environment "${environment}"`;
+    return this.http.json(
+      { operation, method: "GET", path: `${envPath(applicationId, environment, operation)}/flags/${segment(flag, "flag", operation)}`, idempotency: "safe", notFoundHint: NO_FLAG },
+      flagSchema,
+    );
+  }
+
+  /** Creates the flag in every environment (F3). Its name and available values cannot change afterwards. */
+  async createFlag(applicationId: string, flag: FlagCreateRequest): Promise<Flag> {
+    const operation = `creating flag "${flag.name}" of application "${applicationId}"`;
+    requireText(flag.name, "name", operation);
+    return this.http.json({ operation, method: "PUT", path: `${appPath(applicationId, operation)}/flags`, body: jsonBody(flag), idempotency: "safe", notFoundHint: NO_APPLICATION }, flagSchema);
+  }
+
+  /** Sets the flag's whole configuration in one environment (F4): what the body leaves out takes the service's default. */
+  async setFlagConfiguration(applicationId: string, environment: string, configuration: FlagConfigurationRequest): Promise<Flag> {
+    const operation = `configuring flag "${configuration.name}" of application "${applicationId}" in environment "${environment}"`;
+    const path = `${envPath(applicationId, environment, operation)}/flags/${segment(configuration.name, "name", operation)}`;
+    return this.http.json({ operation, method: "PUT", path, body: jsonBody(configuration), idempotency: "safe", notFoundHint: NO_FLAG }, flagSchema);
+  }
+
+  /** Deletes the flag, in every environment (F5). */
+  async deleteFlag(applicationId: string, flag: string): Promise<void> {
+    const operation = `deleting flag "${flag}" of application "${applicationId}"`;
+    await this.http.discard({ operation, method: "DELETE", path: `${appPath(applicationId, operation)}/flags/${segment(flag, "flag", operation)}`, idempotency: "safe", notFoundHint: NO_FLAG });
+  }
+
+  // Experiments: the legacy view of a flag's configuration in one environment (X1-X5).
+
+  /** The configured flags of the environment (at least one release rule): an unconfigured flag is not listed. */
+  async listExperiments(applicationId: string, environment: string): Promise<Experiment[]> {
+    const operation = `listing the experiments of application "${applicationId}" in environment "${environment}"`;
+    return this.http.json({ operation, method: "GET", path: `${envPath(applicationId, environment, operation)}/experiments`, idempotency: "safe", notFoundHint: NO_ENVIRONMENT }, experimentListSchema);
+  }
+
+  /** The flag's configuration in the environment; 404 when the flag is not configured there. The name is ignored. */
+  async getExperiment(applicationId: string, environment: string, flag: string): Promise<Experiment> {
+    const operation = `reading the experiment of flag "${flag}" of application "${applicationId}" in environment "${environment}"`;
+    return this.http.json(
+      { operation, method: "GET", path: `${envPath(applicationId, environment, operation)}/experiments/${segment(flag, "flag", operation)}`, idempotency: "safe", notFoundHint: NO_EXPERIMENT },
+      experimentSchema,
+    );
+  }
+
+  /**
+   * Creates or replaces the flag's whole configuration in the environment (X3), creating the flag when it does not
+   * exist. The experiment name is ignored: `flag` is the identity.
+   */
+  async putExperiment(applicationId: string, environment: string, experiment: ExperimentRequest): Promise<Experiment> {
+    const operation = `setting the experiment of flag "${experiment.flag}" of application "${applicationId}" in environment "${environment}"`;
+    requireText(experiment.flag, "flag", operation);
+    return this.http.json(
+      { operation, method: "PUT", path: `${envPath(applicationId, environment, operation)}/experiments`, body: jsonBody(experiment), idempotency: "safe", notFoundHint: NO_ENVIRONMENT },
+      experimentSchema,
+    );
+  }
+
+  /**
+   * Applies an RFC 6902 JSON Patch to the flag's configuration in the environment (X4). Not repeated after it may
+   * have reached the server: an `add` to a list, applied twice, adds twice.
+   */
+  async patchExperiment(applicationId: string, environment: string, flag: string, patch: JsonPatchOperation[]): Promise<Experiment> {
+    const operation = `patching the experiment of flag "${flag}" of application "${applicationId}" in environment "${environment}"`;
+    if (!Array.isArray(patch) || patch.length === 0) throw new InvalidInputError("patch", "give at least one JSON Patch operation, e.g. [{ op: \"replace\", path: \"/enabled\", value: false }]", operation);
+    const path = `${envPath(applicationId, environment, operation)}/experiments/${segment(flag, "flag", operation)}`;
+    return this.http.json({ operation, method: "PATCH", path, body: jsonBody(patch), idempotency: "unsafe", notFoundHint: NO_EXPERIMENT }, experimentSchema);
+  }
+
+  /** Removes the flag's configuration (and impressions) in the environment (X5). The flag itself stays. */
+  async deleteExperiment(applicationId: string, environment: string, flag: string): Promise<void> {
+    const operation = `deleting the experiment of flag "${flag}" of application "${applicationId}" in environment "${environment}"`;
+    const path = `${envPath(applicationId, environment, operation)}/experiments/${segment(flag, "flag", operation)}`;
+    await this.http.discard({ operation, method: "DELETE", path, idempotency: "safe", notFoundHint: NO_EXPERIMENT });
+  }
+
+  // Target groups (T1, T2): application-wide, referenced by name.
+
+  async listTargetGroups(applicationId: string): Promise<TargetGroup[]> {
+    const operation = `listing the target groups of application "${applicationId}"`;
+    return this.http.json({ operation, method: "GET", path: `${appPath(applicationId, operation)}/target-groups`, idempotency: "safe", notFoundHint: NO_APPLICATION }, targetGroupListSchema);
+  }
+
+  /** Creates the target group, or replaces the one of the same name (T2). */
+  async putTargetGroup(applicationId: string, targetGroup: TargetGroupRequest): Promise<TargetGroup> {
+    const operation = `setting target group "${targetGroup.name}" of application "${applicationId}"`;
+    requireText(targetGroup.name, "name", operation);
+    return this.http.json(
+      { operation, method: "PUT", path: `${appPath(applicationId, operation)}/target-groups`, body: jsonBody(targetGroup), idempotency: "safe", notFoundHint: NO_APPLICATION },
+      targetGroupSchema,
+    );
+  }
+
+  // Audit logs (L1).
+
+  /** The environment's audit-log records since `startDate` (the service answers at most 30 per call). */
+  async getAuditLogs(applicationId: string, environment: string, startDate: Date | string): Promise<AuditLog[]> {
+    const operation = `reading the audit logs of application "${applicationId}" in environment "${environment}"`;
+    const date = typeof startDate === "string" ? new Date(startDate) : startDate;
+    if (!(date instanceof Date) || Number.isNaN(date.getTime())) {
+      throw new InvalidInputError("startDate", `"${String(startDate)}" is not a date: give an ISO-8601 instant, e.g. "2026-01-01T00:00:00.000Z"`, operation);
+    }
+    const spec: RequestSpec = {
+      operation,
+      method: "GET",
+      path: `${envPath(applicationId, environment, operation)}/auditlogs`,
+      query: { startDate: date.toISOString() },
+      idempotency: "safe",
+      notFoundHint: NO_ENVIRONMENT,
+    };
+    return this.http.json(spec, auditLogListSchema);
+  }
+
   async close(): Promise<void> {
     return this.http.close();
   }
+}
+
+const NO_APPLICATION = "No application has this id in the token's account.";
+const NO_ENVIRONMENT = "No application has this id in the token's account, or it has no environment of this name (names are case-sensitive).";
+const NO_FLAG = "The application has no flag of this name (or no environment of this name).";
+const NO_EXPERIMENT = "The flag is not configured in this environment (the experiment list holds configured flags only), or does not exist.";
+
+function jsonBody(value: unknown): RequestSpec["body"] {
+  return { contentType: "application/json", data: JSON.stringify(value) };
+}
+
+/** One path segment: an id or a name, URL-encoded. "." and ".." would leave the path, so they are refused. */
+function segment(value: unknown, input: string, operation: string): string {
+  const text = requireText(value, input, operation);
+  if (text === "." || text === "..") throw new InvalidInputError(input, `"${text}" cannot be a path segment`, operation);
+  return encodeURIComponent(text);
+}
+
+/** `public-api/applications/{applicationId}` */
+function appPath(applicationId: string, operation: string): string {
+  return `public-api/applications/${segment(applicationId, "applicationId", operation)}`;
+}
+
+/** `public-api/applications/{applicationId}/{environment name}` */
+function envPath(applicationId: string, environment: string, operation: string): string {
+  return `${appPath(applicationId, operation)}/${segment(environment, "environment", operation)}`;
 }

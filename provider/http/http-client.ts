@@ -33,7 +33,7 @@ import { builtOnce } from "./schema-cache";
 export interface RequestSpec {
   /** What is being done, naming the resource, for error messages: `reading application "5e95..."`. */
   operation: string;
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Spec path relative to the base URL, segments already encoded: `casc-bundle/list`. */
   path: string;
   query?: Record<string, QueryValue>;
@@ -118,6 +118,11 @@ export class HttpClient {
 
   async binary(spec: RequestSpec): Promise<Buffer> {
     return (await this.send(spec, "binary")).body;
+  }
+
+  /** Sends the request and ignores the body of its 2xx answer (a DELETE's, whose body no source shows). */
+  async discard(spec: RequestSpec): Promise<void> {
+    await this.send(spec, "json");
   }
 
   async text(spec: RequestSpec): Promise<string> {

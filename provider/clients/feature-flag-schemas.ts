@@ -1,0 +1,326 @@
+import { z } from "zod";
+
+/**
+ * The feature-flag service's records beyond applications, as ../../../shared/notes/feature-management-api.md
+ * section 3 gives them (the Experiment/Flag/TargetGroup schemas of the vendor's docs and of the configuration-as-code
+ * README its own generator wrote). Field names are the API's. Every schema is a factory, never a module-scope value:
+ * a zod schema captured by a serialized Pulumi provider breaks serialization.
+ *
+ * Responses are parsed loosely where the service may add fields (unknown keys are dropped, not refused), and strictly
+ * where a field's type decides behaviour (a value, a percentage, an operator).
+ */
+
+/** Operators of a target group's conditions and of an inline `property` clause. */
+export const PROPERTY_OPERATORS = [
+  "is-undefined",
+  "is-true",
+  "is-false",
+  "eq",
+  "ne",
+  "gt",
+  "gte",
+  "lt",
+  "lte",
+  "in-array",
+  "regex",
+  "semver-eq",
+  "semver-ne",
+  "semver-gt",
+  "semver-gte",
+  "semver-lt",
+  "semver-lte",
+] as const;
+export type PropertyOperator = (typeof PROPERTY_OPERATORS)[number];
+
+/** The operators that take no operand. */
+export const OPERATORS_WITHOUT_OPERAND: readonly PropertyOperator[] = ["is-undefined", "is-true", "is-false"];
+
+/** Operators of a condition's `version` clause (the application's release version, semver). */
+export const VERSION_OPERATORS = ["semver-eq", "semver-ne", "semver-gt", "semver-gte", "semver-lt", "semver-lte"] as const;
+export type VersionOperator = (typeof VERSION_OPERATORS)[number];
+
+/** How a condition's `group` clause combines its target groups. Default `or`. */
+export const GROUP_OPERATORS = ["or", "and", "not"] as const;
+export type GroupOperator = (typeof GROUP_OPERATORS)[number];
+
+/** How a target group combines its conditions. Default `and`. */
+export const TARGET_GROUP_OPERATORS = ["and", "or"] as const;
+export type TargetGroupOperator = (typeof TARGET_GROUP_OPERATORS)[number];
+
+/** A value a flag can deliver: a boolean flag's true/false, a string or number flag's option. */
+export type FlagOption = string | number | boolean;
+
+/** `[{option, percentage}]`: `percentage` % of users get `option` (default 100). */
+export interface SplitValue {
+  option: FlagOption;
+  percentage?: number;
+}
+
+/** `[{from, percentage}]`: from `from` (an ISO-8601 date) on, `percentage` % of users get true. Boolean flags only. */
+export interface ScheduledValue {
+  from: string;
+  percentage?: number;
+}
+
+/** A flag's value: a plain option, a percentage split, a schedule, or null (the SDK's default from code). */
+export type FlagValue = FlagOption | SplitValue[] | ScheduledValue[] | null;
+
+export interface DependencyClause {
+  /** The other flag's name. */
+  flag: string;
+  /** The clause holds when the other flag's value equals this. */
+  value: FlagOption;
+}
+
+export interface GroupClause {
+  /** Default `or`. */
+  operator?: GroupOperator;
+  /** Target-group name(s). */
+  name: string | string[];
+}
+
+export interface VersionClause {
+  operator: VersionOperator;
+  semver: string;
+}
+
+export interface PropertyClause {
+  /** The custom property's name (`rox.<attribute>` for the built-in ones). */
+  name: string;
+  operator: PropertyOperator;
+  operand?: string | number | string[];
+}
+
+/** One rule of an if / else-if chain: every present clause must hold, then `value` applies. */
+export interface Condition {
+  dependency?: DependencyClause;
+  group?: GroupClause;
+  version?: VersionClause;
+  property?: PropertyClause;
+  value?: FlagValue;
+}
+
+export interface Platform {
+  name: string;
+  /** Deprecated by the service: an override flag name. */
+  flag?: string;
+  conditions?: Condition[];
+  value?: FlagValue;
+}
+
+/** A target group's condition: `property operator operand`. */
+export interface TargetGroupCondition {
+  property: string;
+  operator: PropertyOperator;
+  operand?: string | number | string[];
+}
+
+function option() {
+  return z.union([z.string(), z.number(), z.boolean()]);
+}
+
+function percentage() {
+  return z.number().min(0).max(100);
+}
+
+export function splitValueSchema() {
+  return z.object({ option: option(), percentage: percentage().optional() });
+}
+
+export function scheduledValueSchema() {
+  return z.object({ from: z.string().min(1), percentage: percentage().optional() });
+}
+
+export function flagValueSchema() {
+  return z.union([option(), z.null(), z.array(splitValueSchema()), z.array(scheduledValueSchema())]);
+}
+
+function operand() {
+  return z.union([z.string(), z.number(), z.array(z.string())]);
+}
+
+export function conditionSchema() {
+  return z.object({
+    dependency: z.object({ flag: z.string().min(1), value: option() }).optional(),
+    group: z.object({ operator: z.enum(GROUP_OPERATORS).optional(), name: z.union([z.string(), z.array(z.string())]) }).optional(),
+    version: z.object({ operator: z.enum(VERSION_OPERATORS), semver: z.string() }).optional(),
+    property: z.object({ name: z.string().min(1), operator: z.enum(PROPERTY_OPERATORS), operand: operand().optional() }).optional(),
+    value: flagValueSchema().optional(),
+  });
+}
+
+export function platformSchema() {
+  return z.object({
+    name: z.string().min(1),
+    flag: z.string().optional(),
+    conditions: z.array(conditionSchema()).optional(),
+    value: flagValueSchema().optional(),
+  });
+}
+
+/** E1/E2: `{name, key, description}`; `key` is the environment's id and its SDK key. */
+export function environmentSchema() {
+  return z.object({ name: z.string().min(1), key: z.string().min(1), description: z.string().optional() });
+}
+
+export function environmentListSchema() {
+  return z.array(environmentSchema());
+}
+
+export type Environment = z.infer<ReturnType<typeof environmentSchema>>;
+
+/** What E2 takes. */
+export interface EnvironmentRequest {
+  name: string;
+  description?: string;
+}
+
+/**
+ * F1/F2: a flag as one environment sees it, with that environment's configuration. Clients of the real service read
+ * `name`, `description`, `enabled` and `value`; the rest is the Flag Request's fields, echoed where the server has them.
+ */
+export function flagSchema() {
+  return z.object({
+    name: z.string().min(1),
+    availableValues: z.array(option()).optional(),
+    isPermanent: z.boolean().optional(),
+    description: z.string().optional(),
+    enabled: z.boolean().optional(),
+    labels: z.array(z.string()).optional(),
+    stickinessProperty: z.string().optional(),
+    platforms: z.array(platformSchema()).optional(),
+    conditions: z.array(conditionSchema()).optional(),
+    value: flagValueSchema().optional(),
+  });
+}
+
+export function flagListSchema() {
+  return z.array(flagSchema());
+}
+
+export type Flag = z.infer<ReturnType<typeof flagSchema>>;
+
+/** F3 ("Basic Flag"): creates the flag in every environment. */
+export interface FlagCreateRequest {
+  name: string;
+  /** Default `[true, false]`. */
+  availableValues?: FlagOption[];
+  /** Default false. */
+  isPermanent?: boolean;
+}
+
+/** F4 ("Flag Request"): the flag's configuration in one environment. */
+export interface FlagConfigurationRequest {
+  name: string;
+  availableValues?: FlagOption[];
+  description?: string;
+  enabled?: boolean;
+  isPermanent?: boolean;
+  labels?: string[];
+  stickinessProperty?: string;
+  platforms?: Platform[];
+  conditions?: Condition[];
+  value?: FlagValue;
+}
+
+/**
+ * X1-X4: a flag's configuration in one environment, in the legacy experiment form. `flag` is the identity; `name`
+ * is ignored by the service (the legacy rule).
+ */
+export function experimentSchema() {
+  return z.object({
+    version: z.string().optional(),
+    type: z.literal("experiment").optional(),
+    flag: z.string().min(1),
+    name: z.string().optional(),
+    availableValues: z.array(option()).optional(),
+    description: z.string().optional(),
+    enabled: z.boolean().optional(),
+    labels: z.union([z.array(z.string()), z.string()]).optional(),
+    stickinessProperty: z.string().optional(),
+    platforms: z.array(platformSchema()).optional(),
+    conditions: z.array(conditionSchema()).optional(),
+    value: flagValueSchema().optional(),
+  });
+}
+
+export function experimentListSchema() {
+  return z.array(experimentSchema());
+}
+
+export type Experiment = z.infer<ReturnType<typeof experimentSchema>>;
+
+/** What X3 takes: `type: "experiment"` and `flag` are required. */
+export interface ExperimentRequest {
+  version?: string;
+  type: "experiment";
+  flag: string;
+  name?: string;
+  availableValues?: FlagOption[];
+  description?: string;
+  enabled?: boolean;
+  labels?: string[];
+  stickinessProperty?: string;
+  platforms?: Platform[];
+  conditions?: Condition[];
+  value?: FlagValue;
+}
+
+/** One RFC 6902 operation of X4. */
+export interface JsonPatchOperation {
+  op: "add" | "remove" | "replace" | "move" | "copy" | "test";
+  path: string;
+  value?: unknown;
+  from?: string;
+}
+
+/** T1/T2. */
+export function targetGroupSchema() {
+  return z.object({
+    version: z.string().optional(),
+    type: z.literal("target-group").optional(),
+    name: z.string().min(1),
+    description: z.string().optional(),
+    operator: z.enum(TARGET_GROUP_OPERATORS).optional(),
+    conditions: z.array(z.object({ property: z.string().min(1), operator: z.enum(PROPERTY_OPERATORS), operand: operand().optional() })),
+  });
+}
+
+export function targetGroupListSchema() {
+  return z.array(targetGroupSchema());
+}
+
+export type TargetGroup = z.infer<ReturnType<typeof targetGroupSchema>>;
+
+/** What T2 takes: `type: "target-group"`, the name, and the conditions. */
+export interface TargetGroupRequest {
+  version?: string;
+  type: "target-group";
+  name: string;
+  description?: string;
+  operator?: TargetGroupOperator;
+  conditions: TargetGroupCondition[];
+}
+
+/** L1: one audit-log record (the Jenkins plugin's sample). */
+export function auditLogSchema() {
+  return z.object({
+    _id: z.string(),
+    application: z.string().optional(),
+    experiment: z.string().optional(),
+    user: z.object({ _id: z.string().optional(), email: z.string().optional(), name: z.string().optional(), picture: z.string().optional() }).optional(),
+    userName: z.string().optional(),
+    userEmail: z.string().optional(),
+    action: z.string().optional(),
+    message: z.string().optional(),
+    environmentId: z.string().optional(),
+    creation_date: z.string(),
+    __v: z.number().optional(),
+  });
+}
+
+export function auditLogListSchema() {
+  return z.array(auditLogSchema());
+}
+
+export type AuditLog = z.infer<ReturnType<typeof auditLogSchema>>;
