@@ -3,15 +3,19 @@
 export * from "./http";
 export { FeatureManagementClient, DEFAULT_FEATURE_MANAGEMENT_URL, type FeatureManagementClientOptions } from "./clients/feature-management-client";
 export type { Application } from "./clients/feature-management-schemas";
+// Records are exported as <Name>Info: the SDK's resources Environment, Flag and TargetGroup take the plain names.
 export type {
-  AuditLog,
+  AuditLog as AuditLogInfo,
+  Environment as EnvironmentInfo,
+  Experiment as ExperimentInfo,
+  Flag as FlagInfo,
+  TargetGroup as TargetGroupInfo,
+} from "./clients/feature-flag-schemas";
+export type {
   Condition,
   DependencyClause,
-  Environment,
   EnvironmentRequest,
-  Experiment,
   ExperimentRequest,
-  Flag,
   FlagConfigurationRequest,
   FlagCreateRequest,
   FlagOption,
@@ -24,7 +28,6 @@ export type {
   PropertyOperator,
   ScheduledValue,
   SplitValue,
-  TargetGroup,
   TargetGroupCondition,
   TargetGroupOperator,
   TargetGroupRequest,

@@ -1,0 +1,55 @@
+import type { AuditLog, Environment, Experiment, Flag, TargetGroup } from "../../provider/clients/feature-flag-schemas";
+import { featureManagementOf, run, type FunctionOptions } from "./context";
+
+/**
+ * Reads of an application's environments, flags, configurations and target groups: the same calls the resources
+ * make, with the functions' settings. Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl`
+ * off the default service). The service allows one request per second: calls in one process are spaced, never
+ * refused. An environment is named by its name, as the API's paths take it (`Production`).
+ */
+
+/** The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key. */
+export async function getEnvironments(applicationId: string, options?: FunctionOptions): Promise<Environment[]> {
+  return run("getEnvironments", { applicationId }, (operation) => featureManagementOf(options, operation).client.listEnvironments(applicationId));
+}
+
+/**
+ * Every flag of the application with its configuration in `environment`, configured or not
+ * (GET `/public-api/applications/{applicationId}/{environment}/flags`).
+ */
+export async function getFlags(applicationId: string, environment: string, options?: FunctionOptions): Promise<Flag[]> {
+  return run("getFlags", { applicationId, environment }, (operation) => featureManagementOf(options, operation).client.listFlags(applicationId, environment));
+}
+
+/** One flag with its configuration in `environment` (GET `.../{environment}/flags/{flag}`). Unknown: NotFoundError. */
+export async function getFlag(applicationId: string, environment: string, flag: string, options?: FunctionOptions): Promise<Flag> {
+  return run("getFlag", { applicationId, environment, flag }, (operation) =>
+    featureManagementOf(options, operation).client.getFlag(applicationId, environment, flag),
+  );
+}
+
+/**
+ * The flags configured in `environment`, in the legacy experiment form (GET `.../{environment}/experiments`): a flag
+ * that exists but is not configured there is not in this list (it is in getFlags).
+ */
+export async function getExperiments(applicationId: string, environment: string, options?: FunctionOptions): Promise<Experiment[]> {
+  return run("getExperiments", { applicationId, environment }, (operation) =>
+    featureManagementOf(options, operation).client.listExperiments(applicationId, environment),
+  );
+}
+
+/** The application's target groups (GET `/public-api/applications/{applicationId}/target-groups`). */
+export async function getTargetGroups(applicationId: string, options?: FunctionOptions): Promise<TargetGroup[]> {
+  return run("getTargetGroups", { applicationId }, (operation) => featureManagementOf(options, operation).client.listTargetGroups(applicationId));
+}
+
+/**
+ * The audit-log records of `environment` since `startDate` (GET `.../{environment}/auditlogs?startDate=<ISO-8601>`).
+ * The service answers at most 30 records a call: ask again from the last record's `creation_date` for more.
+ */
+export async function getAuditLogs(applicationId: string, environment: string, startDate: Date | string, options?: FunctionOptions): Promise<AuditLog[]> {
+  const start = startDate instanceof Date ? startDate.toISOString() : startDate;
+  return run("getAuditLogs", { applicationId, environment, startDate: start }, (operation) =>
+    featureManagementOf(options, operation).client.getAuditLogs(applicationId, environment, startDate),
+  );
+}
