@@ -1,17 +1,27 @@
 import type { Emulator } from "../emulator";
 import { secret } from "./values";
 
+export interface EmulatorStackConfigOptions {
+  /**
+   * `cloudbees:featureManagementRequestIntervalMs`: the least time between two feature-flag requests. Default: 0 while
+   * the emulator's rate limit is off (nothing to wait for), else left out (the provider's 1000, the service's limit).
+   */
+  featureManagementRequestIntervalMs?: number;
+}
+
 /**
  * The stack config that points a program (and the providers) at an emulator, as `pulumi config set` would:
  * `cloudbees:operationsCenterUrl`, `cloudbees:username`, `cloudbees:apiToken` (secret),
  * `cloudbees:featureManagementUrl` and `cloudbees:featureManagementToken` (secret), for the emulator's admin user.
  */
-export function emulatorStackConfig(emu: Emulator): Record<string, unknown> {
+export function emulatorStackConfig(emu: Emulator, options: EmulatorStackConfigOptions = {}): Record<string, unknown> {
+  const interval = options.featureManagementRequestIntervalMs ?? (emu.state.featureManagementRateLimit() ? undefined : 0);
   return {
     "cloudbees:operationsCenterUrl": emu.operationsCenterUrl,
     "cloudbees:username": emu.credentials.admin.username,
     "cloudbees:apiToken": secret(emu.credentials.admin.apiToken),
     "cloudbees:featureManagementUrl": emu.featureManagementUrl,
     "cloudbees:featureManagementToken": secret(emu.credentials.featureManagementToken),
+    ...(interval === undefined ? {} : { "cloudbees:featureManagementRequestIntervalMs": String(interval) }),
   };
 }

@@ -112,12 +112,13 @@ export function featureManagementFor(s: ResolvedSettings, purpose: string = FEAT
   if (!s.featureManagementToken) throw missingSettings(["featureManagementToken"], purpose, s.connection);
   const url = s.featureManagementUrl ?? DEFAULT_FEATURE_MANAGEMENT_URL;
   const http: HttpOptions = { userAgent: USER_AGENT, ...s.http };
-  const id = digest([url, s.featureManagementToken, http]);
+  const interval = s.featureManagementRequestIntervalMs;
+  const id = digest([url, s.featureManagementToken, http, interval]);
   const clients = providerState().featureManagementClients;
   let client = clients.get(id);
   if (!client) {
     try {
-      client = new FeatureManagementClient({ baseUrl: url, token: s.featureManagementToken, ...http });
+      client = new FeatureManagementClient({ baseUrl: url, token: s.featureManagementToken, ...http, ...(interval === undefined ? {} : { minRequestIntervalMs: interval }) });
     } catch (e) {
       throw renameConfigurationError(e, { baseUrl: "featureManagementUrl", token: "featureManagementToken" }, s.connection);
     }

@@ -55,6 +55,13 @@ export const SETTINGS = {
     placeholder: "<token>",
     description: "API token of the feature-flag account",
   },
+  featureManagementRequestIntervalMs: {
+    key: "cloudbees:featureManagementRequestIntervalMs",
+    env: "CLOUDBEES_FEATURE_MANAGEMENT_REQUEST_INTERVAL_MS",
+    secret: false,
+    placeholder: "1000",
+    description: "least time in ms between two requests to the feature-flag service, machine-wide (default 1000: the service's limit; lower it only for an emulator)",
+  },
   caCertificate: {
     key: "cloudbees:caCertificate",
     env: "CLOUDBEES_CA_CERTIFICATE",
@@ -151,6 +158,8 @@ export interface SettingValues {
   apiToken: string;
   featureManagementUrl: string;
   featureManagementToken: string;
+  /** Default 1000 (the service allows one request per second); lower only against an emulator. */
+  featureManagementRequestIntervalMs: number;
   /** PEM text, or the path of a PEM file. */
   caCertificate: string;
   insecureSkipTlsVerify: boolean;
@@ -178,6 +187,7 @@ export interface ResolvedSettings {
   apiToken?: string;
   featureManagementUrl?: string;
   featureManagementToken?: string;
+  featureManagementRequestIntervalMs?: number;
   http: HttpOptions;
 }
 
@@ -256,6 +266,7 @@ export function resolveSettings(config: RawConfig, env: NodeJS.ProcessEnv = proc
     apiToken: text("apiToken", src),
     featureManagementUrl: text("featureManagementUrl", src),
     featureManagementToken: text("featureManagementToken", src),
+    featureManagementRequestIntervalMs: integer("featureManagementRequestIntervalMs", src, 0),
     http,
   };
 }
