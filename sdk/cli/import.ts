@@ -7,10 +7,13 @@
 import { resolveSettings, type RawConfig, type SettingValues } from "../../provider/config/settings";
 import { inferVisibility } from "../../provider/resources/global-availability-pattern/controller";
 import { getApplications } from "../functions/applications";
+import { getEnvironments, getExperiments, getFlags, getTargetGroups } from "../functions/feature-flags";
 import { getBundles } from "../functions/operations-center";
-import { programText, type Installation, type ProgramOptions } from "./program-text";
+import { programText, type ApplicationFlags, type Installation, type ProgramOptions } from "./program-text";
 
 export interface ImportOptions extends ProgramOptions {
+  /** Only the flags side (environments, target groups, flags, configurations) of applications whose whole name matches. */
+  applications?: RegExp;
   /**
    * Settings from a stack config file (`Pulumi.<stack>.yaml`), over the `CLOUDBEES_*` environment variables, as a
    * program's stack config is. Encrypted (`secure:`) values cannot be read: give those in the environment.
@@ -39,6 +42,33 @@ export async function importProgram(options: ImportOptions = {}): Promise<{ text
   if (resolved.featureManagementToken !== undefined) {
     installation.applications = await getApplications(settings);
     installation.featureManagementUrl = resolved.featureManagementUrl ?? "https://x-api.rollout.io";
+    installation.flags = await readFlags(installation.applications, options.applications, settings);
   }
   return { text: programText(installation, options), installation };
+}
+
+/**
+ * The environments, target groups, flags and configurations of each application whose whole name matches `only`
+ * (every application without it), one application at a time: the service allows one request per second, and an
+ * application costs 3 requests plus one per environment. Applications whose name is not unique are skipped: the
+ * program cannot adopt them by name.
+ */
+async function readFlags(
+  applications: { id: string; name: string }[],
+  only: RegExp | undefined,
+  settings: { settings: Partial<SettingValues> },
+): Promise<ApplicationFlags[]> {
+  const whole = only && new RegExp(`^(?:${only.source})$`, only.flags.replace("g", ""));
+  const unique = applications.filter((a) => applications.filter((b) => b.name === a.name).length === 1);
+  const out: ApplicationFlags[] = [];
+  for (const app of unique.filter((a) => !whole || whole.test(a.name))) {
+    const environments = await getEnvironments(app.id, settings);
+    const targetGroups = await getTargetGroups(app.id, settings);
+    // Flags are application-wide: any environment's list has them all.
+    const flags = environments.length ? await getFlags(app.id, environments[0]!.name, settings) : [];
+    const configurations: ApplicationFlags["configurations"] = {};
+    for (const env of environments) configurations[env.name] = await getExperiments(app.id, env.name, settings);
+    out.push({ application: app, environments, targetGroups, flags, configurations });
+  }
+  return out;
 }

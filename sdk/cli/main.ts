@@ -11,7 +11,7 @@ const USAGE = `Usage: pulumi-cloudbees import [options]
 
 Reads the operations center (and the feature-flag account, when its token is set) and writes a TypeScript Pulumi
 program declaring what is there: availability patterns set through the API, every assignment, the global
-visibility, applications (adoptExisting). Its first \`pulumi up\` writes nothing; \`pulumi preview --refresh
+visibility, applications (adoptExisting) with their environments, target groups, flags and configurations. Its first \`pulumi up\` writes nothing; \`pulumi preview --refresh
 --expect-no-changes\` passes after it.
 
 Settings: the CLOUDBEES_* environment variables (CLOUDBEES_OPERATIONS_CENTER_URL, CLOUDBEES_USERNAME,
@@ -22,6 +22,9 @@ Options:
   --bundles <regex>          only bundles whose whole id matches
   --controllers <regex>      only assignments of controllers whose whole full path matches
   --default-bundle <id>      declare this bundle as the default (the API cannot read the default)
+  --applications <regex>     the environments, target groups, flags and their configurations of these
+                             applications only (whole name; default: every application). Each costs
+                             3 requests plus one per environment, at one request per second
   --out <file>               write the program there (default: standard output); an existing file needs --force
   --force                    overwrite --out
   --stack <name>             read settings from Pulumi.<name>.yaml in the current folder
@@ -64,6 +67,7 @@ export async function main(argv: string[]): Promise<void> {
 
   const bundles = regex(values.bundles, "--bundles");
   const controllers = regex(values.controllers, "--controllers");
+  const applications = regex(values.applications, "--applications");
   let settings: ReturnType<typeof readStackConfigFile> | undefined;
   try {
     settings = configFile ? readStackConfigFile(configFile) : undefined;
@@ -78,6 +82,7 @@ export async function main(argv: string[]): Promise<void> {
       settings,
       bundles,
       controllers,
+      applications,
       defaultBundle: values["default-bundle"],
       commandLine: commandLineOf(argv),
     });
@@ -86,7 +91,8 @@ export async function main(argv: string[]): Promise<void> {
       const assignments = installation.bundles.reduce((n, b) => n + b.usedBy.length, 0);
       process.stderr.write(
         `pulumi-cloudbees: wrote ${out} (${installation.bundles.length} bundles, ${assignments} assignments` +
-          `${installation.applications ? `, ${installation.applications.length} applications` : ""} read)\n`,
+          `${installation.applications ? `, ${installation.applications.length} applications` : ""}` +
+          `${installation.flags ? `, ${installation.flags.reduce((n, f) => n + f.flags.length, 0)} flags` : ""} read)\n`,
       );
     } else {
       process.stdout.write(text);
@@ -107,6 +113,7 @@ function parse(argv: string[]) {
       bundles: { type: "string" },
       controllers: { type: "string" },
       "default-bundle": { type: "string" },
+      applications: { type: "string" },
       out: { type: "string" },
       force: { type: "boolean" },
       stack: { type: "string" },

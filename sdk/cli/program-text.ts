@@ -4,6 +4,7 @@
  * names derived from the ids. Pure: the same installation and options always give the same text.
  */
 import type { Application } from "../../provider/clients/feature-management-schemas";
+import type { Environment, Experiment, Flag, TargetGroup } from "../../provider/clients/feature-flag-schemas";
 import { patternToControllers } from "../../provider/resources/shared/pattern";
 import type { BundleSummary } from "../functions/results";
 
@@ -16,6 +17,19 @@ export interface Installation {
   /** The feature-flag account's applications; undefined when no feature-flag account is configured. */
   applications?: Application[];
   featureManagementUrl?: string;
+  /** The flags side of the applications that were read (`--applications`). */
+  flags?: ApplicationFlags[];
+}
+
+/** What one application holds besides its name. */
+export interface ApplicationFlags {
+  application: Application;
+  environments: Environment[];
+  targetGroups: TargetGroup[];
+  /** The application's flags (from one environment's list: availableValues and isPermanent are application-wide). */
+  flags: Flag[];
+  /** Environment name -> its configured flags (the experiment list). */
+  configurations: Record<string, Experiment[]>;
 }
 
 export interface ProgramOptions {
@@ -108,11 +122,76 @@ export function programText(inst: Installation, options: ProgramOptions = {}): s
         body.push(`// Not declared: ${count} applications are named ${JSON.stringify(name)}, so none can be adopted by name.`);
         continue;
       }
-      body.push(statement(undefined, "Application", names.resource("Application", `app-${name}`), { name, adoptExisting: true }));
+      const read = inst.flags?.find((f) => f.application.name === name);
+      const variable = read ? names.variable(name, "App") : undefined;
+      body.push(statement(variable, "Application", names.resource("Application", `app-${name}`), { name, adoptExisting: true }));
+      if (read && variable) body.push(...flagStatements(read, variable, names));
     }
   }
 
   return `${[...header, "", ...body].join("\n")}\n`;
+}
+
+/** Documented defaults the service fills in: a declaration that leaves them out reads the same, and is shorter. */
+const CONFIGURATION_DEFAULTS: Record<string, unknown> = {
+  description: "",
+  enabled: true,
+  labels: [],
+  stickinessProperty: "rox.distinct_id",
+  platforms: [],
+  conditions: [],
+};
+
+/** Environments, target groups, flags and configurations of one application, each adopted by its name. */
+function flagStatements(read: ApplicationFlags, appVar: string, names: Names): string[] {
+  const applicationId = raw(`${appVar}.applicationId`);
+  const app = read.application.name;
+  const lines: string[] = [];
+  const envRefs = new Map<string, string>();
+  for (const env of [...read.environments].sort((a, b) => compare(a.name, b.name))) {
+    const variable = names.variable(`${app} ${env.name}`, "Env");
+    envRefs.set(env.name, `${variable}.name`);
+    lines.push(statement(variable, "Environment", names.resource("Environment", `${app}-${env.name}`), { applicationId, name: env.name, ...(env.description ? { description: env.description } : {}) }));
+  }
+  const groupRefs = new Map<string, string>();
+  for (const group of [...read.targetGroups].sort((a, b) => compare(a.name, b.name))) {
+    const variable = names.variable(`${app} ${group.name}`, "Group");
+    groupRefs.set(group.name, variable);
+    const args: { [key: string]: Value } = { applicationId, name: group.name };
+    if (group.description) args.description = group.description;
+    if (group.operator) args.operator = group.operator;
+    args.conditions = group.conditions as unknown as Value;
+    lines.push(statement(variable, "TargetGroup", names.resource("TargetGroup", `${app}-${group.name}`), args));
+  }
+  const flagRefs = new Map<string, string>();
+  for (const flag of [...read.flags].sort((a, b) => compare(a.name, b.name))) {
+    const variable = names.variable(`${app} ${flag.name}`, "Flag");
+    flagRefs.set(flag.name, `${variable}.name`);
+    const args: { [key: string]: Value } = { applicationId, name: flag.name };
+    const values = flag.availableValues ?? [true, false];
+    const isBoolean = values.length === 2 && values.includes(true) && values.includes(false);
+    if (!isBoolean) args.availableValues = values as Value;
+    if (flag.isPermanent) args.isPermanent = true;
+    lines.push(statement(variable, "Flag", names.resource("Flag", `${app}-${flag.name}`), args));
+  }
+  for (const env of Object.keys(read.configurations).sort(compare)) {
+    for (const exp of [...read.configurations[env]!].sort((a, b) => compare(a.flag, b.flag))) {
+      const args: { [key: string]: Value } = {
+        applicationId,
+        environment: raw(envRefs.get(env) ?? JSON.stringify(env)),
+        flag: raw(flagRefs.get(exp.flag) ?? JSON.stringify(exp.flag)),
+      };
+      for (const key of ["enabled", "description", "labels", "stickinessProperty", "platforms", "conditions", "value"] as const) {
+        const v = exp[key];
+        if (v === undefined || JSON.stringify(v) === JSON.stringify(CONFIGURATION_DEFAULTS[key])) continue;
+        args[key] = (key === "labels" && typeof v === "string" ? [v] : v) as Value;
+      }
+      // The target groups its conditions name are created first (a condition naming a missing group fails).
+      const groups = [...new Set((exp.conditions ?? []).flatMap((c) => [c.group?.name ?? []].flat()))].map((g) => groupRefs.get(g)).filter((g): g is string => !!g);
+      lines.push(statement(undefined, "FlagConfiguration", names.resource("FlagConfiguration", `${app}-${env}-${exp.flag}`), args, groups.length ? { dependsOn: groups.map(raw) } : undefined));
+    }
+  }
+  return lines;
 }
 
 function describePattern(b: BundleSummary): string {
@@ -134,7 +213,7 @@ function raw(code: string): Raw {
   return new Raw(code);
 }
 
-type Value = string | boolean | Raw | Value[] | { [key: string]: Value };
+type Value = string | number | boolean | null | Raw | Value[] | { [key: string]: Value };
 
 function statement(variable: string | undefined, type: string, name: string, args: { [key: string]: Value }, opts?: { [key: string]: Value }): string {
   const start = `${variable ? `const ${variable} = ` : ""}new cloudbees.${type}(`;
@@ -147,7 +226,7 @@ function statement(variable: string | undefined, type: string, name: string, arg
 /** Code for a value: on one line when `flat` (or when it fits), else one item per line. */
 function code(value: Value, indent: number, flat: boolean): string {
   if (value instanceof Raw) return value.code;
-  if (typeof value === "string" || typeof value === "boolean") return JSON.stringify(value);
+  if (value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean") return JSON.stringify(value);
   const pad = "  ".repeat(indent + 1);
   const end = "  ".repeat(indent);
   if (Array.isArray(value)) {
