@@ -4,8 +4,9 @@ export * from "./http";
 export { FeatureManagementClient, DEFAULT_FEATURE_MANAGEMENT_URL, type FeatureManagementClientOptions } from "./clients/feature-management-client";
 export type { Application } from "./clients/feature-management-schemas";
 // Records are exported as <Name>Info: the SDK's resources Environment, Flag and TargetGroup take the plain names.
+// The audit log's wire record (`_id`, `creation_date`) is AuditLogRecord; getAuditLogs returns camelCase AuditLogInfo.
 export type {
-  AuditLog as AuditLogInfo,
+  AuditLog as AuditLogRecord,
   Environment as EnvironmentInfo,
   Experiment as ExperimentInfo,
   Flag as FlagInfo,

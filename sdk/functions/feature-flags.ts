@@ -43,13 +43,47 @@ export async function getTargetGroups(applicationId: string, options?: FunctionO
   return run("getTargetGroups", { applicationId }, (operation) => featureManagementOf(options, operation).client.listTargetGroups(applicationId));
 }
 
+/** One audit-log record, camelCase (the wire's `_id` and `creation_date` are `id` and `creationDate`). */
+export interface AuditLogInfo {
+  /** The record's id. */
+  id: string;
+  /** When the change was made (ISO-8601). */
+  creationDate: string;
+  /** What was done, e.g. "turned targeting on". */
+  action?: string;
+  /** The change in words, e.g. "Flag 'x' set to targeting on". */
+  message?: string;
+  /** Who made it. */
+  userName?: string;
+  userEmail?: string;
+  user?: { id?: string; email?: string; name?: string; picture?: string };
+  /** The application's id. */
+  application?: string;
+  /** The experiment (flag configuration) it concerns, when it concerns one. */
+  experiment?: string;
+  /** The environment's id (its key). */
+  environmentId?: string;
+}
+
+function auditLogInfoOf(r: AuditLog): AuditLogInfo {
+  const out: AuditLogInfo = { id: r._id, creationDate: r.creation_date };
+  for (const key of ["action", "message", "userName", "userEmail", "application", "experiment", "environmentId"] as const) {
+    if (r[key] !== undefined) out[key] = r[key];
+  }
+  if (r.user) {
+    const { _id, ...rest } = r.user;
+    out.user = { ...(_id === undefined ? {} : { id: _id }), ...rest };
+  }
+  return out;
+}
+
 /**
  * The audit-log records of `environment` since `startDate` (GET `.../{environment}/auditlogs?startDate=<ISO-8601>`).
- * The service answers at most 30 records a call: ask again from the last record's `creation_date` for more.
+ * The service answers at most 30 records a call: ask again from the last record's `creationDate` for more.
  */
-export async function getAuditLogs(applicationId: string, environment: string, startDate: Date | string, options?: FunctionOptions): Promise<AuditLog[]> {
+export async function getAuditLogs(applicationId: string, environment: string, startDate: Date | string, options?: FunctionOptions): Promise<AuditLogInfo[]> {
   const start = startDate instanceof Date ? startDate.toISOString() : startDate;
-  return run("getAuditLogs", { applicationId, environment, startDate: start }, (operation) =>
-    featureManagementOf(options, operation).client.getAuditLogs(applicationId, environment, startDate),
+  return run("getAuditLogs", { applicationId, environment, startDate: start }, async (operation) =>
+    (await featureManagementOf(options, operation).client.getAuditLogs(applicationId, environment, startDate)).map(auditLogInfoOf),
   );
 }

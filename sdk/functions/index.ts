@@ -1,7 +1,7 @@
 // Functions a program (or any script) calls to read, validate and export through both APIs, with the resources'
 // configuration. Documented in docs/functions.md.
 export { getApplications, getApplication } from "./applications";
-export { getEnvironments, getFlags, getFlag, getExperiments, getTargetGroups, getAuditLogs } from "./feature-flags";
+export { getEnvironments, getFlags, getFlag, getExperiments, getTargetGroups, getAuditLogs, type AuditLogInfo } from "./feature-flags";
 export {
   getBundles,
   getBundle,
