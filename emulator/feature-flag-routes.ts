@@ -18,6 +18,13 @@ import { EmulatorRequest, json, jsonError, Reply } from "./http";
 import { applyJsonPatch } from "./json-patch";
 import {
   FM_AUDIT_PAGE_SIZE,
+  FM_CREATE_FLAG_IS_IDEMPOTENT,
+  FM_DELETE_UNCONFIGURED_IS_SUCCESS,
+  FM_F4_NAME_MUST_MATCH_PATH,
+  FM_PATCH_KEEPS_IDENTITY,
+  FM_PUT_ENVIRONMENT_UPSERTS,
+  FM_PUT_TARGET_GROUP_UPSERTS,
+  FM_UNCONFIGURED_FLAG_IS_OFF,
   FM_DEFAULT_STICKINESS_PROPERTY,
   FM_DELETE_STATUS,
   FM_LIMITS,
@@ -52,6 +59,7 @@ function appWide(req: EmulatorRequest, app: ApplicationFlags, s: string[], user:
   if (s.length === 1 && route === "GET environments") return json(200, app.environments());
   if (s.length === 2 && s[1] === "key" && route === "PUT environments/*") {
     const { name, description } = readEnvironmentRequest(parseJson(req.body));
+    if (!FM_PUT_ENVIRONMENT_UPSERTS && app.environment(name)) return fmConflict(`Environment '${name}' already exists`);
     return json(FM_WRITE_STATUS, app.putEnvironment(name, description, user));
   }
   if (s.length === 1 && route === "PUT flags") return createFlag(app, parseJson(req.body), user);
@@ -62,7 +70,9 @@ function appWide(req: EmulatorRequest, app: ApplicationFlags, s: string[], user:
   }
   if (s.length === 1 && route === "GET target-groups") return json(200, app.targetGroups().map(targetGroupView));
   if (s.length === 1 && route === "PUT target-groups") {
-    return json(FM_WRITE_STATUS, targetGroupView(app.putTargetGroup(readTargetGroup(parseJson(req.body)), user)));
+    const group = readTargetGroup(parseJson(req.body));
+    if (!FM_PUT_TARGET_GROUP_UPSERTS && app.targetGroup(group.name)) return fmConflict(`Target group '${group.name}' already exists`);
+    return json(FM_WRITE_STATUS, targetGroupView(app.putTargetGroup(group, user)));
   }
   return null;
 }
@@ -95,11 +105,11 @@ function perEnvironment(req: EmulatorRequest, app: ApplicationFlags, s: string[]
       if (!configuration) return fmNotConfigured(flag.name, envName);
       const patched = applyJsonPatch(experimentView(flag, configuration), parseJson(req.body), FM_LIMITS.patchOperations);
       const o = readObject(patched, "body", EXPERIMENT_FIELDS);
-      if (o.flag !== flag.name) throw new FlagApiError(400, `flag: the flag in the path ("${flag.name}") is the identity: it cannot be patched`);
+      if (FM_PATCH_KEEPS_IDENTITY && o.flag !== flag.name) throw new FlagApiError(400, `flag: the flag in the path ("${flag.name}") is the identity: it cannot be patched`);
       return putExperiment(app, envName, o, user);
     }
     case "DELETE experiments/*":
-      app.removeConfiguration(flag.name, envName, user);
+      if (!app.removeConfiguration(flag.name, envName, user) && !FM_DELETE_UNCONFIGURED_IS_SUCCESS) return fmNotConfigured(flag.name, envName);
       return { status: FM_DELETE_STATUS, headers: {}, body: Buffer.alloc(0) };
   }
   return null;
@@ -109,6 +119,7 @@ function createFlag(app: ApplicationFlags, body: unknown, user: AuditUser): Repl
   const wanted = readFlagCreate(body);
   const existing = app.flag(wanted.name);
   if (!existing) return json(FM_WRITE_STATUS, app.createFlag(wanted, user));
+  if (!FM_CREATE_FLAG_IS_IDEMPOTENT) return fmConflict(`Flag '${wanted.name}' already exists`);
   if (!sameValues(existing.availableValues, wanted.availableValues)) {
     return fmConflict(
       `Flag '${wanted.name}' exists with availableValues ${JSON.stringify(existing.availableValues)}, which cannot change: ` +
@@ -138,7 +149,7 @@ function putExperiment(app: ApplicationFlags, envName: string, body: unknown, us
 /** F4: the Flag Request replaces the flag's configuration in the environment. */
 function setFlagConfiguration(app: ApplicationFlags, envName: string, flag: FlagRecord, body: unknown, user: AuditUser): Reply {
   const o = readObject(body, "body", FLAG_REQUEST_FIELDS);
-  if (o.name !== undefined && o.name !== flag.name) throw new FlagApiError(400, `name: must be the flag in the path ("${flag.name}") when given`);
+  if (FM_F4_NAME_MUST_MATCH_PATH && o.name !== undefined && o.name !== flag.name) throw new FlagApiError(400, `name: must be the flag in the path ("${flag.name}") when given`);
   if (o.availableValues !== undefined) {
     const values = readAvailableValues(o.availableValues, "availableValues");
     if (!sameValues(flag.availableValues, values)) return availableValuesConflict(flag, values);
@@ -176,7 +187,7 @@ function flagView(flag: FlagRecord, configuration: FlagConfiguration | undefined
 }
 
 function unconfigured(flag: FlagRecord): FlagConfiguration {
-  return { description: "", enabled: false, labels: [], stickinessProperty: FM_DEFAULT_STICKINESS_PROPERTY, platforms: [], conditions: [], value: defaultValueOf(flag) };
+  return { description: "", enabled: !FM_UNCONFIGURED_FLAG_IS_OFF, labels: [], stickinessProperty: FM_DEFAULT_STICKINESS_PROPERTY, platforms: [], conditions: [], value: defaultValueOf(flag) };
 }
 
 /** X1-X4: the legacy form; `name` is the flag's (the experiment name is ignored). */

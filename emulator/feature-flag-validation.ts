@@ -14,9 +14,12 @@ import {
 import { defaultValueOf, isBooleanFlag, type FlagConfiguration, type FlagRecord, type TargetGroupRecord } from "./feature-flags";
 import {
   FM_DEFAULT_AVAILABLE_VALUES,
+  FM_CONDITION_NEEDS_CLAUSE_AND_VALUE,
   FM_DEFAULT_STICKINESS_PROPERTY,
   FM_LIMITS,
   FM_PERCENTAGE_DEFAULT,
+  FM_REFUSE_UNKNOWN_FIELDS,
+  FM_VALUES_TAKE_THE_FLAGS_TYPE,
   isVersionText,
 } from "./undocumented-behaviour";
 
@@ -53,7 +56,7 @@ export function parseJson(body: Buffer): unknown {
 export function readObject(value: unknown, field: string, allowed: readonly string[]): Json {
   if (typeof value !== "object" || value === null || Array.isArray(value)) fail(field, "must be a JSON object");
   const unknown = Object.keys(value).find((k) => !allowed.includes(k));
-  if (unknown !== undefined) fail(field === "body" ? unknown : `${field}.${unknown}`, `unknown field (allowed: ${allowed.join(", ")})`);
+  if (FM_REFUSE_UNKNOWN_FIELDS && unknown !== undefined) fail(field === "body" ? unknown : `${field}.${unknown}`, `unknown field (allowed: ${allowed.join(", ")})`);
   return value as Json;
 }
 
@@ -190,7 +193,7 @@ function readOption(value: unknown, field: string, flag: FlagRecord): FlagOption
   if (match === undefined) {
     fail(field, `${JSON.stringify(value)} is not one of the available values of flag "${flag.name}" (${JSON.stringify(flag.availableValues)})`);
   }
-  return match;
+  return FM_VALUES_TAKE_THE_FLAGS_TYPE ? match : value;
 }
 
 function readPercentage(value: unknown, field: string): number {
@@ -264,9 +267,11 @@ function readCondition(value: unknown, field: string, ctx: ConfigurationContext)
     const { operator, operand } = readOperatorAndOperand(p.operator, p.operand, `${field}.property`);
     condition.property = { name: readName(p.name, `${field}.property.name`), operator, ...(operand === undefined ? {} : { operand }) };
   }
-  if (Object.keys(condition).length === 0) fail(field, "a condition needs at least one clause: dependency, group, version or property");
-  if (o.value === undefined) fail(`${field}.value`, "is required: the value delivered when the condition holds");
-  condition.value = readValue(o.value, `${field}.value`, ctx.flag);
+  if (FM_CONDITION_NEEDS_CLAUSE_AND_VALUE) {
+    if (Object.keys(condition).length === 0) fail(field, "a condition needs at least one clause: dependency, group, version or property");
+    if (o.value === undefined) fail(`${field}.value`, "is required: the value delivered when the condition holds");
+  }
+  condition.value = o.value === undefined ? defaultValueOf(ctx.flag) : readValue(o.value, `${field}.value`, ctx.flag);
   return condition;
 }
 

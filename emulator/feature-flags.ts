@@ -1,3 +1,4 @@
+import { FM_AUDIT_EVERY_ENVIRONMENT_FOR_APP_WIDE_CHANGES } from "./undocumented-behaviour";
 import type {
   Condition,
   FlagOption,
@@ -202,7 +203,7 @@ export class ApplicationFlags {
   /** Creates the flag (in every environment, unconfigured). */
   createFlag(flag: FlagRecord, by: AuditUser): FlagRecord {
     this.flagEntries.set(flag.name, { flag: copy(flag), configurations: new Map() });
-    for (const env of this.envs) this.log(env, by, flag.name, "created flag", `Flag '${flag.name}' created`);
+    this.logAppWide(by, flag.name, "created flag", `Flag '${flag.name}' created`);
     return copy(flag);
   }
 
@@ -236,14 +237,14 @@ export class ApplicationFlags {
   deleteFlag(name: string, by: AuditUser): void {
     this.entry(name);
     this.flagEntries.delete(name);
-    for (const env of this.envs) this.log(env, by, name, "deleted flag", `Flag '${name}' deleted`);
+    this.logAppWide(by, name, "deleted flag", `Flag '${name}' deleted`);
   }
 
   /** Creates the target group, or replaces the one of that name. */
   putTargetGroup(group: TargetGroupRecord, by: AuditUser): TargetGroupRecord {
     const verb = this.groups.has(group.name) ? "updated" : "created";
     this.groups.set(group.name, copy(group));
-    for (const env of this.envs) this.log(env, by, undefined, `${verb} target group`, `Target group '${group.name}' ${verb}`);
+    this.logAppWide(by, undefined, `${verb} target group`, `Target group '${group.name}' ${verb}`);
     return copy(group);
   }
 
@@ -257,6 +258,11 @@ export class ApplicationFlags {
     const env = this.envs.find((e) => e.name === name);
     if (!env) throw new Error(`No environment '${name}' in application ${this.applicationId}`);
     return env;
+  }
+
+  private logAppWide(by: AuditUser, flag: string | undefined, action: string, message: string): void {
+    if (FM_AUDIT_EVERY_ENVIRONMENT_FOR_APP_WIDE_CHANGES) for (const env of this.envs) this.log(env, by, flag, action, message);
+    else this.changes++;
   }
 
   private log(env: EnvironmentRecord, by: AuditUser, flag: string | undefined, action: string, message: string): void {
