@@ -2,6 +2,7 @@ import type { FlagOption } from "../provider/clients/feature-flag-schemas";
 import { defaultValueOf, type ApplicationFlags, type AuditUser, type FlagConfiguration, type FlagRecord, type TargetGroupRecord } from "./feature-flags";
 import {
   CONFIGURATION_FIELDS,
+  FLAG_REQUEST_FIELDS,
   FlagApiError,
   parseJson,
   readAvailableValues,
@@ -52,7 +53,6 @@ export function handleApplicationRequest(req: EmulatorRequest, app: ApplicationF
 }
 
 const EXPERIMENT_FIELDS = ["version", "type", "flag", "name", "availableValues", ...CONFIGURATION_FIELDS];
-const FLAG_REQUEST_FIELDS = ["name", "availableValues", "isPermanent", ...CONFIGURATION_FIELDS];
 
 function appWide(req: EmulatorRequest, app: ApplicationFlags, s: string[], user: AuditUser): Reply | null {
   const route = `${req.method} ${s[0]}${s.length > 1 ? "/*" : ""}`;
@@ -118,9 +118,12 @@ function perEnvironment(req: EmulatorRequest, app: ApplicationFlags, s: string[]
 function createFlag(app: ApplicationFlags, body: unknown, user: AuditUser): Reply {
   const wanted = readFlagCreate(body);
   const existing = app.flag(wanted.name);
-  if (!existing) return json(FM_WRITE_STATUS, app.createFlag(wanted, user));
+  if (!existing) {
+    const flag = { ...wanted, availableValues: wanted.availableValues ?? readAvailableValues(undefined, "availableValues") };
+    return json(FM_WRITE_STATUS, app.createFlag(flag, user));
+  }
   if (!FM_CREATE_FLAG_IS_IDEMPOTENT) return fmConflict(`Flag '${wanted.name}' already exists`);
-  if (!sameValues(existing.availableValues, wanted.availableValues)) {
+  if (wanted.availableValues && !sameValues(existing.availableValues, wanted.availableValues)) {
     return fmConflict(
       `Flag '${wanted.name}' exists with availableValues ${JSON.stringify(existing.availableValues)}, which cannot change: ` +
         `delete the flag first, or use another name`,

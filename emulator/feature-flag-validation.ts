@@ -15,6 +15,7 @@ import { defaultValueOf, isBooleanFlag, type FlagConfiguration, type FlagRecord,
 import {
   FM_DEFAULT_AVAILABLE_VALUES,
   FM_CONDITION_NEEDS_CLAUSE_AND_VALUE,
+  FM_CREATE_FLAG_TAKES_FLAG_REQUEST,
   FM_DEFAULT_STICKINESS_PROPERTY,
   FM_LIMITS,
   FM_PERCENTAGE_DEFAULT,
@@ -119,11 +120,17 @@ export function sameValues(a: readonly FlagOption[], b: readonly FlagOption[]): 
   return a.length === b.length && a.every((v) => b.some((w) => w === v));
 }
 
-export function readFlagCreate(body: unknown): FlagRecord {
-  const o = readObject(body, "body", ["name", "availableValues", "isPermanent"]);
+export const CONFIGURATION_FIELDS = ["description", "enabled", "labels", "stickinessProperty", "platforms", "conditions", "value"] as const;
+
+/** F4's Flag Request; F3 takes it too (see FM_CREATE_FLAG_TAKES_FLAG_REQUEST). */
+export const FLAG_REQUEST_FIELDS = ["name", "availableValues", "isPermanent", ...CONFIGURATION_FIELDS];
+
+/** F3: the flag to create; `availableValues` undefined when the body leaves them out (the default applies to a new flag only). */
+export function readFlagCreate(body: unknown): { name: string; availableValues?: FlagOption[]; isPermanent: boolean } {
+  const o = readObject(body, "body", FM_CREATE_FLAG_TAKES_FLAG_REQUEST ? FLAG_REQUEST_FIELDS : ["name", "availableValues", "isPermanent"]);
   return {
     name: readName(o.name, "name"),
-    availableValues: readAvailableValues(o.availableValues, "availableValues"),
+    availableValues: o.availableValues === undefined ? undefined : readAvailableValues(o.availableValues, "availableValues"),
     isPermanent: readBoolean(o.isPermanent, "isPermanent") ?? false,
   };
 }
@@ -134,8 +141,6 @@ export interface ConfigurationContext {
   otherFlag(name: string): FlagRecord | undefined;
   hasTargetGroup(name: string): boolean;
 }
-
-export const CONFIGURATION_FIELDS = ["description", "enabled", "labels", "stickinessProperty", "platforms", "conditions", "value"] as const;
 
 /** A configuration's fields (F4's Flag Request or X3's Experiment), defaults filled in, values in the flag's own type. */
 export function readConfiguration(o: Json, ctx: ConfigurationContext): FlagConfiguration {

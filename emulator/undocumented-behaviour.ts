@@ -63,8 +63,11 @@ export const FM_DELETE_STATUS = 204;
 /** Values that contradict what the service holds (F3 of an existing name, X3/F4/X4 naming other availableValues, which never change): 409. */
 export const fmConflict = (reason: string): Reply => jsonError(409, reason);
 
-/** F3 of an existing name with the same availableValues (as a set): 200 with the flag, unchanged (a repeated create is harmless); different ones: 409. */
+/** F3 of an existing name: 200 with the flag, unchanged, when the body leaves availableValues out or gives the same ones (as a set); other ones: 409. The vendor's Jenkins plugin sends F3 before every F4 ("ensure that the flag exists"). */
 export const FM_CREATE_FLAG_IS_IDEMPOTENT = true;
+
+/** F3 takes F4's whole Flag Request and ignores its per-environment fields: the vendor's Jenkins plugin sends the same body (e.g. {name, description, enabled, labels, stickinessProperty}) to F3 and then F4. */
+export const FM_CREATE_FLAG_TAKES_FLAG_REQUEST = true;
 
 /** E2 of an existing name: 200 with that environment (same key), its description updated when the body gives one. */
 export const FM_PUT_ENVIRONMENT_UPSERTS = true;

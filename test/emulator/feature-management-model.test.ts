@@ -52,6 +52,28 @@ describe("flags across environments", () => {
     expect(await s.client.listExperiments(app, "Staging")).toEqual([]);
   });
 
+  it("serves the vendor's Jenkins plugin: the same Flag Request to F3 then F4, twice, on a string flag", async () => {
+    // strangelookingnerd/cloudbees-feature-management-plugin, FeatureManagementAPI.setFlag: PUT .../flags ("ensure that
+    // the flag exists") then PUT .../{env}/flags/{name} with the same body; the body is help-flagConfigInstructions.html's.
+    const app = await s.newApplication();
+    await s.client.createFlag(app, { name: "acmeFlagControl", availableValues: ["foo", "bar"] });
+    const body = JSON.stringify({ name: "acmeFlagControl", description: "Applies foo to our Nifty App", enabled: true, labels: ["do-not-merge"], stickinessProperty: "fixed" });
+    const put = (path: string) =>
+      call(s.emu, `${s.emu.featureManagementUrl}public-api/applications/${app}/${path}`, {
+        method: "PUT",
+        authorization: `Bearer ${s.emu.credentials.featureManagementToken}`,
+        headers: { "content-type": "application/json" },
+        body,
+      });
+    for (let round = 0; round < 2; round++) {
+      const created = await put("flags");
+      expect([created.status, created.json]).toEqual([200, { name: "acmeFlagControl", availableValues: ["foo", "bar"], isPermanent: false }]);
+      const configured = await put("Production/flags/acmeFlagControl");
+      expect(configured.status).toBe(200);
+      expect(configured.json).toMatchObject({ enabled: true, labels: ["do-not-merge"], stickinessProperty: "fixed", value: null });
+    }
+  });
+
   it("an unconfigured flag reads as targeting off with its default value (false for boolean, null otherwise)", async () => {
     const app = await s.newApplication();
     await s.client.createFlag(app, { name: "bool" });
