@@ -79,13 +79,15 @@ function appWide(req: EmulatorRequest, app: ApplicationFlags, s: string[], user:
 
 function perEnvironment(req: EmulatorRequest, app: ApplicationFlags, s: string[], user: AuditUser, legacy: boolean): Reply | null {
   if (s.length < 2 || s.length > 3) return null;
-  const [envName, collection, flagName] = s as [string, string, string | undefined];
+  const [envInPath, collection, flagName] = s as [string, string, string | undefined];
   const route = `${req.method} ${collection}${flagName === undefined ? "" : "/*"}`;
   const known = legacy
     ? ["GET experiments", "PUT experiments", "GET experiments/*", "PATCH experiments/*", "DELETE experiments/*"]
     : ["GET flags", "GET flags/*", "PUT flags/*", "GET experiments", "PUT experiments", "GET experiments/*", "PATCH experiments/*", "DELETE experiments/*", "GET auditlogs"];
   if (!known.includes(route)) return null;
-  if (!app.environment(envName)) return fmUnknownEnvironment(envName, app.applicationId);
+  const env = app.environment(envInPath);
+  if (!env) return fmUnknownEnvironment(envInPath, app.applicationId);
+  const envName = env.name;
   if (route === "GET flags") return json(200, app.flags().map((f) => flagView(f, app.configuration(f.name, envName))));
   if (route === "PUT experiments") return putExperiment(app, envName, parseJson(req.body), user);
   if (route === "GET experiments") return json(200, app.configuredFlags(envName).map((c) => experimentView(c.flag, c.configuration)));

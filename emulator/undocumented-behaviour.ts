@@ -42,9 +42,15 @@ export const fmDuplicateName = (name: string): Reply => jsonError(409, `An appli
 /** A new application starts with this one environment (the docs call Production the default environment). */
 export const FM_FIRST_ENVIRONMENT = "Production";
 
-/** Environment names in paths match exactly (case-sensitive): each environment has its own SDK key, so a near match could serve the wrong one. */
+/**
+ * Environment names ignore case: the docs address the default environment as "Production" (GET experiments) and as
+ * "production" (the legacy PUT examples). So a path finds the exact name, else the one differing only in case, and E2
+ * of a name differing only in case answers that environment instead of making a second one.
+ */
+export const FM_ENVIRONMENT_NAMES_IGNORE_CASE = true;
+
 export const fmUnknownEnvironment = (name: string, app: string): Reply =>
-  jsonError(404, `Environment '${name}' not found in application '${app}' (names are case-sensitive)`);
+  jsonError(404, `Environment '${name}' not found in application '${app}'`);
 
 /** A flag named in a path (F2, F4, F5, X2, X4, X5) that the application does not have: 404. F4 does not create flags (F3 and the legacy X3 do). */
 export const fmUnknownFlag = (name: string): Reply => jsonError(404, `Flag '${name}' not found`);

@@ -27,6 +27,8 @@ describe("environments", () => {
     expect(again).toEqual({ ...staging, description: "pre-production" });
     const same = await s.client.createEnvironment(app, { name: "Staging" });
     expect(same.description).toBe("pre-production");
+    // Names ignore case (the docs write both Production and production): no second environment.
+    expect(await s.client.createEnvironment(app, { name: "staging" })).toEqual(again);
     expect(await s.client.listEnvironments(app)).toEqual([prod, again]);
     expect(new Set([prod!.key, staging.key]).size).toBe(2);
   });
