@@ -200,3 +200,33 @@ describe("JSON Patch (X4)", () => {
     expect([r.status, r.error]).toEqual([404, "Flag 'unconfigured' has no configuration (experiment) in environment 'Production'"]);
   });
 });
+
+describe("what the vendor's own configuration-as-code wrote is accepted", () => {
+  // GitHub cedricmc/test: the README Rollout's CasC generator wrote (its experiment and target-group examples) and
+  // experiments/titleColors.yml and y.yml, files the service itself wrote; here as JSON bodies of T2 and X3.
+  it("accepts the README's target groups and experiments, and the service-written files", async () => {
+    const tg = await s.newApplication("casc-examples");
+    await s.client.putTargetGroup(tg, {
+      type: "target-group",
+      name: "QA",
+      conditions: [{ operator: "in-array", property: "soundcloud_id", operand: ["5c0588007cd291cca474454f", "5c0588027cd291cca4744550"] }],
+    });
+    await s.client.putTargetGroup(tg, { type: "target-group", name: "DJ", conditions: [{ operator: "gte", property: "playlist_count", operand: 100 }], description: "Users with a lot of playlists" });
+    await s.client.putTargetGroup(tg, { type: "target-group", name: "Beta Users", conditions: [{ operator: "is-true", property: "beta" }] });
+
+    const base = { type: "experiment" as const, flag: "default.followingView", name: "following view" };
+    await s.client.putExperiment(tg, "Production", { ...base, value: false });
+    await s.client.putExperiment(tg, "Production", { ...base, value: [{ option: true, percentage: 50 }] });
+    await s.client.putExperiment(tg, "Production", {
+      ...base,
+      conditions: [{ group: { name: ["QA", "Beta Users"] }, version: { operator: "semver-gte", semver: "3.0.1" }, value: true }],
+      value: false,
+    });
+    const platforms = await s.client.putExperiment(tg, "Production", { ...base, platforms: [{ name: "Android", value: false }], value: true });
+    expect(platforms.platforms).toEqual([{ name: "Android", conditions: [], value: false }]);
+
+    const colors = await s.client.putExperiment(tg, "Production", { type: "experiment", name: "title colors", flag: "titleColors", availableValues: ["Yellow", "White", "Green", "Blue"], value: [] });
+    expect([colors.availableValues, colors.value]).toEqual([["Yellow", "White", "Green", "Blue"], []]);
+    expect((await s.client.putExperiment(tg, "Production", { type: "experiment", flag: "y", value: false })).name).toBe("y");
+  });
+});
