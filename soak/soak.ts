@@ -22,20 +22,21 @@ const ROOT = path.join(__dirname, "..");
 const STEPS = ["up", "refresh", "up", "destroy"] as const;
 type Step = (typeof STEPS)[number];
 const ATTEMPTS_PER_STEP = 3;
-const APPLICATION_NAME = "checkout-service";
+/** The application each program declares: no more than one of each name may ever be in the account. */
+const APPLICATION_NAMES: Record<SoakProgram, string> = { example: "checkout-service", pipeline: "checkout-service", flags: "checkout-flags" };
 const A = "team-a/controller-a";
 const B = "team-b/controller-b";
 
-export type SoakProgram = "example" | "pipeline";
+export type SoakProgram = "example" | "pipeline" | "flags";
 
 export interface SoakOptions {
   /** Share of requests faulted, 0 to 1. */
   rate: number;
-  /** Life cycles to run; they alternate between the two example programs. */
+  /** Life cycles to run; they take the programs in turn. */
   runs: number;
   /** Seed of the first run; run i uses seed + i. */
   seed: number;
-  /** Programs to alternate between. Default both. */
+  /** Programs to take in turn. Default all three. */
   programs?: SoakProgram[];
   /** cloudbees:timeoutMs of the providers; slow answers come 500 ms after it. Default 1500. */
   timeoutMs?: number;
@@ -63,7 +64,7 @@ export interface SoakResult {
 }
 
 export async function runSoak(options: SoakOptions): Promise<SoakResult> {
-  const programs = options.programs ?? ["example", "pipeline"];
+  const programs = options.programs ?? ["example", "pipeline", "flags"];
   const runs: RunResult[] = [];
   for (let i = 0; i < options.runs; i++) {
     const run = await lifeCycle(programs[i % programs.length]!, options.rate, options.seed + i, options.timeoutMs ?? 1500);
@@ -82,7 +83,7 @@ async function lifeCycle(program: SoakProgram, rate: number, seed: number, timeo
   let runner: ProgramRunner | undefined;
   try {
     runner = await ProgramRunner.start({
-      cwd: program === "example" ? ROOT : path.join(ROOT, "examples", "pipeline"),
+      cwd: program === "example" ? ROOT : path.join(ROOT, "examples", program),
       config: { ...emulatorStackConfig(emu), "cloudbees:timeoutMs": String(timeoutMs), ...programConfig(program, emu, bundlesDir) },
       timeoutMs: 180_000,
     });
@@ -100,7 +101,7 @@ async function lifeCycle(program: SoakProgram, rate: number, seed: number, timeo
         }
         const state = runner.state().resources;
         result.mismatches.push(...mismatches(emu, state, step, ok).map((m) => `${step}: ${m}`));
-        result.duplicateApplications = Math.max(result.duplicateApplications, applicationsNamed(emu, APPLICATION_NAME).length - 1);
+        result.duplicateApplications = Math.max(result.duplicateApplications, applicationsNamed(emu, APPLICATION_NAMES[program]).length - 1);
       }
       if (!ok) {
         completed = false;
@@ -123,6 +124,7 @@ async function lifeCycle(program: SoakProgram, rate: number, seed: number, timeo
 
 function programConfig(program: SoakProgram, emu: Emulator, bundlesDir: string): Record<string, unknown> {
   if (program === "example") return { "example:adoptExisting": "false" };
+  if (program === "flags") return {};
   return {
     "pipeline:bundlesDir": bundlesDir,
     "pipeline:controllers": JSON.stringify({ [A]: { bundle: "team-a", url: emu.controllerUrls[A] }, [B]: { bundle: "team-b", url: emu.controllerUrls[B] } }),
@@ -179,6 +181,7 @@ export function mismatches(emu: Emulator, resources: StateResource[], step: Step
     if (type === "cloudbees:ControllerBundleToken" && s.controllerToken(String(o.controllerPath)) !== o.token) {
       out.push(`${r.name}: the state's token is not the controller's`);
     }
+    out.push(...flagMismatches(emu, r.name, type, o));
   }
   if (step !== "destroy") {
     for (const a of apps) {
@@ -187,7 +190,34 @@ export function mismatches(emu: Emulator, resources: StateResource[], step: Step
   } else if (ok && Object.keys(s.apiAvailabilityPatterns()).length > 0) {
     out.push(`destroy left patterns set: ${JSON.stringify(s.apiAvailabilityPatterns())}`);
   }
+  if (step === "destroy" && ok) {
+    for (const a of apps) {
+      const left = s.flags(a.id).map((f) => f.name);
+      if (left.length > 0) out.push(`destroy left flags of application ${a.id}: ${JSON.stringify(left)}`);
+    }
+  }
   return out;
+}
+
+/** A flag-side resource of a succeeded step agrees with the account: its object exists, with the switch it declares. */
+function flagMismatches(emu: Emulator, name: string, type: string, o: Record<string, unknown>): string[] {
+  const appId = String(o.applicationId ?? "");
+  const app = emu.state.applications("acme").some((a) => a.id === appId);
+  if (!app || !["cloudbees:Environment", "cloudbees:Flag", "cloudbees:FlagConfiguration", "cloudbees:TargetGroup"].includes(type)) return [];
+  const s = emu.state;
+  if (type === "cloudbees:Environment" && !s.environments(appId).some((e) => e.name.toLowerCase() === String(o.name).toLowerCase())) {
+    return [`${name}: environment ${String(o.name)} is not in the application`];
+  }
+  if (type === "cloudbees:TargetGroup" && !s.targetGroups(appId).some((g) => g.name === o.name)) return [`${name}: target group ${String(o.name)} is not in the application`];
+  if (type === "cloudbees:Flag" && !s.flags(appId).some((f) => f.name === o.name)) return [`${name}: flag ${String(o.name)} is not in the application`];
+  if (type === "cloudbees:FlagConfiguration") {
+    const flag = s.flags(appId).find((f) => f.name === o.flag);
+    const env = Object.keys(flag?.configurations ?? {}).find((e) => e.toLowerCase() === String(o.environment).toLowerCase());
+    const configuration = env === undefined ? undefined : flag!.configurations[env];
+    if (!configuration) return [`${name}: flag ${String(o.flag)} is not configured in ${String(o.environment)}`];
+    if (typeof o.enabled === "boolean" && configuration.enabled !== o.enabled) return [`${name}: the state says enabled ${String(o.enabled)}, the server ${String(configuration.enabled)}`];
+  }
+  return [];
 }
 
 /** The unsafe calls, and the reads that find out what one of them did on the same service or instance. */
