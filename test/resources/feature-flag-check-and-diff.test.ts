@@ -18,7 +18,7 @@ describe("check lets values not known yet through", () => {
     ["Flag", flag, { applicationId: UNKNOWN, name: UNKNOWN, availableValues: UNKNOWN, isPermanent: UNKNOWN }],
     ["Flag, an unknown value in the list", flag, { applicationId: APP, name: "f", availableValues: ["a", UNKNOWN] }],
     ["FlagConfiguration", fc, { ...base, flag: UNKNOWN, enabled: UNKNOWN, value: UNKNOWN, conditions: UNKNOWN, platforms: UNKNOWN, labels: UNKNOWN }],
-    ["FlagConfiguration, unknown clauses", fc, { ...base, conditions: [UNKNOWN, { group: { name: UNKNOWN }, value: true }, { property: { name: "email", operator: "regex", operand: UNKNOWN } }] }],
+    ["FlagConfiguration, unknown clauses", fc, { ...base, conditions: [UNKNOWN, { group: { name: UNKNOWN }, value: true }, { property: { name: "email", operator: "regex", operand: UNKNOWN }, value: UNKNOWN }] }],
     ["TargetGroup", tg, { applicationId: APP, name: UNKNOWN, conditions: UNKNOWN, operator: UNKNOWN }],
   ] as const)("%s", async (_name, controller, news) => {
     expect(await failures(controller as typeof fc, news)).toEqual([]);
@@ -45,7 +45,9 @@ describe("FlagConfiguration check refuses, naming the input", () => {
     ["a version clause with a bad operator", { conditions: [{ version: { operator: "gte", semver: "2.0.0" }, value: true }] }, "conditions[0].version.operator", /semver-eq/],
     ["a dependency without a value", { conditions: [{ dependency: { flag: "other" }, value: true }] }, "conditions[0].dependency.value", /required/],
     ["an unknown clause", { conditions: [{ segment: "x", value: true }] }, "conditions[0].segment", /not a field here/],
-    ["more than 1,000 conditions", { conditions: Array.from({ length: 1001 }, () => ({ value: true })) }, "conditions", /1001 conditions; at most 1000/],
+    ["a condition without a clause", { conditions: [{ value: true }] }, "conditions[0]", /needs a clause/],
+    ["a condition without a value", { conditions: [{ group: { name: "beta" } }] }, "conditions[0].value", /required/],
+    ["more than 1,000 conditions", { conditions: Array.from({ length: 1001 }, () => ({ group: { name: "g" }, value: true })) }, "conditions", /1001 conditions; at most 1000/],
     ["an environment name a path cannot carry", { environment: "a/b" }, "environment", /slash/],
     ["a flag name a path cannot carry", { flag: ".." }, "flag", /cannot be a path segment/],
     ["a platform named twice", { platforms: [{ name: "Android" }, { name: "Android" }] }, "platforms[1].name", /appears twice/],

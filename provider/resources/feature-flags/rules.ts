@@ -20,9 +20,10 @@ import { canonicalOption, isBooleanFlag, type Options } from "./canonical";
 /** Conditions of one chain, or of one target group, at most. */
 export const MAX_CONDITIONS = 1000;
 /** Longest description, label or operand text. */
-export const MAX_TEXT_LENGTH = 10_000;
+export const MAX_TEXT_LENGTH = 4096;
 
-const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+/** A release version as apps report it: 1 to 3 dot-separated numbers, optional -prerelease and +build ("2", "2.1.0-rc.1"). */
+const SEMVER = /^\d+(\.\d+){0,2}(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -193,7 +194,7 @@ function checkOperand(c: InputChecker, property: string, operator: string, opera
       c.fail(`${property}.operand`, `${property}.operand ${show(operand)} is not a valid regular expression (${(e as Error).message}): fix the pattern`);
     }
   } else if (operator.startsWith("semver") && !SEMVER.test(String(operand))) {
-    c.fail(`${property}.operand`, `${property}.operand ${show(operand)} is not a semantic version for ${operator}: write it as major.minor.patch, e.g. "1.2.0"`);
+    c.fail(`${property}.operand`, `${property}.operand ${show(operand)} is not a semantic version for ${operator}: write it as up to three dot-separated numbers, e.g. "1.2.0"`);
   } else if (["gt", "gte", "lt", "lte"].includes(operator) && typeof operand === "string" && operand.trim() === "") {
     c.fail(`${property}.operand`, `${property}.operand must not be empty for ${operator}`);
   }
@@ -233,6 +234,10 @@ export function checkConditions(c: InputChecker, property: string, conditions: u
     }
     extraKeys(c, at, condition, CONDITION_KEYS);
     const { dependency, group, version } = condition;
+    if (![dependency, group, version, condition.property].some((x) => x !== undefined && x !== null)) {
+      c.fail(at, `${at} needs a clause (group, dependency, version or property): a rule that always holds is the value's job, so give it as value`);
+    }
+    if (condition.value === undefined) c.fail(`${at}.value`, `${at}.value is required: what the flag gives when the condition holds (null: the code's default)`);
     if (dependency !== undefined && !isUnknown(dependency)) {
       if (!isRecord(dependency)) {
         c.fail(`${at}.dependency`, `${at}.dependency must be { flag, value }, e.g. { flag: "new-checkout", value: true }`);

@@ -7,7 +7,7 @@
  * | diff | nothing | applicationId, name or availableValues (as a set) change replaces: the service fixes them. A replacement that keeps the name deletes the old flag first (deleteBeforeReplace), or the engine's late delete would remove the new one |
  * | create | the shared GET .../environments and GET .../{first environment}/flags; PUT .../flags only when no flag has the name | takeover of a flag with the same values without a write; other values: fails with the fix |
  * | read | the shared GET .../environments and GET .../{first environment}/flags | gone: dropped |
- * | update | PUT .../flags with the flag's values and the new isPermanent | only isPermanent changes in place |
+ * | update | PUT .../{environment}/flags/{name} with the flag's configuration there and the new isPermanent (the shared GET .../environments and GET .../{environment}/experiments find an environment where it is configured) | only isPermanent changes in place; the service changes it only with a configuration |
  * | delete | DELETE .../flags/{name} | the flag and its configuration in every environment; already gone: nothing to do |
  */
 import type { Flag, FlagOption } from "../../clients/feature-flag-schemas";
@@ -118,24 +118,45 @@ async function read(id: string, props: Props): Promise<ReadResult> {
   return { id, props: plain({ ...outs }), inputs };
 }
 
+/**
+ * The service changes a flag's permanence only through a configuration (PUT .../{environment}/flags/{flag}, which
+ * replaces the configuration there whole): it is sent with the configuration the flag already has in the first
+ * environment where it has one, so that nothing else changes.
+ */
+async function setPermanence(f: FeatureFlags, operation: string, id: string, applicationId: string, name: string, isPermanent: boolean): Promise<void> {
+  const envs = await listOrFail(operation, id, () => f.lists.environments(applicationId), `applicationId "${applicationId}" names no application of the account`);
+  for (const env of envs) {
+    const experiments = await listOrFail(operation, id, () => f.lists.experiments(applicationId, env.name), `environment "${env.name}" is gone`);
+    const current = experiments.find((e) => e.flag === name);
+    if (!current) continue;
+    const { version: _v, type: _t, flag: _f, name: _n, availableValues: _a, ...configuration } = current;
+    const labels = typeof configuration.labels === "string" ? [configuration.labels] : configuration.labels;
+    try {
+      await f.lists.write(
+        () => f.fm.client.setFlagConfiguration(applicationId, env.name, { ...configuration, labels, name, isPermanent }),
+        (flag) => [upsert<Flag>(prefixOf("flags", applicationId), { ...flag, isPermanent }, (x) => x.name)],
+        [prefixOf("flags", applicationId), prefixOf("experiments", applicationId, env.name)],
+      );
+    } catch (e) {
+      throw failed(operation, id, e);
+    }
+    return;
+  }
+  throw operationFailed(
+    operation,
+    id,
+    `the service changes a flag's permanence only together with a configuration, and flag "${name}" is configured in no ` +
+      `environment. Fix: declare a FlagConfiguration of it and run up again, or set isPermanent in the CloudBees Feature Management UI`,
+  );
+}
+
 async function update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
   const operation = `updating ${TYPE_NAME} "${String(news.name)}"`;
-  const f = featureFlags(operation, id);
   const applicationId = String(news.applicationId);
-  const held = valuesOf(olds);
-  if (!declared(news, "isPermanent") || news.isPermanent === (olds.isPermanent ?? false)) {
-    return { outs: plain({ ...outputsOf(news, { name: String(news.name), availableValues: held, isPermanent: olds.isPermanent === true }) }) };
-  }
-  const flag = await putFlag(f, operation, id, applicationId, news, held);
-  if ((flag.isPermanent ?? false) !== news.isPermanent) {
-    throw operationFailed(
-      operation,
-      id,
-      `the service kept isPermanent ${String(flag.isPermanent ?? false)}: it does not change a flag's permanence through the API. ` +
-        `Fix: change it in the CloudBees Feature Management UI, or set isPermanent back to ${String(flag.isPermanent ?? false)}`,
-    );
-  }
-  return { outs: plain({ ...outputsOf(news, flag) }) };
+  const name = String(news.name);
+  const isPermanent = declared(news, "isPermanent") ? news.isPermanent === true : olds.isPermanent === true;
+  if (isPermanent !== (olds.isPermanent === true)) await setPermanence(featureFlags(operation, id), operation, id, applicationId, name, isPermanent);
+  return { outs: plain({ ...outputsOf(news, { name, availableValues: valuesOf(olds), isPermanent }) }) };
 }
 
 async function remove(id: string, props: Props): Promise<void> {
