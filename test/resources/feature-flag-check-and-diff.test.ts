@@ -120,13 +120,13 @@ describe("diff compares what a person means", () => {
       ],
       __provider: "new",
     };
-    expect(await fc.diff("id", fcOld, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(await fc.diff("id", fcOld, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: true });
     expect(await fc.diff("id", { ...base, value: [{ option: true }] }, { ...base, value: [{ option: true, percentage: 100 }] })).toMatchObject({ changes: false });
   });
 
   it("conditions are an ordered chain: swapping two is a change", async () => {
     const swapped = { ...fcOld, conditions: [fcOld.conditions[1], fcOld.conditions[0]] };
-    expect(await fc.diff("id", fcOld, swapped)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await fc.diff("id", fcOld, swapped)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: true });
   });
 
   it("an input the program stops declaring is no change (the service keeps it); one it starts declaring is", async () => {
@@ -142,17 +142,19 @@ describe("diff compares what a person means", () => {
   it("a new environment or flag replaces, created before the old is removed; the same identity (a connection change) removes the old first", async () => {
     expect(await fc.diff("id", fcOld, { ...fcOld, environment: "Staging" })).toEqual({ changes: true, replaces: ["environment"], deleteBeforeReplace: false });
     const viaWrapper = await fc.diff("id", { ...fcOld, connection: "a" }, { ...fcOld, connection: "b" });
-    expect(viaWrapper).toEqual({ changes: true, replaces: ["connection"], deleteBeforeReplace: false });
+    expect(viaWrapper).toEqual({ changes: true, replaces: ["connection"], deleteBeforeReplace: true });
   });
 
   it("Flag: availableValues as a set (default [false, true]); a change replaces, deleting the old flag first since the name stays", async () => {
     const old = { applicationId: APP, name: "color", availableValues: ["red", "green"], isPermanent: false };
-    expect(await flag.diff("id", old, { applicationId: APP, name: "color", availableValues: ["green", "red"] })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(await flag.diff("id", old, { applicationId: APP, name: "color", availableValues: ["green", "red"] })).toMatchObject({ changes: false, replaces: [] });
     expect(await flag.diff("id", old, { applicationId: APP, name: "color", availableValues: ["red", "blue"] })).toEqual({ changes: true, replaces: ["availableValues"], deleteBeforeReplace: true });
     expect(await flag.diff("id", old, { applicationId: APP, name: "colour", availableValues: ["red", "blue"] })).toEqual({ changes: true, replaces: ["name", "availableValues"], deleteBeforeReplace: false });
     const bool = { applicationId: APP, name: "b", availableValues: [false, true], isPermanent: false };
     expect(await flag.diff("id", bool, { applicationId: APP, name: "b" })).toMatchObject({ changes: false });
-    expect(await flag.diff("id", bool, { applicationId: APP, name: "b", isPermanent: true })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await flag.diff("id", bool, { applicationId: APP, name: "b", isPermanent: true })).toMatchObject({ changes: true, replaces: [] });
+    // A connection change replaces with the same name: the old flag must go first.
+    expect(await flag.diff("id", { ...bool, connection: "a" }, { applicationId: APP, name: "b", connection: "b" })).toEqual({ changes: true, replaces: ["connection"], deleteBeforeReplace: true });
     expect(await flag.diff("id", bool, { applicationId: APP, name: UNKNOWN })).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: true });
   });
 

@@ -53,7 +53,8 @@ async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> 
   const known = (name: string) => knownAvailableValues(app, name);
   const canonical = canonicalWith(typeof news.flag === "string" ? known(news.flag) : undefined, known);
   const changed = changedKeys(CONFIGURATION_KEYS, olds, news, canonical);
-  return { changes: replaces.length > 0 || changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 && sameIdentity(IDENTITY_KEYS, olds, news) };
+  // Said even when no input of ours replaces: a connection change (withConnection) replaces with the same identity too.
+  return { changes: replaces.length > 0 || changed.length > 0, replaces, deleteBeforeReplace: sameIdentity(IDENTITY_KEYS, olds, news) };
 }
 
 /** The outputs: the identity and the given configuration inputs (in the form `values` has them). */

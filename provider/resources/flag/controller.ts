@@ -45,7 +45,8 @@ async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> 
   const replaces = replacedKeys(IDENTITY, olds, news);
   if (containsUnknown(news.availableValues) || !sameValues(valuesOf(news), valuesOf(olds))) replaces.push("availableValues");
   const permanence = declared(news, "isPermanent") && news.isPermanent !== (olds.isPermanent ?? false);
-  return { changes: replaces.length > 0 || permanence, replaces, deleteBeforeReplace: replaces.length > 0 && sameIdentity(IDENTITY, olds, news) };
+  // Said even when no input of ours replaces: a connection change (withConnection) replaces with the same name too.
+  return { changes: replaces.length > 0 || permanence, replaces, deleteBeforeReplace: sameIdentity(IDENTITY, olds, news) };
 }
 
 function outputsOf(inputs: Props, flag: Flag): FlagOutputs {
