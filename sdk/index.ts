@@ -16,6 +16,28 @@ export {
   type ConnectionArgs,
   type InstanceArgs,
 } from "./resources";
+// The feature-flag resources of issue 15 (explicit: the client API exports types named Environment, Flag and
+// TargetGroup, the records the service answers).
+export {
+  Environment,
+  Flag,
+  FlagConfiguration,
+  TargetGroup,
+  type EnvironmentArgs,
+  type FlagArgs,
+  type FlagConfigurationArgs,
+  type TargetGroupArgs,
+  type ConditionInput,
+  type DependencyClauseInput,
+  type FlagValueInput,
+  type GroupClauseInput,
+  type PlatformInput,
+  type PropertyClauseInput,
+  type ScheduledValueInput,
+  type SplitValueInput,
+  type TargetGroupConditionInput,
+  type VersionClauseInput,
+} from "./resources";
 // The action resources (issue 4), in the style of pulumi-command.
 export {
   BundleCheckout,
