@@ -66,7 +66,7 @@ function appWide(req: EmulatorRequest, app: ApplicationFlags, s: string[], user:
   if (s.length === 2 && route === "DELETE flags/*") {
     if (!app.flag(s[1]!)) return fmUnknownFlag(s[1]!);
     app.deleteFlag(s[1]!, user);
-    return { status: FM_DELETE_STATUS, headers: {}, body: Buffer.alloc(0) };
+    return deleted();
   }
   if (s.length === 1 && route === "GET target-groups") return json(200, app.targetGroups().map(targetGroupView));
   if (s.length === 1 && route === "PUT target-groups") {
@@ -112,7 +112,7 @@ function perEnvironment(req: EmulatorRequest, app: ApplicationFlags, s: string[]
     }
     case "DELETE experiments/*":
       if (!app.removeConfiguration(flag.name, envName, user) && !FM_DELETE_UNCONFIGURED_IS_SUCCESS) return fmNotConfigured(flag.name, envName);
-      return { status: FM_DELETE_STATUS, headers: {}, body: Buffer.alloc(0) };
+      return deleted();
   }
   return null;
 }
@@ -185,6 +185,10 @@ function availableValuesConflict(flag: FlagRecord, values: FlagOption[]): Reply 
 }
 
 // ------------------------------------------------------------------ what the endpoints answer
+
+function deleted(): Reply {
+  return { status: FM_DELETE_STATUS, headers: {}, body: Buffer.alloc(0) };
+}
 
 /** F1/F2: the flag with its configuration in one environment, or targeting off when it has none there. */
 function flagView(flag: FlagRecord, configuration: FlagConfiguration | undefined) {

@@ -1,4 +1,5 @@
 import { FeatureManagementClient, NotFoundError } from "../../provider";
+import { FeatureManagementService } from "../../emulator/feature-management";
 import { ApplicationFlags } from "../../emulator/feature-flags";
 import { FAST } from "../clients/fast-options";
 import { call } from "./helpers";
@@ -200,5 +201,26 @@ describe("the model's read accessors (for readers such as the SDK's configuratio
     expect(model.configuration("f", "Production")!.labels).toEqual([]);
     expect(model.flag("f")!.availableValues).toEqual([false, true]);
     expect(model.configuration("f", "Staging")).toBeUndefined();
+  });
+
+  it("lead from an SDK key to its application's model (FeatureManagementService.environmentOfKey)", () => {
+    const service = new FeatureManagementService([{ token: "t", account: "a" }], false);
+    const request = (method: string, path: string, body: unknown) => {
+      const reply = service.handle(
+        { method, path: `/feature-management/${path}`, query: {}, headers: { authorization: "Bearer t" }, body: Buffer.from(JSON.stringify(body ?? "")), clientIp: "127.0.0.1" },
+        path,
+      );
+      return JSON.parse(reply.body.toString() || "null");
+    };
+    const app = request("POST", "public-api/applications", { applicationName: "sdk" });
+    request("PUT", `public-api/applications/${app.id}/target-groups`, { name: "beta", conditions: [{ property: "beta", operator: "is-true" }] });
+    request("PUT", `public-api/applications/${app.id}/Production/experiments`, { type: "experiment", flag: "f", value: true });
+    const key = service.applicationModel(app.id)!.environments()[0]!.key;
+
+    const found = service.environmentOfKey(key)!;
+    expect([found.account, found.applicationId, found.environment.name]).toEqual(["a", app.id, "Production"]);
+    expect(found.model.configuredFlags(found.environment.name).map((c) => [c.flag.name, c.configuration.value])).toEqual([["f", true]]);
+    expect(found.model.targetGroups().map((g) => g.name)).toEqual(["beta"]);
+    expect(service.environmentOfKey("0".repeat(24))).toBeUndefined();
   });
 });
