@@ -10,11 +10,14 @@
 //   3. examples/promotion: two emulators, a staging and a production operations center, as two named connections
 //      of one stack: validate and assign on staging, make available, assign and reload on production (a controller
 //      with its own API token).
+//   4. examples/flags: feature flags as code: up, an up with nothing to change, changes made in the UI (the
+//      emulator's API), the drift job failing on the declared ones only, an up --refresh that corrects them and keeps
+//      what the program does not declare, the drift job passing, destroy (configurations removed, flags deleted).
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../emulator";
-import { OperationsCenterClient } from "../provider";
+import { FeatureManagementClient, OperationsCenterClient } from "../provider";
 import { emulatorStackConfig, formatPlan, ProgramRunError, ProgramRunner, type ProgramPlan } from "../testing";
 import { productionEmulatorOptions, PROMOTION_CONTROLLER, promotionStackConfig } from "./promotion-stack";
 
@@ -123,11 +126,45 @@ async function promotion(staging: Emulator, production: Emulator): Promise<void>
   }
 }
 
+async function flags(emu: Emulator): Promise<void> {
+  console.log("\n######## examples/flags: feature flags as code");
+  const runner = await ProgramRunner.start({ cwd: path.join(ROOT, "examples", "flags"), config: emulatorStackConfig(emu) });
+  // "The UI": the feature-flag API, as someone with the account's token would use it.
+  const ui = new FeatureManagementClient({ baseUrl: emu.featureManagementUrl, token: emu.credentials.featureManagementToken, minRequestIntervalMs: 0 });
+  try {
+    show("pulumi up", await runner.up(), runner);
+    const { appId, productionKey, stagingKey } = runner.outputs() as Record<string, string>;
+    console.log(`outputs: application ${appId}, SDK keys Production ${productionKey}, Staging ${stagingKey}`);
+    show("pulumi up (again: nothing to change)", await runner.up(), runner);
+
+    await ui.patchExperiment(appId, "Staging", "checkout.newFlow", [{ op: "replace", path: "/value", value: [{ option: true, percentage: 80 }] }]);
+    await ui.patchExperiment(appId, "Production", "checkout.bannerColor", [{ op: "replace", path: "/value", value: "red" }]);
+    // Not declared by the program (it leaves `description` to the UI): neither drift nor overwritten.
+    await ui.patchExperiment(appId, "Production", "checkout.newFlow", [{ op: "replace", path: "/description", value: "owned by the UI" }]);
+    console.log("\n== in the UI: the new flow raised to 80 % in Staging, the banner turned red in Production, and a description given to the new flow's Production configuration");
+
+    await driftJob(runner);
+    show("pulumi up --refresh (corrects it)", await runner.up(undefined, { refresh: true }), runner);
+    const described = await ui.getExperiment(appId, "Production", "checkout.newFlow");
+    console.log(`the UI's description is kept: ${JSON.stringify(described.description)}`);
+    await driftJob(runner);
+    show("pulumi destroy", await runner.destroy(), runner);
+    const left = await ui.listFlags(appId, "Production");
+    const environments = await ui.listEnvironments(appId);
+    console.log(`\nafter destroy: flags ${JSON.stringify(left.map((f) => f.name))}; environments ${JSON.stringify(environments.map((e) => e.name))} ` +
+      `and the target group stay (the API cannot delete them)`);
+  } finally {
+    await ui.close();
+    await runner.close();
+  }
+}
+
 async function main(): Promise<void> {
   const emu = await startEmulator();
   console.log(`emulator: operations center ${emu.operationsCenterUrl}, feature flags ${emu.featureManagementUrl}`);
   try {
     await exampleProgram(emu);
+    await flags(emu);
   } finally {
     await emu.close();
   }
