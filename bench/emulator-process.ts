@@ -6,6 +6,8 @@ import { startEmulator, type Emulator, type EmulatorOptions } from "../emulator"
 
 export type EmulatorQuestion =
   | { op: "count"; method: string; path: string; status?: number }
+  /** Requests whose path starts with `prefix`, of any of `methods` (all when absent), with `status` when given. */
+  | { op: "countPrefix"; prefix: string; methods?: string[]; status?: number }
   | { op: "clear" }
   | { op: "rateLimit"; on: boolean }
   | { op: "applications"; account: string };
@@ -23,6 +25,10 @@ function answer(q: EmulatorQuestion): unknown {
   switch (q.op) {
     case "count":
       return emu.journal.entries().filter((e) => e.method === q.method && e.path === q.path && (q.status === undefined || e.status === q.status)).length;
+    case "countPrefix":
+      return emu.journal
+        .entries()
+        .filter((e) => e.path.startsWith(q.prefix) && (!q.methods || q.methods.includes(e.method)) && (q.status === undefined || e.status === q.status)).length;
     case "clear":
       emu.journal.clear();
       return null;
