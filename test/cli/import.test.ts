@@ -1,8 +1,9 @@
 /* istanbul ignore file */
 /**
  * `pulumi-cloudbees import` against an installation set up by hand (40 controllers, 10 bundles, patterns of every
- * kind, assignments, applications): the built bin writes a program that typechecks, whose first up plans only
- * creates and writes nothing, and whose `preview --refresh` with expectNoChanges passes.
+ * kind, assignments, applications with environments, a target group, flags and their configurations): the built
+ * bin writes a program that typechecks, whose first up plans only creates and writes nothing, and whose
+ * `preview --refresh` with expectNoChanges passes.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -46,6 +47,8 @@ async function importCli(args: string[], env: Record<string, string> = {}): Prom
       CLOUDBEES_API_TOKEN: emu.credentials.admin.apiToken,
       CLOUDBEES_FEATURE_MANAGEMENT_URL: emu.featureManagementUrl,
       CLOUDBEES_FEATURE_MANAGEMENT_TOKEN: emu.credentials.featureManagementToken,
+      // The emulator's rate limit is off: no need to wait a second between the import's requests.
+      CLOUDBEES_FEATURE_MANAGEMENT_REQUEST_INTERVAL_MS: "0",
       ...env,
     },
   });
@@ -59,7 +62,7 @@ beforeAll(async () => {
 
   // The installation, set up by hand (as people do in the UI), not by this package.
   const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin });
-  const fm = new FeatureManagementClient({ baseUrl: emu.featureManagementUrl, token: emu.credentials.featureManagementToken });
+  const fm = new FeatureManagementClient({ baseUrl: emu.featureManagementUrl, token: emu.credentials.featureManagementToken, minRequestIntervalMs: 0 });
   try {
     await oc.setAvailabilityPattern("base", ".*");
     await oc.setAvailabilityPattern("platform/tools", "team-0[1-3]/controller-1");
@@ -78,8 +81,20 @@ beforeAll(async () => {
         : team!;
       await oc.setControllerToBundle(bundle, c);
     }
-    await fm.createApplication("checkout");
+    const checkout = await fm.createApplication("checkout");
     await fm.createApplication("web-shop");
+    // The checkout team's flags, set up in the UI: what the import must declare so that the first up writes nothing.
+    const app = checkout.id;
+    await fm.createEnvironment(app, { name: "Staging", description: "pre-production" });
+    await fm.putTargetGroup(app, { type: "target-group", name: "beta testers", description: "beta plan", operator: "or", conditions: [
+      { property: "plan", operator: "in-array", operand: ["beta"] },
+      { property: "email", operator: "regex", operand: "@example\\.com$" },
+    ] });
+    await fm.createFlag(app, { name: "checkout.newFlow" });
+    await fm.createFlag(app, { name: "checkout.banner", availableValues: ["blue", "red"], isPermanent: true });
+    await fm.putExperiment(app, "Production", { type: "experiment", flag: "checkout.newFlow", labels: ["checkout"], conditions: [{ group: { name: "beta testers" }, value: true }], value: false });
+    await fm.putExperiment(app, "Staging", { type: "experiment", flag: "checkout.newFlow", enabled: false, value: [{ option: true, percentage: 30 }] });
+    await fm.putExperiment(app, "Production", { type: "experiment", flag: "checkout.banner", description: "spring sale", value: "red" });
   } finally {
     await oc.close();
     await fm.close();
@@ -105,7 +120,7 @@ describe("pulumi-cloudbees import of an installation set up by hand", () => {
   it("writes a program grouped by bundle, in a stable order, with names derived from the ids", async () => {
     const out = path.join(project, "index.ts");
     const run = await importCli(["--config-file", "Pulumi.test.yaml", "--out", out]);
-    expect(run.stderr).toMatch(/wrote .*index\.ts \(10 bundles, 32 assignments, 2 applications read\)/);
+    expect(run.stderr).toMatch(/wrote .*index\.ts \(10 bundles, 32 assignments, 2 applications, 2 flags read\)/);
     text = fs.readFileSync(out, "utf8");
 
     expect(text).toContain('new cloudbees.GlobalAvailabilityPattern("global-availability-pattern", { visibility: false });');
@@ -114,7 +129,12 @@ describe("pulumi-cloudbees import of an installation set up by hand", () => {
     expect(text).toMatch(/new cloudbees\.BundleAvailability\("team-02", \{\n  bundleId: "team-02",\n  controllers: \[\n    "team-02\/controller-1",\n/);
     expect(text).not.toMatch(/BundleAvailability\("team-0[5-8]"/);
     expect(text).toMatch(/new cloudbees\.ControllerBundleAssignment\("assign-team-07-controller-1", \{\n  controllerPath: "team-07\/controller-1",\n  bundleId: "team-07",\n\}\);/);
-    expect(text).toContain('new cloudbees.Application("app-checkout", { name: "checkout", adoptExisting: true });');
+    expect(text).toContain('const checkoutApp = new cloudbees.Application("app-checkout", { name: "checkout", adoptExisting: true });');
+    // The flags side: every environment (Production included), the target group, the flags, the configurations.
+    expect(text).toMatch(/const checkoutStagingEnv = new cloudbees\.Environment\("checkout-Staging", \{\n  applicationId: checkoutApp\.applicationId,\n  name: "Staging",\n  description: "pre-production",\n\}\);/);
+    expect(text).toMatch(/new cloudbees\.Flag\("checkout-checkout\.banner", \{[\s\S]*?availableValues: \["blue", "red"\],[\s\S]*?isPermanent: true/);
+    expect(text).toMatch(/new cloudbees\.FlagConfiguration\("checkout-Production-checkout\.newFlow", \{[^;]*?environment: checkoutProductionEnv\.name,\n  flag: checkoutCheckoutNewFlowFlag\.name,[^;]*?conditions: \[\{ group: \{ operator: "or", name: "beta testers" \}, value: true \}\],[^;]*?dependsOn: \[checkoutBetaTestersGroup\],\n\}\);/);
+    expect(text.match(/new cloudbees\.(Environment|TargetGroup|Flag|FlagConfiguration)\(/g)).toHaveLength(3 + 1 + 2 + 3);
     expect(text.match(/new cloudbees\.ControllerBundleAssignment\(/g)).toHaveLength(32);
     // Grouped by bundle, bundles sorted.
     const groups = [...text.matchAll(/^\/\/ Bundle "([^"]+)"/gm)].map((m) => m[1]);
@@ -141,7 +161,9 @@ describe("pulumi-cloudbees import of an installation set up by hand", () => {
     try {
       emu.journal.clear();
       const up = await runner.up();
-      expect(up).toHaveLength(1 + 6 + 32 + 2);
+      // The global switch, 6 patterns, 32 assignments, 2 applications; 3 environments, a target group, 2 flags and
+      // 3 configurations.
+      expect(up).toHaveLength(1 + 6 + 32 + 2 + 9);
       expect(new Set(up.map((e) => e.op))).toEqual(new Set(["create"]));
       expect(emu.journal.entries().filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.path}`)).toEqual([]);
 
