@@ -202,3 +202,12 @@ describe("values against the flag's available values (the rules create and updat
     expect(run((c) => checkValue(c, "value", [{ from: "2026-01-01", percentage: 10 }], [false, true]))).toEqual([]);
   });
 });
+
+describe("a configuration's value: null is a value (the code's default), not an absent input", () => {
+  it("null against a split is a change; null against null is none", async () => {
+    const old = { ...base, value: [{ option: true, percentage: 50 }] };
+    expect(await fc.diff("id", old, { ...base, value: null })).toMatchObject({ changes: true });
+    expect(await fc.diff("id", { ...base, value: null }, { ...base, value: null })).toMatchObject({ changes: false });
+    expect(await fc.diff("id", { ...base, value: null }, { ...base, value: [] })).toMatchObject({ changes: false });
+  });
+});
