@@ -4,7 +4,7 @@ import * as provider from "../provider";
 
 describe("the package's public surface", () => {
   it("the root offers resources, functions, toolkit, clients and errors, and none of the providers' internals", () => {
-    for (const name of ["Application", "BundleValidation", "getBundles", "lintBundle", "OperationsCenterClient", "NotFoundError", "SettingError"]) {
+    for (const name of ["Application", "Environment", "Flag", "FlagConfiguration", "TargetGroup", "BundleValidation", "getBundles", "lintBundle", "OperationsCenterClient", "NotFoundError", "SettingError"]) {
       expect(root).toHaveProperty(name);
     }
     for (const name of ["resources", "actionResources", "configure", "providerShell", "SETTINGS"]) {
@@ -24,8 +24,12 @@ describe("the package's public surface", () => {
         "controllerBundleAssignment",
         "controllerBundleToken",
         "defaultBundle",
+        "environment",
+        "flag",
+        "flagConfiguration",
         "globalAvailabilityPattern",
         "items",
+        "targetGroup",
       ],
     );
   });

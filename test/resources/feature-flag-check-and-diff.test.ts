@@ -196,9 +196,18 @@ describe("values against the flag's available values (the rules create and updat
   it("a dependency value outside the other flag's values; \"true\" is a boolean flag's true", () => {
     const optionsOf = (flag: string) => (flag === "color" ? COLORS : undefined);
     expect(run((c) => checkConditions(c, "conditions", [{ dependency: { flag: "color", value: "blue" }, value: true }], undefined, optionsOf))).toEqual([
-      { property: "conditions[0].dependency.value", reason: expect.stringMatching(/the value of flag "color" "blue" is not one of/) },
+      { property: "conditions[0].dependency.value", reason: expect.stringMatching(/flag "color"'s value "blue" is not one of/) },
     ]);
     expect(run((c) => checkValue(c, "value", "true", [false, true]))).toEqual([]);
     expect(run((c) => checkValue(c, "value", [{ from: "2026-01-01", percentage: 10 }], [false, true]))).toEqual([]);
+  });
+});
+
+describe("a configuration's value: null is a value (the code's default), not an absent input", () => {
+  it("null against a split is a change; null against null is none", async () => {
+    const old = { ...base, value: [{ option: true, percentage: 50 }] };
+    expect(await fc.diff("id", old, { ...base, value: null })).toMatchObject({ changes: true });
+    expect(await fc.diff("id", { ...base, value: null }, { ...base, value: null })).toMatchObject({ changes: false });
+    expect(await fc.diff("id", { ...base, value: null }, { ...base, value: [] })).toMatchObject({ changes: false });
   });
 });

@@ -75,4 +75,10 @@ describe("feature-flag lists shared within a deployment", () => {
   it("never went over one request per second", () => {
     expect(w.since(0).filter((e) => e.status === 555)).toEqual([]);
   });
+
+  it("no feature-flag token in the state or the host's output", () => {
+    const token = w.emu.credentials.featureManagementToken;
+    for (const r of stack) expect(JSON.stringify(r.state)).not.toContain(token);
+    expect(w.host.takeOutput()).not.toContain(token);
+  });
 });

@@ -140,6 +140,16 @@ describe("FlagConfiguration life cycle", () => {
     expect(configOf("color", "Staging")).toMatchObject({ value: "red" });
   });
 
+  it("value null (the code's default) is a value: written over another, read back without a change", async () => {
+    await w.fm.putExperiment(app, "Production", { type: "experiment", flag: "color", value: "red", labels: ["kept"] });
+    await w.nextDeployment();
+    const r = w.ff("flagConfiguration", "null-value", { applicationId: app, environment: "Production", flag: "color", value: null });
+    await r.up();
+    expect(configOf("color", "Production")).toMatchObject({ value: null, labels: ["kept"] });
+    await w.nextDeployment();
+    expect(await r.refresh()).toMatchObject({ changedFields: [] });
+  });
+
   it("never went over one request per second", () => {
     expect(w.since(0).filter((e) => e.status === 555)).toEqual([]);
   });

@@ -76,6 +76,17 @@ describe("Flag life cycle", () => {
     expect(held.isPermanent).toBe(true);
     expect(held.configurations.Production).toMatchObject({ value: true, labels: ["kept"], enabled: true });
     expect(await f.refresh()).toMatchObject({ changedFields: [] });
+
+    // Taken over as it is: no write. Taken over with another permanence: that alone is written, the same way.
+    let mark = w.mark();
+    await w.ff("flag", "perm-twin", { applicationId: app, name: "perm", isPermanent: true }).up();
+    expect(writes(w.since(mark))).toEqual([]);
+    mark = w.mark();
+    const other = w.ff("flag", "perm-other", { applicationId: app, name: "perm", isPermanent: false });
+    await other.up();
+    expect(writes(w.since(mark))).toEqual([`PUT /applications/${app}/Production/flags/perm`]);
+    expect(other.state!.outputs).toMatchObject({ isPermanent: false });
+    expect(w.emu.state.flags(app).find((x) => x.name === "perm")).toMatchObject({ isPermanent: false, configurations: { Production: { value: true, labels: ["kept"] } } });
   });
 
   it("a replacement on a connection change keeps the name: the old flag is deleted first and the flag exists at the end", async () => {

@@ -48,9 +48,12 @@ export async function listOrFail<T>(operation: string, id: string | undefined, l
   }
 }
 
-/** An input the program gives (present, not null): only those are compared and written. */
+/** Inputs for which null is a value the program gives: a configuration's `value` (null: the code's default). */
+const NULL_IS_A_VALUE = ["value"];
+
+/** An input the program gives (present, and not null unless null means something): only those are compared and written. */
 export function declared(props: Props, key: string): boolean {
-  return props[key] !== undefined && props[key] !== null;
+  return props[key] !== undefined && (props[key] !== null || NULL_IS_A_VALUE.includes(key));
 }
 
 /**

@@ -193,7 +193,7 @@ async function read(id: string, props: Props): Promise<ReadResult> {
   for (const k of CONFIGURATION_KEYS) {
     if (!declared(props, k)) continue;
     const held = current[k];
-    inputs[k] = sameJson(canonical(k, held), canonical(k, props[k])) ? props[k] : (held ?? canonical(k, undefined));
+    inputs[k] = sameJson(canonical(k, held), canonical(k, props[k])) ? props[k] : (held === undefined ? canonical(k, undefined) : held);
   }
   return { id, props: outputsOf(inputs, inputs), inputs: plain(inputs) };
 }

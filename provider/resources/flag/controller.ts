@@ -62,14 +62,14 @@ async function findFlag(f: FeatureFlags, operation: string, id: string | undefin
 }
 
 /** PUT .../flags (F3), the lists updated from its answer. */
-async function putFlag(f: FeatureFlags, operation: string, id: string | undefined, applicationId: string, inputs: Props, availableValues?: FlagOption[]): Promise<Flag> {
+async function putFlag(f: FeatureFlags, operation: string, applicationId: string, inputs: Props, availableValues?: FlagOption[]): Promise<Flag> {
   const request: { name: string; availableValues?: FlagOption[]; isPermanent?: boolean } = { name: String(inputs.name) };
   if (availableValues) request.availableValues = availableValues;
   if (declared(inputs, "isPermanent")) request.isPermanent = inputs.isPermanent === true;
   return writeOrFail(
     f,
     operation,
-    id,
+    undefined,
     () => f.fm.client.createFlag(applicationId, request),
     (flag) => [upsert<Flag>(prefixOf("flags", applicationId), flag, (x) => x.name)],
     [prefixOf("flags", applicationId)],
@@ -95,11 +95,12 @@ async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
     }
     // Takeover: only a permanence the program gives and the server lacks is written.
     if (declared(inputs, "isPermanent") && inputs.isPermanent !== (current.isPermanent ?? false)) {
-      return { id, outs: plain({ ...outputsOf(inputs, await putFlag(f, operation, undefined, applicationId, inputs, held)) }) };
+      await setPermanence(f, operation, undefined, applicationId, name, inputs.isPermanent === true);
+      return { id, outs: plain({ ...outputsOf(inputs, { ...current, isPermanent: inputs.isPermanent === true }) }) };
     }
     return { id, outs: plain({ ...outputsOf(inputs, current) }) };
   }
-  const flag = await putFlag(f, operation, undefined, applicationId, inputs, declared(inputs, "availableValues") ? valuesOf(inputs) : undefined);
+  const flag = await putFlag(f, operation, applicationId, inputs, declared(inputs, "availableValues") ? valuesOf(inputs) : undefined);
   return { id, outs: plain({ ...outputsOf(inputs, flag) }) };
 }
 
@@ -122,7 +123,7 @@ async function read(id: string, props: Props): Promise<ReadResult> {
  * replaces the configuration there whole): it is sent with the configuration the flag already has in the first
  * environment where it has one, so that nothing else changes.
  */
-async function setPermanence(f: FeatureFlags, operation: string, id: string, applicationId: string, name: string, isPermanent: boolean): Promise<void> {
+async function setPermanence(f: FeatureFlags, operation: string, id: string | undefined, applicationId: string, name: string, isPermanent: boolean): Promise<void> {
   const envs = await listOrFail(operation, id, () => f.lists.environments(applicationId), `applicationId "${applicationId}" names no application of the account`);
   for (const env of envs) {
     const experiments = await listOrFail(operation, id, () => f.lists.experiments(applicationId, env.name), `environment "${env.name}" is gone`);
