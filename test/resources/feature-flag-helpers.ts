@@ -1,12 +1,13 @@
 /* istanbul ignore file */
 /**
- * Set-up of the feature-flag resource tests (issue 15): test/resources/helpers.ts's world (one emulator, with the
- * service's one-request-per-second limit on, and one real provider host per test file) plus the feature-flag kinds'
- * provider texts, a client for changes made "in the UI", and request counting.
+ * Set-up of the feature-flag resource tests (issue 15): test/resources/helpers.ts's world (one emulator and one real
+ * provider host per test file) plus the feature-flag kinds' provider texts, a client for changes made "in the UI",
+ * and request counting.
  *
- * The provider's client spaces its requests one second apart (machine-wide, per service URL), and the test's own
- * client below shares that spacing (same URL, same lock), so neither trips the emulator's 555. Each request costs
- * about a second: tests keep them few and share one deployment where they do not interfere.
+ * By default the emulator's rate limit is off and nobody waits between requests (emulatorStackConfig sets
+ * cloudbees:featureManagementRequestIntervalMs to 0). With `rateLimit: true` the service's one request per second
+ * holds: the provider's client spaces its requests one second apart (machine-wide, per service URL), and the test's
+ * own client shares that spacing (same URL, same lock), so neither trips the emulator's 555.
  */
 import type { FeatureFlagKind } from "../../provider/resources";
 import { FeatureManagementClient } from "../../provider";
@@ -36,19 +37,23 @@ export interface FlagWorld extends World {
   mark(): number;
 }
 
-export async function startFlagWorld(options: Parameters<typeof startWorld>[0] = {}): Promise<FlagWorld> {
+export async function startFlagWorld(options: Parameters<typeof startWorld>[0] & { rateLimit?: boolean } = {}): Promise<FlagWorld> {
+  const { rateLimit = false, ...worldOptions } = options;
+  const interval = rateLimit ? 1000 : 0;
   const w = await startWorld({
-    emulator: { featureManagementRateLimit: true },
+    emulator: { featureManagementRateLimit: rateLimit },
     // `same`: another connection to the same account, to replace resources by a connection change.
     config: (emu) => ({
       ...adminConfig(emu),
-      "cloudbees:connections": secret({ same: { featureManagementUrl: emu.featureManagementUrl, featureManagementToken: emu.credentials.featureManagementToken, maxRetries: 0 } }),
+      "cloudbees:connections": secret({
+        same: { featureManagementUrl: emu.featureManagementUrl, featureManagementToken: emu.credentials.featureManagementToken, maxRetries: 0, featureManagementRequestIntervalMs: interval },
+      }),
     }),
-    ...options,
+    ...worldOptions,
   });
   const texts = {} as Record<FeatureFlagKind, string>;
   for (const kind of FF_KINDS) texts[kind] = await serializeProvider(providerShell(kind));
-  const fm = new FeatureManagementClient({ baseUrl: w.emu.featureManagementUrl, token: w.emu.credentials.featureManagementToken, timeoutMs: 5000, maxRetries: 1 });
+  const fm = new FeatureManagementClient({ baseUrl: w.emu.featureManagementUrl, token: w.emu.credentials.featureManagementToken, timeoutMs: 5000, maxRetries: 1, minRequestIntervalMs: interval });
   const close = w.close.bind(w);
   const fmEntries = () => w.emu.journal.entries().filter((e) => e.path.startsWith(FM_PREFIX));
   return Object.assign(w, {
