@@ -1,8 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { handleApplicationRequest } from "./feature-flag-routes";
+import { ApplicationFlags, type ApplicationFlagsView, type AuditUser, type EnvironmentRecord } from "./feature-flags";
 import { decodeSegment, EmulatorRequest, json, Reply } from "./http";
 import type { FeatureManagementAccount } from "./types";
 import {
+  auditUserOf,
+  FM_FIRST_ENVIRONMENT,
   FM_ALLOW_DUPLICATE_NAMES,
   FM_CREATE_STATUS,
   FM_RATE_LIMIT_BEFORE_AUTH,
@@ -20,10 +24,28 @@ export interface Application {
   name: string;
 }
 
-/** The applications API of the feature-flag service (paths below /public-api), one application list per account. */
+/** Where an SDK key (an environment's key) leads. */
+export interface EnvironmentOfKey {
+  account: string;
+  applicationId: string;
+  environment: EnvironmentRecord;
+  model: ApplicationFlagsView;
+}
+
+interface TokenOwner {
+  account: string;
+  user: AuditUser;
+}
+
+/**
+ * The feature-flag service's public API (paths below /public-api): one application list per account, and per
+ * application its environments, flags, configurations, target groups and audit logs (feature-flags.ts, served by
+ * feature-flag-routes.ts).
+ */
 export class FeatureManagementService {
-  private readonly accountOfToken = new Map<string, string>();
+  private readonly ownerOfToken = new Map<string, TokenOwner>();
   private readonly applicationsOf = new Map<string, Application[]>();
+  private readonly models = new Map<string, ApplicationFlags>();
   private readonly lastAcceptedAt = new Map<string, number>();
   private rateLimit: boolean;
   // Object-id layout (time, random, counter) so ids look like the real ones and never collide within a run.
@@ -31,10 +53,10 @@ export class FeatureManagementService {
   private idCounter = randomBytes(3).readUIntBE(0, 3);
 
   constructor(accounts: FeatureManagementAccount[], rateLimit: boolean) {
-    for (const { token, account } of accounts) {
-      this.accountOfToken.set(token, account);
+    accounts.forEach(({ token, account }, i) => {
+      this.ownerOfToken.set(token, { account, user: { _id: this.newId(), ...auditUserOf(account, i) } });
       if (!this.applicationsOf.has(account)) this.applicationsOf.set(account, []);
-    }
+    });
     this.rateLimit = rateLimit;
   }
 
@@ -52,25 +74,49 @@ export class FeatureManagementService {
     return (this.applicationsOf.get(account) ?? []).map((a) => ({ ...a }));
   }
 
+  /** The model of an application (read accessors only), or undefined. Issue 16's SDK endpoints read it. */
+  applicationModel(applicationId: string): ApplicationFlagsView | undefined {
+    return this.models.get(applicationId);
+  }
+
+  /** The environment whose key this is (the SDK key), with its application's model. */
+  environmentOfKey(key: string): EnvironmentOfKey | undefined {
+    for (const [account, apps] of this.applicationsOf) {
+      for (const app of apps) {
+        const model = this.models.get(app.id)!;
+        const environment = model.environmentByKey(key);
+        if (environment) return { account, applicationId: app.id, environment, model };
+      }
+    }
+    return undefined;
+  }
+
   handle(req: EmulatorRequest, subPath: string): Reply {
     if (FM_RATE_LIMIT_BEFORE_AUTH && !this.accept(req.clientIp)) return fmRateLimited();
-    const account = this.authenticate(req.headers["authorization"]);
-    if (account === undefined) return fmUnauthorized();
+    const owner = this.authenticate(req.headers["authorization"]);
+    if (owner === undefined) return fmUnauthorized();
     if (!FM_RATE_LIMIT_BEFORE_AUTH && !this.accept(req.clientIp)) return fmRateLimited();
-    const apps = this.applicationsOf.get(account)!;
+    const apps = this.applicationsOf.get(owner.account)!;
 
     if (subPath === "public-api/applications") {
       if (req.method === "GET") return json(200, apps);
-      if (req.method === "POST") return this.create(apps, req.body);
+      if (req.method === "POST") return this.create(apps, req.body, owner.user);
       return fmNotFound();
     }
-    const m = /^public-api\/applications\/([^/]+)$/.exec(subPath);
-    if (m && req.method === "GET") {
-      const id = decodeSegment(m[1]!);
-      const app = apps.find((a) => a.id === id);
+    // public-api/applications/{appId}[/...], and the docs' legacy public-api/{appId}/{env}/experiments[/{flag}].
+    const segments = subPath.split("/").map(decodeSegment);
+    if (segments[0] !== "public-api" || segments.length < 3) return fmNotFound();
+    const legacy = segments[1] !== "applications";
+    const id = legacy ? segments[1]! : segments[2]!;
+    const rest = segments.slice(legacy ? 2 : 3);
+    if (legacy && rest[1] !== "experiments") return fmNotFound();
+    const app = apps.find((a) => a.id === id);
+    if (rest.length === 0) {
+      if (req.method !== "GET") return fmNotFound();
       return app ? json(200, app) : fmUnknownApplication(id);
     }
-    return fmNotFound();
+    if (!app) return fmUnknownApplication(id);
+    return handleApplicationRequest(req, this.models.get(app.id)!, rest, owner.user, legacy);
   }
 
   /** False when the request comes too soon after the client's last accepted one; rejected requests do not count. */
@@ -83,12 +129,12 @@ export class FeatureManagementService {
     return true;
   }
 
-  private authenticate(header: string | undefined): string | undefined {
+  private authenticate(header: string | undefined): TokenOwner | undefined {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
-    return m ? this.accountOfToken.get(m[1]!) : undefined;
+    return m ? this.ownerOfToken.get(m[1]!) : undefined;
   }
 
-  private create(apps: Application[], body: Buffer): Reply {
+  private create(apps: Application[], body: Buffer, user: AuditUser): Reply {
     let parsed: unknown;
     try {
       parsed = JSON.parse(body.toString("utf8"));
@@ -107,6 +153,9 @@ export class FeatureManagementService {
     if (!FM_ALLOW_DUPLICATE_NAMES && apps.some((a) => a.name === name)) return fmDuplicateName(name);
     const app: Application = { name, id: this.newId() };
     apps.push(app);
+    const model = new ApplicationFlags(app.id, () => this.newId());
+    model.putEnvironment(FM_FIRST_ENVIRONMENT, "", user);
+    this.models.set(app.id, model);
     return json(FM_CREATE_STATUS, app);
   }
 

@@ -10,6 +10,12 @@ import type { Emulator, EmulatorOptions, EmulatorStateView } from "./types";
 
 export type {
   AppliedBundleView,
+  AuditLogRecord,
+  EnvironmentRecord,
+  FlagConfiguration,
+  FlagRecord,
+  FlagWithConfigurations,
+  TargetGroupRecord,
   Credentials,
   Emulator,
   EmulatorCredentials,
@@ -90,6 +96,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     return record.instance;
   };
 
+  const modelOf = (applicationId: string) => {
+    const model = featureManagement.applicationModel(applicationId);
+    if (!model) throw new Error(`Unknown feature-flag application '${applicationId}'`);
+    return model;
+  };
+
   const state: EmulatorStateView = {
     defaultBundle: () => oc.defaultBundle,
     assignments: () =>
@@ -116,6 +128,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     items: (instance) => instanceOf(instance).items.fullNames(),
     applications: (account) => featureManagement.applications(account),
     featureManagementRateLimit: () => featureManagement.rateLimitEnabled(),
+    environments: (applicationId) => modelOf(applicationId).environments(),
+    flags: (applicationId) => modelOf(applicationId).flagsWithConfigurations(),
+    targetGroups: (applicationId) => modelOf(applicationId).targetGroups(),
+    auditLogs: (applicationId, environment) => modelOf(applicationId).auditLogs(environment),
   };
 
   const firstAccount = accounts[0]?.account;

@@ -1,3 +1,7 @@
+import type { AuditLogRecord, EnvironmentRecord, FlagWithConfigurations, TargetGroupRecord } from "./feature-flags";
+
+export type { AuditLogRecord, EnvironmentRecord, FlagConfiguration, FlagRecord, FlagWithConfigurations, TargetGroupRecord } from "./feature-flags";
+
 export interface EmulatorUser {
   username: string;
   apiToken: string;
@@ -137,6 +141,14 @@ export interface EmulatorStateView {
   /** Applications of a feature-flag account, in creation order. */
   applications(account: string): { id: string; name: string }[];
   featureManagementRateLimit(): boolean;
+  /** Environments of a feature-flag application (any account), in creation order. Unknown application: throws. */
+  environments(applicationId: string): EnvironmentRecord[];
+  /** Flags of the application, each with its configuration per environment name where it has one. */
+  flags(applicationId: string): FlagWithConfigurations[];
+  /** Target groups of the application, in creation order. */
+  targetGroups(applicationId: string): TargetGroupRecord[];
+  /** Audit log of one environment (by name) of the application, oldest first, unpaged. */
+  auditLogs(applicationId: string, environment: string): AuditLogRecord[];
 }
 
 export interface Emulator {

@@ -37,6 +37,104 @@ export const FM_ALLOW_DUPLICATE_NAMES = true;
 /** Only used when FM_ALLOW_DUPLICATE_NAMES is false: 409. */
 export const fmDuplicateName = (name: string): Reply => jsonError(409, `An application named '${name}' already exists`);
 
+// ---------------------------------------------------------------- feature-flag service: environments, flags, target groups
+
+/** A new application starts with this one environment (the docs call Production the default environment). */
+export const FM_FIRST_ENVIRONMENT = "Production";
+
+/** Environment names in paths match exactly (case-sensitive): each environment has its own SDK key, so a near match could serve the wrong one. */
+export const fmUnknownEnvironment = (name: string, app: string): Reply =>
+  jsonError(404, `Environment '${name}' not found in application '${app}' (names are case-sensitive)`);
+
+/** A flag named in a path (F2, F4, F5, X2, X4, X5) that the application does not have: 404. F4 does not create flags (F3 and the legacy X3 do). */
+export const fmUnknownFlag = (name: string): Reply => jsonError(404, `Flag '${name}' not found`);
+
+/** X2/X4 of a flag with no configuration in the environment: 404, as a public client expects ("does not exist"). */
+export const fmNotConfigured = (name: string, env: string): Reply =>
+  jsonError(404, `Flag '${name}' has no configuration (experiment) in environment '${env}'`);
+
+/** X5 of an existing flag with no configuration there: 204 as well (a DELETE is repeated safely: the state asked for holds). */
+export const FM_DELETE_UNCONFIGURED_IS_SUCCESS = true;
+
+/** Every create, replace and patch answers 200 with the record (a public client expects 200 from X3); DELETEs (F5, X5) answer 204 without a body. */
+export const FM_WRITE_STATUS = 200;
+export const FM_DELETE_STATUS = 204;
+
+/** Values that contradict what the service holds (F3 of an existing name, X3/F4/X4 naming other availableValues, which never change): 409. */
+export const fmConflict = (reason: string): Reply => jsonError(409, reason);
+
+/** F3 of an existing name with the same availableValues (as a set): 200 with the flag, unchanged (a repeated create is harmless); different ones: 409. */
+export const FM_CREATE_FLAG_IS_IDEMPOTENT = true;
+
+/** E2 of an existing name: 200 with that environment (same key), its description updated when the body gives one. */
+export const FM_PUT_ENVIRONMENT_UPSERTS = true;
+
+/** T2 of an existing name replaces that target group whole (upsert by name); no get-one or delete endpoint is served. */
+export const FM_PUT_TARGET_GROUP_UPSERTS = true;
+
+/** availableValues when F3/X3 leave them out (the lead's reading of S3/S6). */
+export const FM_DEFAULT_AVAILABLE_VALUES: readonly (string | boolean)[] = [false, true];
+
+/** stickinessProperty when left out (S6, without its typo). */
+export const FM_DEFAULT_STICKINESS_PROPERTY = "rox.distinct_id";
+
+/** A split or schedule entry without percentage is stored and answered with 100 (S6's default), as the server fills defaults. */
+export const FM_PERCENTAGE_DEFAULT = 100;
+
+/** A value, split option or dependency value is matched to the flag's available values by its text and stored in the flag's own type ("true" on a boolean flag is answered true). */
+export const FM_VALUES_TAKE_THE_FLAGS_TYPE = true;
+
+/** A flag that exists but has no configuration in the environment is listed by F1/F2 with targeting off: enabled false, value false (boolean) or null, the other fields their defaults. */
+export const FM_UNCONFIGURED_FLAG_IS_OFF = true;
+
+/** Fields no source names are refused (400 naming the field), so a misspelt field fails instead of being dropped; X3's `version` (the YAML API version) and `name` are accepted and not stored. */
+export const FM_REFUSE_UNKNOWN_FIELDS = true;
+
+/** A condition needs at least one clause (dependency, group, version, property) and a value: a rule that always holds is the default value's job. */
+export const FM_CONDITION_NEEDS_CLAUSE_AND_VALUE = true;
+
+/** F4's body: `name`, when given, must be the path's flag (400); `isPermanent` sets the flag's permanence app-wide; `availableValues` must be the flag's (409). */
+export const FM_F4_NAME_MUST_MATCH_PATH = true;
+
+/** X4 may not change `flag` or `type` (400: the flag in the path is the identity); a patched `name` is ignored like X3's. */
+export const FM_PATCH_KEEPS_IDENTITY = true;
+
+/** The legacy path of X3 from the docs, /public-api/{appId}/{env}/experiments, serves every experiment operation (X1-X5), as the applications/ path does. */
+export const FM_LEGACY_EXPERIMENT_PATHS = true;
+
+/** A version (version clause, semver-* operand): 1 to 3 dot-separated numbers, optional -prerelease and +build ("2", "2.1" and "2.1.0" are release versions apps report). */
+export const isVersionText = (text: string): boolean => /^\d+(\.\d+){0,2}(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/.test(text);
+
+/** Bounds on every list and string, so one request cannot grow the state without limit (1,000 conditions is the issue's bound). */
+export const FM_LIMITS = {
+  nameLength: 256,
+  descriptionLength: 4096,
+  availableValues: 1000,
+  labels: 100,
+  platforms: 100,
+  conditions: 1000,
+  valueParts: 100,
+  groupNames: 100,
+  operandItems: 1000,
+  patchOperations: 100,
+} as const;
+
+/** Audit logs: every change writes a record in the environment it concerns; flag create/delete and target-group changes, which concern every environment, write one in each. */
+export const FM_AUDIT_EVERY_ENVIRONMENT_FOR_APP_WIDE_CHANGES = true;
+
+/** Audit logs: records with creation_date at or after startDate, oldest first, at most 30 (the plugin's comment); the next page is asked with the last date seen. */
+export const FM_AUDIT_PAGE_SIZE = 30;
+
+/** Audit logs without a startDate, or with one that is not a date: 400. */
+export const fmBadStartDate = (value: string | undefined): Reply =>
+  jsonError(400, `startDate: ${value === undefined ? "is required" : `"${value}" is not an ISO-8601 instant`} (e.g. 2026-01-01T00:00:00.000Z)`);
+
+/** Audit records name the token's user: one user per token, named after its account (the service logs changes under the token's owner). */
+export const auditUserOf = (account: string, tokenIndex: number) => ({
+  email: `api-user-${tokenIndex + 1}@${account}.example`,
+  name: `${account} API user ${tokenIndex + 1}`,
+});
+
 // ---------------------------------------------------------------- Jenkins authentication
 
 /** An authorization header that is not Basic is ignored, as Jenkins does, so the caller is anonymous (403). */
