@@ -26,6 +26,7 @@ import type {
   TargetGroup,
   VersionOperator,
 } from "../provider/clients/feature-flag-schemas";
+import { ROXY_SIGNATURE } from "./undocumented-behaviour";
 
 /** A flag configured in the environment: its app-wide definition and its configuration there. */
 export interface RoxyFlag {
@@ -99,7 +100,7 @@ export const NOW_PROPERTY = "rox.now";
 
 /** The payload the SDK fetches for one environment. `signedAt` is its `signed_date`. */
 export function roxyPayload(env: RoxyEnvironment, signedAt: Date): RoxyPayload {
-  return { data: JSON.stringify(roxyData(env)), signature_v0: "", signed_date: signedAt.toISOString() };
+  return { data: JSON.stringify(roxyData(env)), signature_v0: ROXY_SIGNATURE, signed_date: signedAt.toISOString() };
 }
 
 export function roxyData(env: RoxyEnvironment): RoxyData {
