@@ -2,6 +2,7 @@ import type { FlagOption } from "../provider/clients/feature-flag-schemas";
 import { defaultValueOf, type ApplicationFlags, type AuditUser, type FlagConfiguration, type FlagRecord, type TargetGroupRecord } from "./feature-flags";
 import {
   CONFIGURATION_FIELDS,
+  FLAG_REQUEST_FIELDS,
   FlagApiError,
   parseJson,
   readAvailableValues,
@@ -18,6 +19,13 @@ import { EmulatorRequest, json, jsonError, Reply } from "./http";
 import { applyJsonPatch } from "./json-patch";
 import {
   FM_AUDIT_PAGE_SIZE,
+  FM_CREATE_FLAG_IS_IDEMPOTENT,
+  FM_DELETE_UNCONFIGURED_IS_SUCCESS,
+  FM_F4_NAME_MUST_MATCH_PATH,
+  FM_PATCH_KEEPS_IDENTITY,
+  FM_PUT_ENVIRONMENT_UPSERTS,
+  FM_PUT_TARGET_GROUP_UPSERTS,
+  FM_UNCONFIGURED_FLAG_IS_OFF,
   FM_DEFAULT_STICKINESS_PROPERTY,
   FM_DELETE_STATUS,
   FM_LIMITS,
@@ -45,37 +53,41 @@ export function handleApplicationRequest(req: EmulatorRequest, app: ApplicationF
 }
 
 const EXPERIMENT_FIELDS = ["version", "type", "flag", "name", "availableValues", ...CONFIGURATION_FIELDS];
-const FLAG_REQUEST_FIELDS = ["name", "availableValues", "isPermanent", ...CONFIGURATION_FIELDS];
 
 function appWide(req: EmulatorRequest, app: ApplicationFlags, s: string[], user: AuditUser): Reply | null {
   const route = `${req.method} ${s[0]}${s.length > 1 ? "/*" : ""}`;
   if (s.length === 1 && route === "GET environments") return json(200, app.environments());
   if (s.length === 2 && s[1] === "key" && route === "PUT environments/*") {
     const { name, description } = readEnvironmentRequest(parseJson(req.body));
+    if (!FM_PUT_ENVIRONMENT_UPSERTS && app.environment(name)) return fmConflict(`Environment '${name}' already exists`);
     return json(FM_WRITE_STATUS, app.putEnvironment(name, description, user));
   }
   if (s.length === 1 && route === "PUT flags") return createFlag(app, parseJson(req.body), user);
   if (s.length === 2 && route === "DELETE flags/*") {
     if (!app.flag(s[1]!)) return fmUnknownFlag(s[1]!);
     app.deleteFlag(s[1]!, user);
-    return { status: FM_DELETE_STATUS, headers: {}, body: Buffer.alloc(0) };
+    return deleted();
   }
   if (s.length === 1 && route === "GET target-groups") return json(200, app.targetGroups().map(targetGroupView));
   if (s.length === 1 && route === "PUT target-groups") {
-    return json(FM_WRITE_STATUS, targetGroupView(app.putTargetGroup(readTargetGroup(parseJson(req.body)), user)));
+    const group = readTargetGroup(parseJson(req.body));
+    if (!FM_PUT_TARGET_GROUP_UPSERTS && app.targetGroup(group.name)) return fmConflict(`Target group '${group.name}' already exists`);
+    return json(FM_WRITE_STATUS, targetGroupView(app.putTargetGroup(group, user)));
   }
   return null;
 }
 
 function perEnvironment(req: EmulatorRequest, app: ApplicationFlags, s: string[], user: AuditUser, legacy: boolean): Reply | null {
   if (s.length < 2 || s.length > 3) return null;
-  const [envName, collection, flagName] = s as [string, string, string | undefined];
+  const [envInPath, collection, flagName] = s as [string, string, string | undefined];
   const route = `${req.method} ${collection}${flagName === undefined ? "" : "/*"}`;
   const known = legacy
     ? ["GET experiments", "PUT experiments", "GET experiments/*", "PATCH experiments/*", "DELETE experiments/*"]
     : ["GET flags", "GET flags/*", "PUT flags/*", "GET experiments", "PUT experiments", "GET experiments/*", "PATCH experiments/*", "DELETE experiments/*", "GET auditlogs"];
   if (!known.includes(route)) return null;
-  if (!app.environment(envName)) return fmUnknownEnvironment(envName, app.applicationId);
+  const env = app.environment(envInPath);
+  if (!env) return fmUnknownEnvironment(envInPath, app.applicationId);
+  const envName = env.name;
   if (route === "GET flags") return json(200, app.flags().map((f) => flagView(f, app.configuration(f.name, envName))));
   if (route === "PUT experiments") return putExperiment(app, envName, parseJson(req.body), user);
   if (route === "GET experiments") return json(200, app.configuredFlags(envName).map((c) => experimentView(c.flag, c.configuration)));
@@ -95,12 +107,12 @@ function perEnvironment(req: EmulatorRequest, app: ApplicationFlags, s: string[]
       if (!configuration) return fmNotConfigured(flag.name, envName);
       const patched = applyJsonPatch(experimentView(flag, configuration), parseJson(req.body), FM_LIMITS.patchOperations);
       const o = readObject(patched, "body", EXPERIMENT_FIELDS);
-      if (o.flag !== flag.name) throw new FlagApiError(400, `flag: the flag in the path ("${flag.name}") is the identity: it cannot be patched`);
+      if (FM_PATCH_KEEPS_IDENTITY && o.flag !== flag.name) throw new FlagApiError(400, `flag: the flag in the path ("${flag.name}") is the identity: it cannot be patched`);
       return putExperiment(app, envName, o, user);
     }
     case "DELETE experiments/*":
-      app.removeConfiguration(flag.name, envName, user);
-      return { status: FM_DELETE_STATUS, headers: {}, body: Buffer.alloc(0) };
+      if (!app.removeConfiguration(flag.name, envName, user) && !FM_DELETE_UNCONFIGURED_IS_SUCCESS) return fmNotConfigured(flag.name, envName);
+      return deleted();
   }
   return null;
 }
@@ -108,8 +120,12 @@ function perEnvironment(req: EmulatorRequest, app: ApplicationFlags, s: string[]
 function createFlag(app: ApplicationFlags, body: unknown, user: AuditUser): Reply {
   const wanted = readFlagCreate(body);
   const existing = app.flag(wanted.name);
-  if (!existing) return json(FM_WRITE_STATUS, app.createFlag(wanted, user));
-  if (!sameValues(existing.availableValues, wanted.availableValues)) {
+  if (!existing) {
+    const flag = { ...wanted, availableValues: wanted.availableValues ?? readAvailableValues(undefined, "availableValues") };
+    return json(FM_WRITE_STATUS, app.createFlag(flag, user));
+  }
+  if (!FM_CREATE_FLAG_IS_IDEMPOTENT) return fmConflict(`Flag '${wanted.name}' already exists`);
+  if (wanted.availableValues && !sameValues(existing.availableValues, wanted.availableValues)) {
     return fmConflict(
       `Flag '${wanted.name}' exists with availableValues ${JSON.stringify(existing.availableValues)}, which cannot change: ` +
         `delete the flag first, or use another name`,
@@ -138,7 +154,7 @@ function putExperiment(app: ApplicationFlags, envName: string, body: unknown, us
 /** F4: the Flag Request replaces the flag's configuration in the environment. */
 function setFlagConfiguration(app: ApplicationFlags, envName: string, flag: FlagRecord, body: unknown, user: AuditUser): Reply {
   const o = readObject(body, "body", FLAG_REQUEST_FIELDS);
-  if (o.name !== undefined && o.name !== flag.name) throw new FlagApiError(400, `name: must be the flag in the path ("${flag.name}") when given`);
+  if (FM_F4_NAME_MUST_MATCH_PATH && o.name !== undefined && o.name !== flag.name) throw new FlagApiError(400, `name: must be the flag in the path ("${flag.name}") when given`);
   if (o.availableValues !== undefined) {
     const values = readAvailableValues(o.availableValues, "availableValues");
     if (!sameValues(flag.availableValues, values)) return availableValuesConflict(flag, values);
@@ -170,13 +186,17 @@ function availableValuesConflict(flag: FlagRecord, values: FlagOption[]): Reply 
 
 // ------------------------------------------------------------------ what the endpoints answer
 
+function deleted(): Reply {
+  return { status: FM_DELETE_STATUS, headers: {}, body: Buffer.alloc(0) };
+}
+
 /** F1/F2: the flag with its configuration in one environment, or targeting off when it has none there. */
 function flagView(flag: FlagRecord, configuration: FlagConfiguration | undefined) {
   return { ...flag, ...(configuration ?? unconfigured(flag)) };
 }
 
 function unconfigured(flag: FlagRecord): FlagConfiguration {
-  return { description: "", enabled: false, labels: [], stickinessProperty: FM_DEFAULT_STICKINESS_PROPERTY, platforms: [], conditions: [], value: defaultValueOf(flag) };
+  return { description: "", enabled: !FM_UNCONFIGURED_FLAG_IS_OFF, labels: [], stickinessProperty: FM_DEFAULT_STICKINESS_PROPERTY, platforms: [], conditions: [], value: defaultValueOf(flag) };
 }
 
 /** X1-X4: the legacy form; `name` is the flag's (the experiment name is ignored). */

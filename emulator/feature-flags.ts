@@ -1,3 +1,4 @@
+import { FM_AUDIT_EVERY_ENVIRONMENT_FOR_APP_WIDE_CHANGES, FM_ENVIRONMENT_NAMES_IGNORE_CASE } from "./undocumented-behaviour";
 import type {
   Condition,
   FlagOption,
@@ -118,9 +119,12 @@ export class ApplicationFlags {
     return copy(this.envs);
   }
 
-  /** The environment of this exact name (names are case-sensitive). */
+  /**
+   * The environment of this name: the exact name, else the one name that differs only in case (the docs address
+   * Production as "production" too). Every accessor taking an environment name resolves it this way.
+   */
   environment(name: string): EnvironmentRecord | undefined {
-    const env = this.envs.find((e) => e.name === name);
+    const env = this.findEnv(name);
     return env && copy(env);
   }
 
@@ -147,14 +151,17 @@ export class ApplicationFlags {
 
   /** The flag's configuration in the environment, or undefined when it has none there (or either is unknown). */
   configuration(flag: string, environment: string): FlagConfiguration | undefined {
-    const configuration = this.flagEntries.get(flag)?.configurations.get(environment);
+    const env = this.findEnv(environment);
+    const configuration = env && this.flagEntries.get(flag)?.configurations.get(env.name);
     return configuration && copy(configuration);
   }
 
   /** The flags configured in the environment (the experiment list), in flag creation order. */
   configuredFlags(environment: string): ConfiguredFlag[] {
+    const env = this.findEnv(environment);
+    if (!env) return [];
     return [...this.flagEntries.values()].flatMap((e) => {
-      const configuration = e.configurations.get(environment);
+      const configuration = e.configurations.get(env.name);
       return configuration ? [{ flag: copy(e.flag), configuration: copy(configuration) }] : [];
     });
   }
@@ -171,7 +178,7 @@ export class ApplicationFlags {
 
   /** The environment's audit log, oldest first. */
   auditLogs(environment: string): AuditLogRecord[] {
-    const env = this.envs.find((e) => e.name === environment);
+    const env = this.findEnv(environment);
     return env ? copy(this.logs.get(env.key) ?? []) : [];
   }
 
@@ -182,9 +189,9 @@ export class ApplicationFlags {
 
   // ------------------------------------------------------------ operations (the caller has validated)
 
-  /** Adds the environment, or updates the description of the one of that name. */
+  /** Adds the environment, or updates the description of the one of that name (which keeps its name and key). */
   putEnvironment(name: string, description: string | undefined, by: AuditUser): EnvironmentRecord {
-    const existing = this.envs.find((e) => e.name === name);
+    const existing = this.findEnv(name);
     if (existing) {
       if (description !== undefined && description !== existing.description) {
         existing.description = description;
@@ -202,7 +209,7 @@ export class ApplicationFlags {
   /** Creates the flag (in every environment, unconfigured). */
   createFlag(flag: FlagRecord, by: AuditUser): FlagRecord {
     this.flagEntries.set(flag.name, { flag: copy(flag), configurations: new Map() });
-    for (const env of this.envs) this.log(env, by, flag.name, "created flag", `Flag '${flag.name}' created`);
+    this.logAppWide(by, flag.name, "created flag", `Flag '${flag.name}' created`);
     return copy(flag);
   }
 
@@ -217,18 +224,20 @@ export class ApplicationFlags {
   /** Replaces the flag's whole configuration in the environment. */
   setConfiguration(name: string, environment: string, configuration: FlagConfiguration, by: AuditUser): FlagConfiguration {
     const entry = this.entry(name);
-    const before = entry.configurations.get(environment);
-    entry.configurations.set(environment, copy(configuration));
+    const env = this.env(environment);
+    const before = entry.configurations.get(env.name);
+    entry.configurations.set(env.name, copy(configuration));
     const targeting = configuration.enabled ? "on" : "off";
     const action = before?.enabled === configuration.enabled ? "updated flag configuration" : `turned targeting ${targeting}`;
-    this.log(this.env(environment), by, name, action, `Flag '${name}' configuration set, targeting ${targeting}`);
+    this.log(env, by, name, action, `Flag '${name}' configuration set, targeting ${targeting}`);
     return copy(configuration);
   }
 
   /** Removes the flag's configuration in the environment; the flag stays. False when it had none there. */
   removeConfiguration(name: string, environment: string, by: AuditUser): boolean {
-    const removed = this.entry(name).configurations.delete(environment);
-    if (removed) this.log(this.env(environment), by, name, "deleted flag configuration", `Flag '${name}' configuration removed`);
+    const env = this.env(environment);
+    const removed = this.entry(name).configurations.delete(env.name);
+    if (removed) this.log(env, by, name, "deleted flag configuration", `Flag '${name}' configuration removed`);
     return removed;
   }
 
@@ -236,14 +245,14 @@ export class ApplicationFlags {
   deleteFlag(name: string, by: AuditUser): void {
     this.entry(name);
     this.flagEntries.delete(name);
-    for (const env of this.envs) this.log(env, by, name, "deleted flag", `Flag '${name}' deleted`);
+    this.logAppWide(by, name, "deleted flag", `Flag '${name}' deleted`);
   }
 
   /** Creates the target group, or replaces the one of that name. */
   putTargetGroup(group: TargetGroupRecord, by: AuditUser): TargetGroupRecord {
     const verb = this.groups.has(group.name) ? "updated" : "created";
     this.groups.set(group.name, copy(group));
-    for (const env of this.envs) this.log(env, by, undefined, `${verb} target group`, `Target group '${group.name}' ${verb}`);
+    this.logAppWide(by, undefined, `${verb} target group`, `Target group '${group.name}' ${verb}`);
     return copy(group);
   }
 
@@ -253,10 +262,22 @@ export class ApplicationFlags {
     return entry;
   }
 
+  private findEnv(name: string): EnvironmentRecord | undefined {
+    const exact = this.envs.find((e) => e.name === name);
+    if (exact || !FM_ENVIRONMENT_NAMES_IGNORE_CASE) return exact;
+    const lower = name.toLowerCase();
+    return this.envs.find((e) => e.name.toLowerCase() === lower);
+  }
+
   private env(name: string): EnvironmentRecord {
-    const env = this.envs.find((e) => e.name === name);
+    const env = this.findEnv(name);
     if (!env) throw new Error(`No environment '${name}' in application ${this.applicationId}`);
     return env;
+  }
+
+  private logAppWide(by: AuditUser, flag: string | undefined, action: string, message: string): void {
+    if (FM_AUDIT_EVERY_ENVIRONMENT_FOR_APP_WIDE_CHANGES) for (const env of this.envs) this.log(env, by, flag, action, message);
+    else this.changes++;
   }
 
   private log(env: EnvironmentRecord, by: AuditUser, flag: string | undefined, action: string, message: string): void {

@@ -7,6 +7,7 @@ import type { FeatureManagementAccount } from "./types";
 import {
   auditUserOf,
   FM_FIRST_ENVIRONMENT,
+  FM_LEGACY_EXPERIMENT_PATHS,
   FM_ALLOW_DUPLICATE_NAMES,
   FM_CREATE_STATUS,
   FM_RATE_LIMIT_BEFORE_AUTH,
@@ -109,7 +110,7 @@ export class FeatureManagementService {
     const legacy = segments[1] !== "applications";
     const id = legacy ? segments[1]! : segments[2]!;
     const rest = segments.slice(legacy ? 2 : 3);
-    if (legacy && rest[1] !== "experiments") return fmNotFound();
+    if (legacy && (!FM_LEGACY_EXPERIMENT_PATHS || rest[1] !== "experiments")) return fmNotFound();
     const app = apps.find((a) => a.id === id);
     if (rest.length === 0) {
       if (req.method !== "GET") return fmNotFound();

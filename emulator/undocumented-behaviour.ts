@@ -42,9 +42,15 @@ export const fmDuplicateName = (name: string): Reply => jsonError(409, `An appli
 /** A new application starts with this one environment (the docs call Production the default environment). */
 export const FM_FIRST_ENVIRONMENT = "Production";
 
-/** Environment names in paths match exactly (case-sensitive): each environment has its own SDK key, so a near match could serve the wrong one. */
+/**
+ * Environment names ignore case: the docs address the default environment as "Production" (GET experiments) and as
+ * "production" (the legacy PUT examples). So a path finds the exact name, else the one differing only in case, and E2
+ * of a name differing only in case answers that environment instead of making a second one.
+ */
+export const FM_ENVIRONMENT_NAMES_IGNORE_CASE = true;
+
 export const fmUnknownEnvironment = (name: string, app: string): Reply =>
-  jsonError(404, `Environment '${name}' not found in application '${app}' (names are case-sensitive)`);
+  jsonError(404, `Environment '${name}' not found in application '${app}'`);
 
 /** A flag named in a path (F2, F4, F5, X2, X4, X5) that the application does not have: 404. F4 does not create flags (F3 and the legacy X3 do). */
 export const fmUnknownFlag = (name: string): Reply => jsonError(404, `Flag '${name}' not found`);
@@ -63,8 +69,11 @@ export const FM_DELETE_STATUS = 204;
 /** Values that contradict what the service holds (F3 of an existing name, X3/F4/X4 naming other availableValues, which never change): 409. */
 export const fmConflict = (reason: string): Reply => jsonError(409, reason);
 
-/** F3 of an existing name with the same availableValues (as a set): 200 with the flag, unchanged (a repeated create is harmless); different ones: 409. */
+/** F3 of an existing name: 200 with the flag, unchanged, when the body leaves availableValues out or gives the same ones (as a set); other ones: 409. The vendor's Jenkins plugin sends F3 before every F4 ("ensure that the flag exists"). */
 export const FM_CREATE_FLAG_IS_IDEMPOTENT = true;
+
+/** F3 takes F4's whole Flag Request and ignores its per-environment fields: the vendor's Jenkins plugin sends the same body (e.g. {name, description, enabled, labels, stickinessProperty}) to F3 and then F4. */
+export const FM_CREATE_FLAG_TAKES_FLAG_REQUEST = true;
 
 /** E2 of an existing name: 200 with that environment (same key), its description updated when the body gives one. */
 export const FM_PUT_ENVIRONMENT_UPSERTS = true;

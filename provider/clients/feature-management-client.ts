@@ -260,7 +260,7 @@ export class FeatureManagementClient {
 }
 
 const NO_APPLICATION = "No application has this id in the token's account.";
-const NO_ENVIRONMENT = "No application has this id in the token's account, or it has no environment of this name (names are case-sensitive).";
+const NO_ENVIRONMENT = "No application has this id in the token's account, or it has no environment of this name.";
 const NO_FLAG = "The application has no flag of this name (or no environment of this name).";
 const NO_EXPERIMENT = "The flag is not configured in this environment (the experiment list holds configured flags only), or does not exist.";
 

@@ -29,18 +29,28 @@ describe("legacy experiment rules (spec table)", () => {
     expect(s.emu.state.flags(app).map((f) => f.name)).toEqual(["checkout.newFlow"]);
   });
 
-  it("Create an experiment on the docs' legacy path (/public-api/{appId}/{env}/experiments) creates the flag too", async () => {
+  it("Create an experiment with the docs' own example: legacy path, environment 'production', a property condition", async () => {
+    // docs.cloudbees.com/docs/cloudbees-feature-flags/latest/rest-api/examples, "Create an experiment with property
+    // matching": PUT /public-api/{appId}/production/experiments (no applications/, the default environment in lower case).
     const app = await s.newApplication();
-    const url = `${s.emu.featureManagementUrl}public-api/${app}/${PROD}/experiments`;
+    const url = `${s.emu.featureManagementUrl}public-api/${app}/production/experiments`;
+    const body = {
+      type: "experiment",
+      name: "following view",
+      flag: "default.followingView",
+      conditions: [{ property: { name: "email", operator: "in-array", operand: ["bob@example.com"] }, value: true }],
+      value: false,
+    };
     const r = await call(s.emu, url, {
       method: "PUT",
       authorization: `Bearer ${s.emu.credentials.featureManagementToken}`,
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ type: "experiment", flag: "legacyPath", name: "ignored", value: false }),
+      body: JSON.stringify(body),
     });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ flag: "legacyPath", name: "legacyPath" });
-    expect((await s.client.getExperiment(app, PROD, "legacyPath")).value).toBe(false);
+    expect(r.json).toMatchObject({ flag: "default.followingView", name: "default.followingView", conditions: body.conditions, value: false });
+    expect(await s.client.getExperiment(app, PROD, "default.followingView")).toEqual(r.json);
+    expect(Object.keys(s.emu.state.flags(app)[0]!.configurations)).toEqual([PROD]);
   });
 
   it("Create an experiment again replaces the whole configuration (no merge), and one flag remains", async () => {
