@@ -16,6 +16,18 @@ export {
   type ConnectionArgs,
   type InstanceArgs,
 } from "./resources";
+// The feature-flag resources of issue 15 (explicit: the client API exports types named Environment, Flag and
+// TargetGroup, the records the service answers).
+export {
+  Environment,
+  Flag,
+  FlagConfiguration,
+  TargetGroup,
+  type EnvironmentArgs,
+  type FlagArgs,
+  type FlagConfigurationArgs,
+  type TargetGroupArgs,
+} from "./resources";
 // The action resources (issue 4), in the style of pulumi-command.
 export {
   BundleCheckout,

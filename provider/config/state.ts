@@ -23,6 +23,8 @@ export interface ProviderState {
   bundleLists: Map<string, unknown>;
   /** The feature-flag accounts' application lists, per client (see resources/application/account-snapshot.ts). */
   accountSnapshots?: WeakMap<object, unknown>;
+  /** The feature-flag lists (environments, flags, experiments, target groups), per client (resources/feature-flags/lists.ts). */
+  featureFlagLists?: Map<object, unknown>;
 }
 
 const STATE_KEY = Symbol.for("pulumi-cloudbees.provider-state");

@@ -8,6 +8,10 @@ import { bundleReload } from "./bundle-reload/controller";
 import { bundleValidation } from "./bundle-validation/controller";
 import { controllerBundleToken } from "./controller-bundle-token/controller";
 import { items } from "./items/controller";
+import { environment } from "./environment/controller";
+import { flag } from "./flag/controller";
+import { flagConfiguration } from "./flag-configuration/controller";
+import { targetGroup } from "./target-group/controller";
 import { guarded } from "./shared/guard";
 import type { ResourceController } from "./shared/types";
 import { withConnection } from "./shared/with-connection";
@@ -17,13 +21,24 @@ import { withConnection } from "./shared/with-connection";
 // resources that talk to an instance) and runs each method for that connection (see shared/with-connection.ts).
 const INSTANCE_LEVEL = { instanceLevel: true };
 
-/** The five resources that own a setting on the server (read back on refresh, undone or kept on delete). */
+/** The resources that own a setting on the server (read back on refresh, undone or kept on delete). */
 const settingResources = {
   application: guarded(withConnection(application)),
   bundleAvailability: guarded(withConnection(bundleAvailability)),
   controllerBundleAssignment: guarded(withConnection(controllerBundleAssignment)),
   defaultBundle: guarded(withConnection(defaultBundle)),
   globalAvailabilityPattern: guarded(withConnection(globalAvailabilityPattern)),
+} satisfies Record<string, ResourceController>;
+
+/**
+ * The feature-flag service's settings beyond applications (issue 15): environments, flags, their configuration per
+ * environment, target groups. They share one set of lists per deployment (feature-flags/lists.ts).
+ */
+const featureFlagResources = {
+  environment: guarded(withConnection(environment)),
+  flag: guarded(withConnection(flag)),
+  flagConfiguration: guarded(withConnection(flagConfiguration)),
+  targetGroup: guarded(withConnection(targetGroup)),
 } satisfies Record<string, ResourceController>;
 
 /**
@@ -43,10 +58,12 @@ export const actionResources = {
  * Every resource controller, by the key the SDK's provider shells use:
  * `require("pulumi-cloudbees/provider").resources[<key>].create(inputs)`.
  */
-export const resources = { ...settingResources, ...actionResources } satisfies Record<string, ResourceController>;
+export const resources = { ...settingResources, ...featureFlagResources, ...actionResources } satisfies Record<string, ResourceController>;
 
-/** Kinds of the five setting resources (the tests of test/resources enumerate exactly these). */
+/** Kinds of the setting resources (the tests of test/resources enumerate exactly these). */
 export type ResourceKind = keyof typeof settingResources;
+/** Kinds of the feature-flag resources of issue 15 (test/resources/feature-flag-helpers.ts enumerates these). */
+export type FeatureFlagKind = keyof typeof featureFlagResources;
 /** Kinds of the action resources. */
 export type ActionKind = keyof typeof actionResources;
 /** Every kind a provider shell can name. */
@@ -58,6 +75,10 @@ export type { BundleAvailabilityInputs, BundleAvailabilityOutputs } from "./bund
 export type { ControllerBundleAssignmentInputs, ControllerBundleAssignmentOutputs } from "./controller-bundle-assignment/types";
 export type { DefaultBundleInputs, DefaultBundleOutputs } from "./default-bundle/types";
 export type { GlobalAvailabilityPatternInputs, GlobalAvailabilityPatternOutputs } from "./global-availability-pattern/types";
+export type { EnvironmentInputs, EnvironmentOutputs } from "./environment/types";
+export type { FlagInputs, FlagOutputs } from "./flag/types";
+export type { FlagConfigurationInputs, FlagConfigurationOutputs } from "./flag-configuration/types";
+export type { TargetGroupInputs, TargetGroupOutputs } from "./target-group/types";
 export type { BundleCheckoutInputs, BundleCheckoutOutputs, CheckedOutRemote } from "./bundle-checkout/types";
 export type { ControllerBundleTokenInputs, ControllerBundleTokenOutputs } from "./controller-bundle-token/types";
 export type { BundleReloadInputs, BundleReloadOutputs } from "./bundle-reload/types";

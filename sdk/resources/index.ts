@@ -3,6 +3,10 @@ export { BundleAvailability, type BundleAvailabilityArgs } from "./bundle-availa
 export { ControllerBundleAssignment, type ControllerBundleAssignmentArgs } from "./controller-bundle-assignment";
 export { DefaultBundle, type DefaultBundleArgs } from "./default-bundle";
 export { GlobalAvailabilityPattern, type GlobalAvailabilityPatternArgs } from "./global-availability-pattern";
+export { Environment, type EnvironmentArgs } from "./environment";
+export { Flag, type FlagArgs } from "./flag";
+export { FlagConfiguration, type FlagConfigurationArgs } from "./flag-configuration";
+export { TargetGroup, type TargetGroupArgs } from "./target-group";
 export { providerShell } from "./provider-shell";
 export type { ConnectionArgs, InstanceArgs } from "./connection-args";
 export { BundleCheckout, type BundleCheckoutArgs, type CheckedOutBundleSource } from "./bundle-checkout";

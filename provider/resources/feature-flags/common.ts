@@ -1,0 +1,98 @@
+/** What the feature-flag resources (Environment, Flag, FlagConfiguration, TargetGroup) share: the connection and its lists, errors, inputs. */
+import { featureManagement, type FeatureManagementConnection } from "../../config/clients";
+import { NotFoundError } from "../../http/errors";
+import { accessProblem, messageOf, operationFailed } from "../shared/errors";
+import type { Props } from "../shared/types";
+import { containsUnknown, isUnknown, sameJson } from "../shared/values";
+import { featureFlagListsOf, type FeatureFlagLists } from "./lists";
+
+export interface FeatureFlags {
+  fm: FeatureManagementConnection;
+  lists: FeatureFlagLists;
+}
+
+/** The connection of the current settings and its shared lists; a missing setting fails here, naming the key. */
+export function featureFlags(operation: string, id: string | undefined): FeatureFlags {
+  let fm: FeatureManagementConnection;
+  try {
+    fm = featureManagement();
+  } catch (e) {
+    throw operationFailed(operation, id, accessProblem(e) ?? messageOf(e), e);
+  }
+  return { fm, lists: featureFlagListsOf(fm.client) };
+}
+
+/** A failed call as the resource's error: credentials problems name the setting to fix; else the client's message. */
+export function failed(operation: string, id: string | undefined, e: unknown): Error {
+  const access = accessProblem(e);
+  return operationFailed(operation, id, access ?? messageOf(e), access ? e : undefined);
+}
+
+/** Runs a list read; a 404 (the application or environment is gone) is undefined, any other failure the resource's error. */
+export async function listOrGone<T>(operation: string, id: string, list: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await list();
+  } catch (e) {
+    if (e instanceof NotFoundError) return undefined;
+    throw failed(operation, id, e);
+  }
+}
+
+/** Runs a list read; any failure (a 404 included) is the resource's error, with `notFound` as the cause of a 404. */
+export async function listOrFail<T>(operation: string, id: string | undefined, list: () => Promise<T>, notFound: string): Promise<T> {
+  try {
+    return await list();
+  } catch (e) {
+    if (e instanceof NotFoundError) throw operationFailed(operation, id, notFound, e);
+    throw failed(operation, id, e);
+  }
+}
+
+/** An input the program gives (present, not null): only those are compared and written. */
+export function declared(props: Props, key: string): boolean {
+  return props[key] !== undefined && props[key] !== null;
+}
+
+/**
+ * The declared inputs of `keys` whose canonical forms differ between `news` and `olds` (a value not known yet is a
+ * change; an input the program stopped declaring is not: the server keeps what it has).
+ */
+export function changedKeys(keys: readonly string[], olds: Props, news: Props, canonical: (key: string, value: unknown) => unknown): string[] {
+  return keys.filter((k) => {
+    if (!declared(news, k)) return false;
+    if (containsUnknown(news[k])) return true;
+    if (!declared(olds, k)) return true;
+    return !sameJson(canonical(k, news[k]), canonical(k, olds[k]));
+  });
+}
+
+/**
+ * The inputs a read reports for the declared keys: the server's value, or the program's own form of it when the two
+ * mean the same (so that a refresh after a clean up changes nothing).
+ */
+export function readBack(keys: readonly string[], props: Props, server: (key: string) => unknown, canonical: (key: string, value: unknown) => unknown): Props {
+  const out: Props = {};
+  for (const k of keys) {
+    if (!declared(props, k)) continue;
+    const held = server(k);
+    out[k] = sameJson(canonical(k, held), canonical(k, props[k])) ? props[k] : (held ?? null);
+  }
+  return out;
+}
+
+/** The declared inputs of `keys`, as given. */
+export function pick(props: Props, keys: readonly string[]): Props {
+  const out: Props = {};
+  for (const k of keys) if (declared(props, k)) out[k] = props[k];
+  return out;
+}
+
+/** True when a replacement keeps the identity (`keys` equal, or not known yet): the old object must go first. */
+export function sameIdentity(keys: readonly string[], olds: Props, news: Props): boolean {
+  return keys.every((k) => isUnknown(news[k]) || news[k] === olds[k]);
+}
+
+/** The identity inputs that differ (or are not known yet): they replace. */
+export function replacedKeys(keys: readonly string[], olds: Props, news: Props): string[] {
+  return keys.filter((k) => isUnknown(news[k]) || news[k] !== olds[k]);
+}

@@ -1,0 +1,181 @@
+import type { FeatureManagementClient } from "../../clients/feature-management-client";
+import type { Environment, Experiment, Flag, TargetGroup } from "../../clients/feature-flag-schemas";
+import { providerState } from "../../config/state";
+
+/**
+ * The feature-flag lists one provider process (one deployment) shares between every resource of an account: the
+ * environments of an application, its flags as one environment lists them, its configurations (experiments) in one
+ * environment, its target groups. The service allows one request per second, so a refresh of 20 flags configured in
+ * 3 environments costs 6 lists (environments, flags, 3 experiment lists, target groups), not 80 reads.
+ *
+ * - The first reader of a list asks the server; readers arriving meanwhile join that request. A failed list is not
+ *   kept: the next reader asks again.
+ * - A write that the server answered updates the kept list with its answer (every change is an upsert or a removal
+ *   by name, so it is right whether the list was read before or after the write); a write that failed forgets the
+ *   lists it may have changed (the server may have acted), so the next reader asks again.
+ * A change made outside Pulumi during the deployment shows in the next deployment (the next provider process).
+ */
+export class FeatureFlagLists {
+  private readonly kept = new Map<string, Promise<unknown>>();
+  /** Answered lists, for `check` (which must not send requests). */
+  private readonly known = new Map<string, unknown>();
+
+  constructor(private readonly client: FeatureManagementClient) {}
+
+  environments(applicationId: string): Promise<Environment[]> {
+    return this.list(key("environments", applicationId), () => this.client.listEnvironments(applicationId));
+  }
+
+  flags(applicationId: string, environment: string): Promise<Flag[]> {
+    return this.list(key("flags", applicationId, environment), () => this.client.listFlags(applicationId, environment));
+  }
+
+  experiments(applicationId: string, environment: string): Promise<Experiment[]> {
+    return this.list(key("experiments", applicationId, environment), () => this.client.listExperiments(applicationId, environment));
+  }
+
+  targetGroups(applicationId: string): Promise<TargetGroup[]> {
+    return this.list(key("targetGroups", applicationId), () => this.client.listTargetGroups(applicationId));
+  }
+
+  /**
+   * The flags of the application as its first environment lists them (flags are app-wide: one list serves every
+   * Flag). undefined when the application has no environment.
+   */
+  async appFlags(applicationId: string): Promise<Flag[] | undefined> {
+    const first = (await this.environments(applicationId))[0];
+    return first ? this.flags(applicationId, first.name) : undefined;
+  }
+
+  /** A flag's available values from any list already answered (check sends no request); undefined when none has it. */
+  knownAvailableValues(applicationId: string, flag: string): (string | number | boolean)[] | undefined {
+    for (const [k, list] of this.known) {
+      if (!k.startsWith(key("flags", applicationId)) && !k.startsWith(key("experiments", applicationId))) continue;
+      for (const item of list as (Flag | Experiment)[]) {
+        const name = "flag" in item ? item.flag : item.name;
+        if (name === flag && item.availableValues) return item.availableValues;
+      }
+    }
+    return undefined;
+  }
+
+  /** Target-group names from an answered list, for check; undefined when not read yet. */
+  knownTargetGroups(applicationId: string): TargetGroup[] | undefined {
+    return this.known.get(key("targetGroups", applicationId)) as TargetGroup[] | undefined;
+  }
+
+  /**
+   * Runs a write. Answered: `change` updates each kept list it names. Failed: those lists are forgotten. `lists`
+   * names the kept lists the write may change (by key prefix).
+   */
+  async write<T>(task: () => Promise<T>, changes: (answer: T) => ListChange[], mayChange: string[]): Promise<T> {
+    let answer: T;
+    try {
+      answer = await task();
+    } catch (e) {
+      for (const prefix of mayChange) this.forget(prefix);
+      throw e;
+    }
+    for (const change of changes(answer)) this.apply(change);
+    return answer;
+  }
+
+  private list<T>(k: string, fetch: () => Promise<T[]>): Promise<T[]> {
+    let kept = this.kept.get(k) as Promise<T[]> | undefined;
+    if (!kept) {
+      kept = fetch();
+      this.keep(k, kept);
+    }
+    return kept;
+  }
+
+  private keep<T>(k: string, list: Promise<T[]>): void {
+    this.kept.set(k, list);
+    list.then(
+      (value) => {
+        if (this.kept.get(k) === list) this.known.set(k, value);
+      },
+      () => {
+        if (this.kept.get(k) === list) {
+          this.kept.delete(k);
+          this.known.delete(k);
+        }
+      },
+    );
+  }
+
+  private apply(change: ListChange): void {
+    for (const [k, list] of [...this.kept]) {
+      if (!k.startsWith(change.prefix)) continue;
+      const next = list.then((items) => change.apply(items as never[]) as unknown[]);
+      // A kept list that failed meanwhile is forgotten by keep(): the next reader asks again.
+      this.keep(k, next as Promise<unknown[]>);
+    }
+  }
+
+  private forget(prefix: string): void {
+    for (const k of [...this.kept.keys()]) {
+      if (k.startsWith(prefix)) {
+        this.kept.delete(k);
+        this.known.delete(k);
+      }
+    }
+  }
+}
+
+/** A change of the kept lists whose key starts with `prefix`. */
+export interface ListChange {
+  prefix: string;
+  apply(items: never[]): unknown[];
+}
+
+/**
+ * The key of a kept list: `<kind>\n<applicationId>\n[<environment>\n]`. The same text is the prefix of a change:
+ * without an environment it names the lists of every environment of the application.
+ */
+export function key(kind: "environments" | "flags" | "experiments" | "targetGroups", applicationId: string, environment?: string): string {
+  return environment === undefined ? `${kind}\n${applicationId}\n` : `${kind}\n${applicationId}\n${environment}\n`;
+}
+
+export const prefixOf = key;
+
+/** Replaces the item of the same name (`nameOf`), or appends it. */
+export function upsert<T>(prefix: string, item: T, nameOf: (x: T) => string): ListChange {
+  return {
+    prefix,
+    apply: (items: never[]) => {
+      const list = items as unknown as T[];
+      const at = list.findIndex((x) => nameOf(x) === nameOf(item));
+      return at < 0 ? [...list, item] : list.map((x, i) => (i === at ? item : x));
+    },
+  };
+}
+
+/** Removes the item of this name. */
+export function removal<T>(prefix: string, name: string, nameOf: (x: T) => string): ListChange {
+  return { prefix, apply: (items: never[]) => (items as unknown as T[]).filter((x) => nameOf(x) !== name) };
+}
+
+/**
+ * A flag's available values from any list this process has answered, whatever the connection (application ids are
+ * the service's own): what `check`, which runs outside any connection and sends no request, can know.
+ */
+export function knownAvailableValues(applicationId: string, flag: string): (string | number | boolean)[] | undefined {
+  for (const lists of (providerState().featureFlagLists?.values() ?? []) as Iterable<FeatureFlagLists>) {
+    const values = lists.knownAvailableValues(applicationId, flag);
+    if (values) return values;
+  }
+  return undefined;
+}
+
+/** The process's lists for this client (clients are one per settings and process, and kept for the process's life). */
+export function featureFlagListsOf(client: FeatureManagementClient): FeatureFlagLists {
+  const state = providerState();
+  const all = (state.featureFlagLists ??= new Map());
+  let lists = all.get(client) as FeatureFlagLists | undefined;
+  if (!lists) {
+    lists = new FeatureFlagLists(client);
+    all.set(client, lists);
+  }
+  return lists;
+}

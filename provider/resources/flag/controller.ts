@@ -1,0 +1,181 @@
+/**
+ * Flag: a feature flag, app-wide (it exists in every environment of the application).
+ *
+ * | operation | calls | notes |
+ * |---|---|---|
+ * | check | nothing | name usable in a URL path; availableValues a non-empty set of distinct options |
+ * | diff | nothing | applicationId, name or availableValues (as a set) change replaces: the service fixes them. A replacement that keeps the name deletes the old flag first (deleteBeforeReplace), or the engine's late delete would remove the new one |
+ * | create | the shared GET .../environments and GET .../{first environment}/flags; PUT .../flags only when no flag has the name | takeover of a flag with the same values without a write; other values: fails with the fix |
+ * | read | the shared GET .../environments and GET .../{first environment}/flags | gone: dropped |
+ * | update | PUT .../{environment}/flags/{name} with the flag's configuration there and the new isPermanent (the shared GET .../environments and GET .../{environment}/experiments find an environment where it is configured) | only isPermanent changes in place; the service changes it only with a configuration |
+ * | delete | DELETE .../flags/{name} | the flag and its configuration in every environment; already gone: nothing to do |
+ */
+import type { Flag, FlagOption } from "../../clients/feature-flag-schemas";
+import { NotFoundError } from "../../http/errors";
+import { InputChecker } from "../shared/check";
+import { operationFailed } from "../shared/errors";
+import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
+import { containsUnknown, plain, sameJson } from "../shared/values";
+import { canonicalSet, DEFAULT_AVAILABLE_VALUES } from "../feature-flags/canonical";
+import { declared, failed, featureFlags, listOrFail, listOrGone, replacedKeys, sameIdentity, type FeatureFlags } from "../feature-flags/common";
+import { prefixOf, removal, upsert } from "../feature-flags/lists";
+import { checkAvailableValues, pathName } from "../feature-flags/rules";
+import { idOf, INPUT_KEYS, TYPE_NAME, type FlagOutputs } from "./types";
+
+const IDENTITY = ["applicationId", "name"];
+
+async function check(_olds: Props, news: Props): Promise<CheckResult> {
+  const c = new InputChecker(news, INPUT_KEYS);
+  c.text("applicationId", { required: true, example: "5f1e2d3c4b5a69788796a5b4" });
+  pathName(c, "name", "checkout.newFlow");
+  checkAvailableValues(c, "availableValues", news.availableValues);
+  c.boolean("isPermanent", { required: false });
+  return c.result();
+}
+
+function valuesOf(props: Props): FlagOption[] {
+  return Array.isArray(props.availableValues) ? (props.availableValues as FlagOption[]) : DEFAULT_AVAILABLE_VALUES;
+}
+
+function sameValues(a: readonly FlagOption[], b: readonly FlagOption[]): boolean {
+  return sameJson(canonicalSet(a), canonicalSet(b));
+}
+
+async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
+  const replaces = replacedKeys(IDENTITY, olds, news);
+  if (containsUnknown(news.availableValues) || !sameValues(valuesOf(news), valuesOf(olds))) replaces.push("availableValues");
+  const permanence = declared(news, "isPermanent") && news.isPermanent !== (olds.isPermanent ?? false);
+  // Said even when no input of ours replaces: a connection change (withConnection) replaces with the same name too.
+  return { changes: replaces.length > 0 || permanence, replaces, deleteBeforeReplace: sameIdentity(IDENTITY, olds, news) };
+}
+
+function outputsOf(inputs: Props, flag: Flag): FlagOutputs {
+  const held = flag.availableValues ?? DEFAULT_AVAILABLE_VALUES;
+  // The program's order when it is the same set: a refresh must not show a reordering as a change.
+  const availableValues = declared(inputs, "availableValues") && sameValues(valuesOf(inputs), held) ? valuesOf(inputs) : held;
+  return { applicationId: String(inputs.applicationId), name: flag.name, availableValues, isPermanent: flag.isPermanent ?? false };
+}
+
+/** The flag of the name as the application's shared flag list has it; undefined when the application has none. */
+async function findFlag(f: FeatureFlags, operation: string, id: string | undefined, applicationId: string, name: string): Promise<Flag | undefined> {
+  const flags = await listOrFail(operation, id, () => f.lists.appFlags(applicationId), `applicationId "${applicationId}" names no application of the account: give an Application's applicationId`);
+  return flags?.find((x) => x.name === name);
+}
+
+/** PUT .../flags (F3), the lists updated from its answer. */
+async function putFlag(f: FeatureFlags, operation: string, id: string | undefined, applicationId: string, inputs: Props, availableValues?: FlagOption[]): Promise<Flag> {
+  const request: { name: string; availableValues?: FlagOption[]; isPermanent?: boolean } = { name: String(inputs.name) };
+  if (availableValues) request.availableValues = availableValues;
+  if (declared(inputs, "isPermanent")) request.isPermanent = inputs.isPermanent === true;
+  try {
+    return await f.lists.write(
+      () => f.fm.client.createFlag(applicationId, request),
+      (flag) => [upsert<Flag>(prefixOf("flags", applicationId), flag, (x) => x.name)],
+      [prefixOf("flags", applicationId)],
+    );
+  } catch (e) {
+    throw failed(operation, id, e);
+  }
+}
+
+async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
+  const applicationId = String(inputs.applicationId);
+  const name = String(inputs.name);
+  const id = idOf(applicationId, name);
+  const operation = `creating ${TYPE_NAME} "${name}"`;
+  const f = featureFlags(operation, undefined);
+  const current = await findFlag(f, operation, undefined, applicationId, name);
+  if (current) {
+    const held = current.availableValues ?? DEFAULT_AVAILABLE_VALUES;
+    if (!sameValues(held, valuesOf(inputs))) {
+      throw operationFailed(
+        operation,
+        undefined,
+        `the application already has a flag "${name}" with availableValues ${JSON.stringify(held)}, and a flag's values cannot ` +
+          `change. Fix: declare availableValues: ${JSON.stringify(held)} to manage that flag, or choose another name`,
+      );
+    }
+    // Takeover: only a permanence the program gives and the server lacks is written.
+    if (declared(inputs, "isPermanent") && inputs.isPermanent !== (current.isPermanent ?? false)) {
+      return { id, outs: plain({ ...outputsOf(inputs, await putFlag(f, operation, undefined, applicationId, inputs, held)) }) };
+    }
+    return { id, outs: plain({ ...outputsOf(inputs, current) }) };
+  }
+  const flag = await putFlag(f, operation, undefined, applicationId, inputs, declared(inputs, "availableValues") ? valuesOf(inputs) : undefined);
+  return { id, outs: plain({ ...outputsOf(inputs, flag) }) };
+}
+
+async function read(id: string, props: Props): Promise<ReadResult> {
+  const operation = `reading ${TYPE_NAME}`;
+  const f = featureFlags(operation, id);
+  const applicationId = String(props.applicationId);
+  const flags = await listOrGone(operation, id, () => f.lists.appFlags(applicationId));
+  const flag = flags?.find((x) => x.name === props.name);
+  if (!flag) return {};
+  const outs = outputsOf(props, flag);
+  const inputs: Props = { applicationId, name: flag.name };
+  if (declared(props, "availableValues")) inputs.availableValues = outs.availableValues;
+  if (declared(props, "isPermanent")) inputs.isPermanent = outs.isPermanent;
+  return { id, props: plain({ ...outs }), inputs };
+}
+
+/**
+ * The service changes a flag's permanence only through a configuration (PUT .../{environment}/flags/{flag}, which
+ * replaces the configuration there whole): it is sent with the configuration the flag already has in the first
+ * environment where it has one, so that nothing else changes.
+ */
+async function setPermanence(f: FeatureFlags, operation: string, id: string, applicationId: string, name: string, isPermanent: boolean): Promise<void> {
+  const envs = await listOrFail(operation, id, () => f.lists.environments(applicationId), `applicationId "${applicationId}" names no application of the account`);
+  for (const env of envs) {
+    const experiments = await listOrFail(operation, id, () => f.lists.experiments(applicationId, env.name), `environment "${env.name}" is gone`);
+    const current = experiments.find((e) => e.flag === name);
+    if (!current) continue;
+    const { version: _v, type: _t, flag: _f, name: _n, availableValues: _a, ...configuration } = current;
+    const labels = typeof configuration.labels === "string" ? [configuration.labels] : configuration.labels;
+    try {
+      await f.lists.write(
+        () => f.fm.client.setFlagConfiguration(applicationId, env.name, { ...configuration, labels, name, isPermanent }),
+        (flag) => [upsert<Flag>(prefixOf("flags", applicationId), { ...flag, isPermanent }, (x) => x.name)],
+        [prefixOf("flags", applicationId), prefixOf("experiments", applicationId, env.name)],
+      );
+    } catch (e) {
+      throw failed(operation, id, e);
+    }
+    return;
+  }
+  throw operationFailed(
+    operation,
+    id,
+    `the service changes a flag's permanence only together with a configuration, and flag "${name}" is configured in no ` +
+      `environment. Fix: declare a FlagConfiguration of it and run up again, or set isPermanent in the CloudBees Feature Management UI`,
+  );
+}
+
+async function update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+  const operation = `updating ${TYPE_NAME} "${String(news.name)}"`;
+  const applicationId = String(news.applicationId);
+  const name = String(news.name);
+  const isPermanent = declared(news, "isPermanent") ? news.isPermanent === true : olds.isPermanent === true;
+  if (isPermanent !== (olds.isPermanent === true)) await setPermanence(featureFlags(operation, id), operation, id, applicationId, name, isPermanent);
+  return { outs: plain({ ...outputsOf(news, { name, availableValues: valuesOf(olds), isPermanent }) }) };
+}
+
+async function remove(id: string, props: Props): Promise<void> {
+  const applicationId = String(props.applicationId);
+  const name = String(props.name);
+  const operation = `deleting ${TYPE_NAME}`;
+  const f = featureFlags(operation, id);
+  try {
+    await f.lists.write(
+      () => f.fm.client.deleteFlag(applicationId, name),
+      () => [removal<Flag>(prefixOf("flags", applicationId), name, (x) => x.name), removal<{ flag: string }>(prefixOf("experiments", applicationId), name, (x) => x.flag)],
+      [prefixOf("flags", applicationId), prefixOf("experiments", applicationId)],
+    );
+  } catch (e) {
+    // Already gone (or its application is): nothing left to delete.
+    if (e instanceof NotFoundError) return;
+    throw failed(operation, id, e);
+  }
+}
+
+export const flag: ResourceController = { check, diff, create, read, update, delete: remove };
