@@ -26,8 +26,15 @@ let served: unknown = null;
 let lastUrl = "";
 const waiters: ((r: RoxFetchResult) => void)[] = [];
 
+// rox-node reports new flags with a 5 s debounce whose timer would keep jest waiting; setup cancels it
+// (rox-node: Client._sendState), as startRoxClient's close() does.
+let setupOptions: Record<string, unknown>;
+afterAll(async () => {
+  await Rox.setup(KEY, setupOptions);
+});
+
 beforeAll(async () => {
-  await Rox.setup(KEY, {
+  setupOptions = {
     roxy: "http://127.0.0.1:9/never-contacted",
     fetchIntervalInSec: 0,
     disablePushUpdateListener: true,
@@ -42,7 +49,8 @@ beforeAll(async () => {
       },
     },
     configurationFetchedHandler: (r: RoxFetchResult) => waiters.shift()?.(r),
-  });
+  };
+  await Rox.setup(KEY, setupOptions);
   // The stickiness property and the release version read from the evaluation context, so one process can play many users.
   Rox.setCustomStringProperty("rox.distinct_id", (ctx) => ctx?.["userId"] as string | undefined);
   Rox.setCustomSemverProperty("rox.app_release", (ctx) => (ctx?.["version"] as string | undefined) ?? "0");
