@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     row("feature-flag service", emu.featureManagementUrl),
     row("  bearer tokens", `${featureManagementToken} (account acme), ${otherFeatureManagementToken} (account globex)`),
     row("  rate limit", args.rateLimit ? "on (1 request/s per client IP, else status 555)" : "off"),
-    row("  SDK (roxy mode)", `${emu.baseUrl}roxy/<environment key> (printed below for each environment as it appears)`),
+    row("  SDK (roxy mode)", `${emu.baseUrl}roxy/<environment key>/ (printed below for each environment as it appears)`),
     row("operations center", emu.operationsCenterUrl),
     "controllers",
     ...Object.entries(emu.controllerUrls).map(([name, url]) => row(`  ${name}`, url)),

@@ -2,8 +2,10 @@
  * The configuration endpoint of the vendor's SDKs in roxy mode (issue 16): `GET /roxy/<environment key>` answers the
  * environment's configured flags and the application's target groups in the form the SDK reads
  * (roxy-configuration.ts). rox-node GETs exactly the URL it is given (rox-node@6.0.16: fetchRemoteConfigurationWithRoxy,
- * buildAPIURL(properties, endpoint)); the Go SDK appends `device/request_configuration` to it, so that path is served
- * too. No token: the SDK sends none (the environment key in the path is the SDK key, as on the service's CDN).
+ * buildAPIURL(properties, endpoint)); the Go SDK GETs `device/request_configuration` resolved against it (rox-go
+ * core/network BuildForRoxy: url.ResolveReference, which replaces the last segment unless the URL ends with "/"), so
+ * the URL ends with "/" and that path is served too. No token: the SDK sends none (the environment key in the path
+ * is the SDK key, as on the service's CDN).
  */
 import type { FeatureManagementService } from "./feature-management";
 import { json, jsonError, type EmulatorRequest, type Reply } from "./http";
@@ -12,9 +14,9 @@ import { roxyUnknownKey } from "./undocumented-behaviour";
 
 export const ROXY_PREFIX = "/roxy/";
 
-/** The URL to give the SDK as its `roxy` option for one environment. */
+/** The URL to give the SDK as its `roxy` option for one environment (Node and Go SDKs alike: see above). */
 export function roxyUrlOf(baseUrl: string, environmentKey: string): string {
-  return `${baseUrl}${ROXY_PREFIX.slice(1)}${encodeURIComponent(environmentKey)}`;
+  return `${baseUrl}${ROXY_PREFIX.slice(1)}${encodeURIComponent(environmentKey)}/`;
 }
 
 /** `subPath` is what follows ROXY_PREFIX. */

@@ -63,12 +63,16 @@ describe("GET roxyUrl(environment key)", () => {
     expect(await conditionOf()).toEqual([]);
   });
 
-  it("also serves the Go SDK's path (roxy URL + /device/request_configuration) and a trailing slash", async () => {
+  it("serves the Go SDK's request too (device/request_configuration resolved against the roxy URL, with its query)", async () => {
     const app = await s.newApplication();
     const key = s.emu.state.environments(app)[0]!.key;
-    for (const suffix of ["/", "/device/request_configuration"]) {
-      const r = await get(`${s.emu.roxyUrl(key)}${suffix}`);
-      expect([suffix, r.status, JSON.parse(r.json.data).application]).toEqual([suffix, 200, key]);
+    // rox-go core/network BuildForRoxy: url.ResolveReference(roxyURL, "device/request_configuration"), then a GET
+    // with the device properties as query parameters.
+    const goUrl = new URL("device/request_configuration?app_key=x&distinct_id=y", s.emu.roxyUrl(key)).toString();
+    const noSlash = s.emu.roxyUrl(key).replace(/\/$/, "");
+    for (const url of [goUrl, noSlash]) {
+      const r = await get(url);
+      expect([url, r.status, JSON.parse(r.json.data).application]).toEqual([url, 200, key]);
     }
   });
 
@@ -80,7 +84,7 @@ describe("GET roxyUrl(environment key)", () => {
     const key = s.emu.state.environments(app)[0]!.key;
     const posted = await get(s.emu.roxyUrl(key), "POST");
     expect([posted.status, posted.headers.get("allow")]).toEqual([405, "GET"]);
-    expect((await get(`${s.emu.roxyUrl(key)}/elsewhere`)).status).toBe(404);
+    expect((await get(`${s.emu.roxyUrl(key)}elsewhere`)).status).toBe(404);
   });
 
   it("is not under the REST API's rate limit (the SDK's CDN is not)", async () => {
@@ -96,7 +100,7 @@ describe("GET roxyUrl(environment key)", () => {
     }
   });
 
-  it("the URL is the emulator's base URL, /roxy/, and the key", () => {
-    expect(s.emu.roxyUrl("abc")).toBe(`${s.emu.baseUrl}roxy/abc`);
+  it("the URL is the emulator's base URL, roxy/, the key and a slash", () => {
+    expect(s.emu.roxyUrl("abc")).toBe(`${s.emu.baseUrl}roxy/abc/`);
   });
 });

@@ -98,7 +98,7 @@ describe("startRoxClient against the emulator", () => {
   });
 
   it("sets rox-node up with roxy and fetches: the SDK evaluates what the emulator holds", async () => {
-    const fetches = () => s.emu.journal.entries().filter((e) => e.path === `/roxy/${key}`).length;
+    const fetches = () => s.emu.journal.entries().filter((e) => e.path === `/roxy/${key}/`).length;
     const before = fetches();
     client = await startRoxClient({ roxyUrl: s.emu.roxyUrl(key), rox });
     expect(fetches()).toBe(before + 1);
@@ -126,7 +126,7 @@ describe("startRoxClient against the emulator", () => {
   it("an environment key the emulator does not know fails the fetch with the 404 and the fix", async () => {
     await client.close();
     const unknown = await startRoxClient({ roxyUrl: s.emu.roxyUrl("0123456789abcdef01234567"), rox, fetchOnStart: false });
-    await expect(unknown.fetch()).rejects.toThrow(/could not fetch its configuration from .*0123456789abcdef01234567 \(no environment has this key/);
+    await expect(unknown.fetch()).rejects.toThrow(/could not fetch its configuration from .*0123456789abcdef01234567\/ \(no environment has this key/);
     // The SDK keeps what it had.
     expect(unknown.getString("banner", "code-default")).toBe("bonjour");
     await unknown.close();
