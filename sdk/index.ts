@@ -27,6 +27,16 @@ export {
   type FlagArgs,
   type FlagConfigurationArgs,
   type TargetGroupArgs,
+  type ConditionInput,
+  type DependencyClauseInput,
+  type FlagValueInput,
+  type GroupClauseInput,
+  type PlatformInput,
+  type PropertyClauseInput,
+  type ScheduledValueInput,
+  type SplitValueInput,
+  type TargetGroupConditionInput,
+  type VersionClauseInput,
 } from "./resources";
 // The action resources (issue 4), in the style of pulumi-command.
 export {

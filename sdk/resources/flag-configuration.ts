@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Condition, FlagValue, Platform } from "../../provider/clients/feature-flag-schemas";
+import type { ConditionInput, FlagValueInput, PlatformInput } from "./feature-flag-inputs";
 import type { ConnectionArgs } from "./connection-args";
 import { providerShell, TYPE_MODULE } from "./provider-shell";
 
@@ -22,7 +23,7 @@ export interface FlagConfigurationArgs extends ConnectionArgs {
    * - null: the flag's default from the code.
    * The service's default is false for a boolean flag, null otherwise.
    */
-  value?: pulumi.Input<FlagValue>;
+  value?: pulumi.Input<FlagValueInput>;
   /**
    * An ordered if / else-if chain (the first condition that holds wins; at most 1,000). Each condition holds when
    * every clause it has holds, and then gives its `value` (same forms as above):
@@ -33,9 +34,9 @@ export interface FlagConfigurationArgs extends ConnectionArgs {
    * - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the
    *   target groups' operators). A named group or flag must exist when the configuration is written.
    */
-  conditions?: pulumi.Input<pulumi.Input<Condition>[]>;
+  conditions?: pulumi.Input<pulumi.Input<ConditionInput>[]>;
   /** Per-platform rules `[{ name, conditions?, value? }]` (a set by name), for platforms that differ from the default. */
-  platforms?: pulumi.Input<pulumi.Input<Platform>[]>;
+  platforms?: pulumi.Input<pulumi.Input<PlatformInput>[]>;
   /** Labels, a set. */
   labels?: pulumi.Input<pulumi.Input<string>[]>;
   description?: pulumi.Input<string>;

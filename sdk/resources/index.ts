@@ -7,6 +7,7 @@ export { Environment, type EnvironmentArgs } from "./environment";
 export { Flag, type FlagArgs } from "./flag";
 export { FlagConfiguration, type FlagConfigurationArgs } from "./flag-configuration";
 export { TargetGroup, type TargetGroupArgs } from "./target-group";
+export type * from "./feature-flag-inputs";
 export { providerShell } from "./provider-shell";
 export type { ConnectionArgs, InstanceArgs } from "./connection-args";
 export { BundleCheckout, type BundleCheckoutArgs, type CheckedOutBundleSource } from "./bundle-checkout";

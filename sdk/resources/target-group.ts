@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { TargetGroupCondition, TargetGroupOperator } from "../../provider/clients/feature-flag-schemas";
+import type { TargetGroupConditionInput } from "./feature-flag-inputs";
 import type { ConnectionArgs } from "./connection-args";
 import { providerShell, TYPE_MODULE } from "./provider-shell";
 
@@ -19,7 +20,7 @@ export interface TargetGroupArgs extends ConnectionArgs {
    * `regex` (a regular expression), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte`
    * (a version, `"2.0.0"`).
    */
-  conditions: pulumi.Input<pulumi.Input<TargetGroupCondition>[]>;
+  conditions: pulumi.Input<pulumi.Input<TargetGroupConditionInput>[]>;
 }
 
 /**

@@ -1,5 +1,7 @@
 import { resources } from "../../provider/resources";
 import { UNKNOWN } from "../../provider/resources/shared/values";
+import { InputChecker } from "../../provider/resources/shared/check";
+import { checkConditions, checkValue } from "../../provider/resources/feature-flags/rules";
 
 // The offline half of the feature-flag controllers (check and diff need no server): every rule of issue 15's item 5
 // names its input; diffs compare what a person means (item 4).
@@ -172,5 +174,31 @@ describe("diff compares what a person means", () => {
     expect(await env.diff("id", old, { applicationId: APP, name: "Staging" })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
     expect(await env.diff("id", old, { applicationId: APP, name: "Staging", description: "y" })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     expect(await env.diff("id", old, { applicationId: APP, name: "QA" })).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
+  });
+});
+
+describe("values against the flag's available values (the rules create and update apply before any write)", () => {
+  const run = (rule: (c: InputChecker) => void) => {
+    const c = new InputChecker({}, []);
+    rule(c);
+    return c.failures;
+  };
+  const COLORS = ["red", "green"];
+
+  it.each([
+    ["a value outside", "blue", "value", /value "blue" is not one of the flag's available values \("red", "green"\)/],
+    ["a split option outside", [{ option: "blue", percentage: 10 }], "value[0].option", /split option "blue" is not one of/],
+    ["scheduled values on a non-boolean flag", [{ from: "2026-01-01T00:00:00Z", percentage: 10 }], "value", /scheduled values .* apply to boolean flags only/],
+  ])("%s", (_name, value, property, reason) => {
+    expect(run((c) => checkValue(c, "value", value, COLORS))).toEqual([{ property, reason: expect.stringMatching(reason) }]);
+  });
+
+  it("a dependency value outside the other flag's values; \"true\" is a boolean flag's true", () => {
+    const optionsOf = (flag: string) => (flag === "color" ? COLORS : undefined);
+    expect(run((c) => checkConditions(c, "conditions", [{ dependency: { flag: "color", value: "blue" }, value: true }], undefined, optionsOf))).toEqual([
+      { property: "conditions[0].dependency.value", reason: expect.stringMatching(/flag "color"'s value "blue" is not one of/) },
+    ]);
+    expect(run((c) => checkValue(c, "value", "true", [false, true]))).toEqual([]);
+    expect(run((c) => checkValue(c, "value", [{ from: "2026-01-01", percentage: 10 }], [false, true]))).toEqual([]);
   });
 });

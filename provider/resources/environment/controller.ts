@@ -16,7 +16,7 @@ import { InputChecker } from "../shared/check";
 import { warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { plain } from "../shared/values";
-import { changedKeys, declared, failed, featureFlags, listOrFail, listOrGone, replacedKeys, type FeatureFlags } from "../feature-flags/common";
+import { changedKeys, declared, featureFlags, listOrFail, listOrGone, replacedKeys, writeOrFail, type FeatureFlags } from "../feature-flags/common";
 import { prefixOf, upsert } from "../feature-flags/lists";
 import { checkFreeText, pathName } from "../feature-flags/rules";
 import { INPUT_KEYS, TYPE_NAME, type EnvironmentOutputs } from "./types";
@@ -54,15 +54,14 @@ async function ensure(f: FeatureFlags, operation: string, id: string | undefined
   const description = declared(inputs, "description") ? String(inputs.description) : undefined;
   if (current && (description === undefined || (current.description ?? "") === description)) return current;
   const request = description === undefined ? { name } : { name, description };
-  try {
-    return await f.lists.write(
-      () => f.fm.client.createEnvironment(applicationId, request),
-      (env) => [upsert<Environment>(prefixOf("environments", applicationId), env, (e) => e.name)],
-      [prefixOf("environments", applicationId)],
-    );
-  } catch (e) {
-    throw failed(operation, id, e);
-  }
+  return await writeOrFail(
+    f,
+    operation,
+    id,
+    () => f.fm.client.createEnvironment(applicationId, request),
+    (env) => [upsert<Environment>(prefixOf("environments", applicationId), env, (e) => e.name)],
+    [prefixOf("environments", applicationId)],
+  );
 }
 
 async function create(inputs: Props): Promise<{ id: string; outs: Props }> {

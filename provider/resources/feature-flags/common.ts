@@ -4,7 +4,7 @@ import { NotFoundError } from "../../http/errors";
 import { accessProblem, messageOf, operationFailed } from "../shared/errors";
 import type { Props } from "../shared/types";
 import { containsUnknown, isUnknown, sameJson } from "../shared/values";
-import { featureFlagListsOf, type FeatureFlagLists } from "./lists";
+import { featureFlagListsOf, type FeatureFlagLists, type ListChange } from "./lists";
 
 export interface FeatureFlags {
   fm: FeatureManagementConnection;
@@ -95,4 +95,23 @@ export function sameIdentity(keys: readonly string[], olds: Props, news: Props):
 /** The identity inputs that differ (or are not known yet): they replace. */
 export function replacedKeys(keys: readonly string[], olds: Props, news: Props): string[] {
   return keys.filter((k) => isUnknown(news[k]) || news[k] !== olds[k]);
+}
+
+/** A write through the shared lists (updated from its answer), a failure phrased as the resource's error. */
+export async function writeOrFail<T>(f: FeatureFlags, operation: string, id: string | undefined, task: () => Promise<T>, changes: (answer: T) => ListChange[], mayChange: string[]): Promise<T> {
+  try {
+    return await f.lists.write(task, changes, mayChange);
+  } catch (e) {
+    throw failed(operation, id, e);
+  }
+}
+
+/** A delete through the shared lists: already gone (404) is done. */
+export async function deleteOrFail(f: FeatureFlags, operation: string, id: string, task: () => Promise<void>, changes: ListChange[], mayChange: string[]): Promise<void> {
+  try {
+    await f.lists.write(task, () => changes, mayChange);
+  } catch (e) {
+    if (e instanceof NotFoundError) return;
+    throw failed(operation, id, e);
+  }
 }

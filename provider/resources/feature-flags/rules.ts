@@ -245,7 +245,7 @@ export function checkConditions(c: InputChecker, property: string, conditions: u
         extraKeys(c, `${at}.dependency`, dependency, ["flag", "value"]);
         if (nonEmptyText(c, `${at}.dependency.flag`, dependency.flag, "new-checkout")) {
           if (dependency.value === undefined || dependency.value === null) c.fail(`${at}.dependency.value`, `${at}.dependency.value is required: the other flag's value that makes the clause hold, e.g. true`);
-          else checkOption(c, `${at}.dependency.value`, dependency.value, optionsOf(dependency.flag as string), `the value of flag "${String(dependency.flag)}"`);
+          else checkOption(c, `${at}.dependency.value`, dependency.value, optionsOf(dependency.flag as string), `flag "${String(dependency.flag)}"'s value`);
         }
       }
     }

@@ -10,13 +10,12 @@
  * | delete | DELETE .../{environment}/experiments/{flag} | the flag stays (the legacy rule); already gone: nothing to do |
  */
 import type { Experiment, ExperimentRequest, Flag, FlagOption } from "../../clients/feature-flag-schemas";
-import { NotFoundError } from "../../http/errors";
 import { InputChecker } from "../shared/check";
 import { operationFailed } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { isStringList, plain, sameJson } from "../shared/values";
 import { canonicalConfigurationInput, DEFAULT_AVAILABLE_VALUES, type Options } from "../feature-flags/canonical";
-import { changedKeys, declared, failed, featureFlags, listOrFail, listOrGone, pick, replacedKeys, sameIdentity, type FeatureFlags } from "../feature-flags/common";
+import { changedKeys, declared, deleteOrFail, featureFlags, listOrFail, listOrGone, pick, replacedKeys, sameIdentity, writeOrFail, type FeatureFlags } from "../feature-flags/common";
 import { knownAvailableValues, prefixOf, removal, upsert } from "../feature-flags/lists";
 import { checkConditions, checkFreeText, checkLabels, checkPlatforms, checkValue, pathName } from "../feature-flags/rules";
 import { CONFIGURATION_KEYS, IDENTITY_KEYS, idOf, INPUT_KEYS, TYPE_NAME } from "./types";
@@ -159,15 +158,14 @@ async function apply(f: FeatureFlags, operation: string, id: string | undefined,
   const given = pick(inputs, CONFIGURATION_KEYS);
   if (typeof given.labels === "string") given.labels = [given.labels];
   const request = { ...configurationOf(current), ...given, type: "experiment", flag: flagName, name: flagName, availableValues: options } as ExperimentRequest;
-  try {
-    await f.lists.write(
-      () => f.fm.client.putExperiment(applicationId, environment, request),
-      (answer) => [upsert<Experiment>(prefixOf("experiments", applicationId, environment), answer, (e) => e.flag)],
-      [prefixOf("experiments", applicationId, environment), prefixOf("flags", applicationId)],
-    );
-  } catch (e) {
-    throw failed(operation, id, e);
-  }
+  await writeOrFail(
+    f,
+    operation,
+    id,
+    () => f.fm.client.putExperiment(applicationId, environment, request),
+    (answer) => [upsert<Experiment>(prefixOf("experiments", applicationId, environment), answer, (e) => e.flag)],
+    [prefixOf("experiments", applicationId, environment), prefixOf("flags", applicationId)],
+  );
   return outputsOf(inputs, inputs);
 }
 
@@ -210,17 +208,15 @@ async function remove(id: string, props: Props): Promise<void> {
   const { applicationId, environment, flag } = identityOf(props);
   const operation = `deleting ${TYPE_NAME}`;
   const f = featureFlags(operation, id);
-  try {
-    await f.lists.write(
-      () => f.fm.client.deleteExperiment(applicationId, environment, flag),
-      () => [removal<Experiment>(prefixOf("experiments", applicationId, environment), flag, (e) => e.flag)],
-      [prefixOf("experiments", applicationId, environment), prefixOf("flags", applicationId)],
-    );
-  } catch (e) {
-    // Not configured there any more, or the flag, the environment or the application is gone: nothing to remove.
-    if (e instanceof NotFoundError) return;
-    throw failed(operation, id, e);
-  }
+  // Not configured there any more, or the flag, the environment or the application is gone: nothing to remove.
+  await deleteOrFail(
+    f,
+    operation,
+    id,
+    () => f.fm.client.deleteExperiment(applicationId, environment, flag),
+    [removal<Experiment>(prefixOf("experiments", applicationId, environment), flag, (e) => e.flag)],
+    [prefixOf("experiments", applicationId, environment), prefixOf("flags", applicationId)],
+  );
 }
 
 export const flagConfiguration: ResourceController = { check, diff, create, read, update, delete: remove };

@@ -11,13 +11,12 @@
  * | delete | DELETE .../flags/{name} | the flag and its configuration in every environment; already gone: nothing to do |
  */
 import type { Flag, FlagOption } from "../../clients/feature-flag-schemas";
-import { NotFoundError } from "../../http/errors";
 import { InputChecker } from "../shared/check";
 import { operationFailed } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { containsUnknown, plain, sameJson } from "../shared/values";
 import { canonicalSet, DEFAULT_AVAILABLE_VALUES } from "../feature-flags/canonical";
-import { declared, failed, featureFlags, listOrFail, listOrGone, replacedKeys, sameIdentity, type FeatureFlags } from "../feature-flags/common";
+import { declared, deleteOrFail, featureFlags, listOrFail, listOrGone, replacedKeys, sameIdentity, writeOrFail, type FeatureFlags } from "../feature-flags/common";
 import { prefixOf, removal, upsert } from "../feature-flags/lists";
 import { checkAvailableValues, pathName } from "../feature-flags/rules";
 import { idOf, INPUT_KEYS, TYPE_NAME, type FlagOutputs } from "./types";
@@ -67,15 +66,14 @@ async function putFlag(f: FeatureFlags, operation: string, id: string | undefine
   const request: { name: string; availableValues?: FlagOption[]; isPermanent?: boolean } = { name: String(inputs.name) };
   if (availableValues) request.availableValues = availableValues;
   if (declared(inputs, "isPermanent")) request.isPermanent = inputs.isPermanent === true;
-  try {
-    return await f.lists.write(
-      () => f.fm.client.createFlag(applicationId, request),
-      (flag) => [upsert<Flag>(prefixOf("flags", applicationId), flag, (x) => x.name)],
-      [prefixOf("flags", applicationId)],
-    );
-  } catch (e) {
-    throw failed(operation, id, e);
-  }
+  return writeOrFail(
+    f,
+    operation,
+    id,
+    () => f.fm.client.createFlag(applicationId, request),
+    (flag) => [upsert<Flag>(prefixOf("flags", applicationId), flag, (x) => x.name)],
+    [prefixOf("flags", applicationId)],
+  );
 }
 
 async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
@@ -132,15 +130,14 @@ async function setPermanence(f: FeatureFlags, operation: string, id: string, app
     if (!current) continue;
     const { version: _v, type: _t, flag: _f, name: _n, availableValues: _a, ...configuration } = current;
     const labels = typeof configuration.labels === "string" ? [configuration.labels] : configuration.labels;
-    try {
-      await f.lists.write(
-        () => f.fm.client.setFlagConfiguration(applicationId, env.name, { ...configuration, labels, name, isPermanent }),
-        (flag) => [upsert<Flag>(prefixOf("flags", applicationId), { ...flag, isPermanent }, (x) => x.name)],
-        [prefixOf("flags", applicationId), prefixOf("experiments", applicationId, env.name)],
-      );
-    } catch (e) {
-      throw failed(operation, id, e);
-    }
+    await writeOrFail(
+      f,
+      operation,
+      id,
+      () => f.fm.client.setFlagConfiguration(applicationId, env.name, { ...configuration, labels, name, isPermanent }),
+      (flag) => [upsert<Flag>(prefixOf("flags", applicationId), { ...flag, isPermanent }, (x) => x.name)],
+      [prefixOf("flags", applicationId), prefixOf("experiments", applicationId, env.name)],
+    );
     return;
   }
   throw operationFailed(
@@ -165,17 +162,15 @@ async function remove(id: string, props: Props): Promise<void> {
   const name = String(props.name);
   const operation = `deleting ${TYPE_NAME}`;
   const f = featureFlags(operation, id);
-  try {
-    await f.lists.write(
-      () => f.fm.client.deleteFlag(applicationId, name),
-      () => [removal<Flag>(prefixOf("flags", applicationId), name, (x) => x.name), removal<{ flag: string }>(prefixOf("experiments", applicationId), name, (x) => x.flag)],
-      [prefixOf("flags", applicationId), prefixOf("experiments", applicationId)],
-    );
-  } catch (e) {
-    // Already gone (or its application is): nothing left to delete.
-    if (e instanceof NotFoundError) return;
-    throw failed(operation, id, e);
-  }
+  // Already gone (or its application is): nothing left to delete.
+  await deleteOrFail(
+    f,
+    operation,
+    id,
+    () => f.fm.client.deleteFlag(applicationId, name),
+    [removal<Flag>(prefixOf("flags", applicationId), name, (x) => x.name), removal<{ flag: string }>(prefixOf("experiments", applicationId), name, (x) => x.flag)],
+    [prefixOf("flags", applicationId), prefixOf("experiments", applicationId)],
+  );
 }
 
 export const flag: ResourceController = { check, diff, create, read, update, delete: remove };

@@ -16,7 +16,7 @@ import { warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { plain, sameJson } from "../shared/values";
 import { canonicalTargetGroupConditions, canonicalTargetGroupOperator } from "../feature-flags/canonical";
-import { changedKeys, declared, failed, featureFlags, listOrFail, listOrGone, pick, readBack, replacedKeys, type FeatureFlags } from "../feature-flags/common";
+import { changedKeys, declared, featureFlags, listOrFail, listOrGone, pick, readBack, replacedKeys, writeOrFail, type FeatureFlags } from "../feature-flags/common";
 import { prefixOf, upsert } from "../feature-flags/lists";
 import { checkFreeText, checkTargetGroupConditions, checkTargetGroupOperator } from "../feature-flags/rules";
 import { idOf, INPUT_KEYS, SETTING_KEYS, TYPE_NAME } from "./types";
@@ -63,15 +63,14 @@ async function apply(f: FeatureFlags, operation: string, id: string | undefined,
   if (typeof description === "string") request.description = description;
   const operator = declared(inputs, "operator") ? inputs.operator : current?.operator;
   if (operator === "and" || operator === "or") request.operator = operator;
-  try {
-    await f.lists.write(
-      () => f.fm.client.putTargetGroup(applicationId, request),
-      (answer) => [upsert<TargetGroup>(prefixOf("targetGroups", applicationId), answer, (g) => g.name)],
-      [prefixOf("targetGroups", applicationId)],
-    );
-  } catch (e) {
-    throw failed(operation, id, e);
-  }
+  await writeOrFail(
+    f,
+    operation,
+    id,
+    () => f.fm.client.putTargetGroup(applicationId, request),
+    (answer) => [upsert<TargetGroup>(prefixOf("targetGroups", applicationId), answer, (g) => g.name)],
+    [prefixOf("targetGroups", applicationId)],
+  );
   return outputsOf(inputs);
 }
 

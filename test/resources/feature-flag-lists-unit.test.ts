@@ -1,0 +1,82 @@
+import type { FeatureManagementClient } from "../../provider";
+import type { Experiment, Flag } from "../../provider/clients/feature-flag-schemas";
+import { FeatureFlagLists, prefixOf, removal, upsert } from "../../provider/resources/feature-flags/lists";
+
+// The lists' own rules, on a counting stand-in for the client: joined reads, writes that update what is kept
+// (whether their answer comes before or after a read in flight), failed reads and writes that are not kept.
+function fakeClient() {
+  const calls: string[] = [];
+  let flags: Flag[] = [{ name: "a" }];
+  const gates: (() => void)[] = [];
+  const client = {
+    listEnvironments: async () => {
+      calls.push("environments");
+      return [{ name: "Production", key: "k1" }];
+    },
+    listFlags: async (_app: string, env: string) => {
+      calls.push(`flags ${env}`);
+      const snapshot = flags;
+      await new Promise<void>((resolve) => gates.push(resolve));
+      return snapshot;
+    },
+    listExperiments: async () => {
+      calls.push("experiments");
+      throw new Error("boom");
+    },
+  } as unknown as FeatureManagementClient;
+  return { client, calls, gates, setFlags: (f: Flag[]) => (flags = f) };
+}
+
+describe("FeatureFlagLists", () => {
+  it("readers arriving while a list is in flight join it; a write answered meanwhile is laid over it", async () => {
+    const fake = fakeClient();
+    const lists = new FeatureFlagLists(fake.client);
+    const first = lists.flags("app", "Production");
+    const second = lists.flags("app", "Production");
+    // A flag created while the list is in flight: the list was read before it, the write's answer adds it.
+    await lists.write(async () => ({ name: "b" }) as Flag, (flag) => [upsert<Flag>(prefixOf("flags", "app"), flag, (x) => x.name)], [prefixOf("flags", "app")]);
+    fake.gates.shift()!();
+    expect(await first).toEqual([{ name: "a" }]);
+    expect(await lists.flags("app", "Production")).toEqual([{ name: "a" }, { name: "b" }]);
+    expect(await second).toEqual([{ name: "a" }]);
+    expect(fake.calls).toEqual(["flags Production"]);
+    // Removal by name.
+    await lists.write(async () => undefined, () => [removal<Flag>(prefixOf("flags", "app"), "a", (x) => x.name)], [prefixOf("flags", "app")]);
+    expect(await lists.flags("app", "Production")).toEqual([{ name: "b" }]);
+    expect(fake.calls).toEqual(["flags Production"]);
+  });
+
+  it("a failed write forgets the lists it may have changed; a failed read is not kept", async () => {
+    const fake = fakeClient();
+    const lists = new FeatureFlagLists(fake.client);
+    const read = lists.flags("app", "Production");
+    fake.gates.shift()!();
+    await read;
+    await expect(lists.write(async () => Promise.reject(new Error("lost")), () => [], [prefixOf("flags", "app")])).rejects.toThrow("lost");
+    fake.setFlags([{ name: "a" }, { name: "c" }]);
+    const again = lists.flags("app", "Production");
+    fake.gates.shift()!();
+    expect(await again).toEqual([{ name: "a" }, { name: "c" }]);
+    expect(fake.calls).toEqual(["flags Production", "flags Production"]);
+
+    await expect(lists.experiments("app", "Production")).rejects.toThrow("boom");
+    await expect(lists.experiments("app", "Production")).rejects.toThrow("boom");
+    expect(fake.calls.filter((c) => c === "experiments")).toHaveLength(2);
+  });
+
+  it("a change names the lists of one environment exactly (Prod is not Production) or of every environment", async () => {
+    const fake = fakeClient();
+    const lists = new FeatureFlagLists(fake.client);
+    const reads = [lists.flags("app", "Prod"), lists.flags("app", "Production")];
+    fake.gates.splice(0).forEach((open) => open());
+    await Promise.all(reads);
+    const experiment = { flag: "x" } as Experiment;
+    await lists.write(async () => experiment, (e) => [upsert<Flag>(prefixOf("flags", "app", "Prod"), { name: e.flag }, (x) => x.name)], []);
+    expect(await lists.flags("app", "Prod")).toEqual([{ name: "a" }, { name: "x" }]);
+    expect(await lists.flags("app", "Production")).toEqual([{ name: "a" }]);
+    expect(lists.knownAvailableValues("app", "x")).toBeUndefined();
+    await lists.write(async () => ({ name: "v", availableValues: ["on", "off"] }) as Flag, (f) => [upsert<Flag>(prefixOf("flags", "app"), f, (x) => x.name)], []);
+    await lists.flags("app", "Production");
+    expect(lists.knownAvailableValues("app", "v")).toEqual(["on", "off"]);
+  });
+});
