@@ -104,9 +104,8 @@ export function roxyPayload(env: RoxyEnvironment, signedAt: Date): RoxyPayload {
 }
 
 export function roxyData(env: RoxyEnvironment): RoxyData {
-  const groupIds = new Map(env.targetGroups.map((g) => [g.name, targetGroupId(g.name)]));
   const experiments = env.flags.flatMap((flag) => {
-    const condition = flagExpression(env.key, flag, groupIds);
+    const condition = flagExpression(env.key, flag);
     if (condition === undefined) return [];
     const configuration = flag.configuration;
     const labels = configuration.labels;
@@ -123,7 +122,7 @@ export function roxyData(env: RoxyEnvironment): RoxyData {
       },
     ];
   });
-  const targetGroups = env.targetGroups.map((g) => ({ _id: groupIds.get(g.name)!, name: g.name, condition: targetGroupExpression(g) }));
+  const targetGroups = env.targetGroups.map((g) => ({ _id: targetGroupId(g.name), name: g.name, condition: targetGroupExpression(g) }));
   return { application: env.key, experiments, targetGroups };
 }
 
@@ -151,14 +150,13 @@ interface FlagContext {
   kind: FlagKind;
   /** Seeds the percentage buckets: the experiment id and the stickiness property's value (rox-node: mergeSeed). */
   seed: string;
-  groupIds: Map<string, string>;
 }
 
 /**
  * A flag's whole configuration as one expression, or undefined when the SDK should not know the flag at all (a
  * disabled non-boolean flag: its default from code applies).
  */
-export function flagExpression(environmentKey: string, flag: RoxyFlag, groupIds: Map<string, string> = new Map()): string | undefined {
+export function flagExpression(environmentKey: string, flag: RoxyFlag): string | undefined {
   const configuration = flag.configuration;
   const kind = flagKind(flag.availableValues);
   if (configuration.enabled === false) return kind === "boolean" ? literal("false") : undefined;
@@ -166,7 +164,6 @@ export function flagExpression(environmentKey: string, flag: RoxyFlag, groupIds:
   const ctx: FlagContext = {
     kind,
     seed: `mergeSeed(${literal(experimentId(environmentKey, flag.name))}, property(${literal(stickiness)}))`,
-    groupIds,
   };
   const main = ruleChain(configuration.conditions ?? [], valueExpression(configuration.value, ctx), ctx);
   // A platform's rules replace the main ones for the SDKs that report that platform; without a value of its own,
@@ -187,17 +184,17 @@ function flagKind(availableValues: FlagOption[] | undefined): FlagKind {
 
 /** The if / else-if chain: the first condition that holds gives its value (`ifThen` is the SDK's conditional). */
 function ruleChain(conditions: Condition[], otherwise: string, ctx: FlagContext): string {
-  return conditions.reduceRight((rest, c) => `ifThen(${conditionTest(c, ctx)}, ${valueExpression(c.value, ctx)}, ${rest})`, otherwise);
+  return conditions.reduceRight((rest, c) => `ifThen(${conditionTest(c)}, ${valueExpression(c.value, ctx)}, ${rest})`, otherwise);
 }
 
 /** Every clause present must hold; a condition with none always holds. */
-function conditionTest(c: Condition, ctx: FlagContext): string {
+function conditionTest(c: Condition): string {
   const clauses: string[] = [];
   if (c.dependency) clauses.push(`eq(flagValue(${literal(c.dependency.flag)}), ${literal(optionText(c.dependency.value))})`);
   if (c.group) {
     const names = Array.isArray(c.group.name) ? c.group.name : [c.group.name];
     // An unknown group matches nobody (rox-node: isInTargetGroup of an unknown id is false).
-    const members = names.map((n) => `isInTargetGroup(${literal(ctx.groupIds.get(n) ?? targetGroupId(n))})`);
+    const members = names.map((n) => `isInTargetGroup(${literal(targetGroupId(n))})`);
     const operator = c.group.operator ?? "or";
     if (operator === "and") clauses.push(fold("and", members, "true"));
     else if (operator === "not") clauses.push(`not(${fold("or", members, "false")})`);
