@@ -4,7 +4,7 @@
  * repository): runs the emulator until Ctrl-C, for Pulumi programs and manual exploration with curl.
  */
 import * as path from "node:path";
-import { defaultBundlesDir, startEmulator } from "./index";
+import { DEFAULT_FM_ACCOUNTS, defaultBundlesDir, startEmulator, type Emulator } from "./index";
 
 interface CliArgs {
   port: number;
@@ -60,6 +60,7 @@ async function main(): Promise<void> {
     row("feature-flag service", emu.featureManagementUrl),
     row("  bearer tokens", `${featureManagementToken} (account acme), ${otherFeatureManagementToken} (account globex)`),
     row("  rate limit", args.rateLimit ? "on (1 request/s per client IP, else status 555)" : "off"),
+    row("  SDK (roxy mode)", `${emu.baseUrl}roxy/<environment key>/ (printed below for each environment as it appears)`),
     row("operations center", emu.operationsCenterUrl),
     "controllers",
     ...Object.entries(emu.controllerUrls).map(([name, url]) => row(`  ${name}`, url)),
@@ -71,6 +72,8 @@ async function main(): Promise<void> {
     `  curl -u ${admin.username}:${admin.apiToken} ${emu.operationsCenterUrl}casc-bundle/list`,
   ];
   console.log(lines.join("\n"));
+  const roxyTimer = setInterval(() => printNewEnvironments(emu), ROXY_POLL_MS);
+  roxyTimer.unref();
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
@@ -83,6 +86,23 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+}
+
+const ROXY_POLL_MS = 1000;
+const printedKeys = new Set<string>();
+
+/** One line per environment, once, with the URL its application's SDK reads in roxy mode. */
+function printNewEnvironments(emu: Emulator): void {
+  const accounts = [...new Set(DEFAULT_FM_ACCOUNTS.map((a) => a.account))];
+  for (const account of accounts) {
+    for (const app of emu.state.applications(account)) {
+      for (const env of emu.state.environments(app.id)) {
+        if (printedKeys.has(env.key)) continue;
+        printedKeys.add(env.key);
+        console.log(`roxy: application "${app.name}" (${account}), environment "${env.name}": ${emu.roxyUrl(env.key)}`);
+      }
+    }
+  }
 }
 
 main().catch((e: unknown) => {

@@ -5,6 +5,7 @@ import { FaultInjector } from "./faults";
 import { FeatureManagementService } from "./feature-management";
 import { RequestJournal } from "./journal";
 import { OperationsCenter } from "./operations-center";
+import { roxyUrlOf } from "./roxy-endpoint";
 import { CONTROLLERS_PREFIX, EmulatorServer, encodePath, FM_PREFIX, OC_PREFIX } from "./server";
 import type { Emulator, EmulatorOptions, EmulatorStateView } from "./types";
 
@@ -140,6 +141,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port,
     bundlesDir,
     featureManagementUrl: `http://127.0.0.1:${port}${FM_PREFIX}`,
+    roxyUrl: (environmentKey) => roxyUrlOf(baseUrl, environmentKey),
     operationsCenterUrl,
     controllerUrls,
     credentials: {

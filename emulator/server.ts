@@ -5,6 +5,7 @@ import type { FaultInjector } from "./faults";
 import type { FeatureManagementService } from "./feature-management";
 import { EmulatorRequest, flattenHeaders, jsonError, notFoundPage, Reply } from "./http";
 import type { RequestJournal } from "./journal";
+import { handleRoxyRequest, ROXY_PREFIX } from "./roxy-endpoint";
 import type { OperationsCenter } from "./operations-center";
 import type { EmulatorUser } from "./types";
 import { DROPPED_STATUS, internalError, MAX_BODY_BYTES } from "./undocumented-behaviour";
@@ -141,6 +142,7 @@ export class EmulatorServer {
   private async route(req: EmulatorRequest, s: Services): Promise<Reply> {
     const path = req.path;
     if (path.startsWith(FM_PREFIX)) return s.featureManagement.handle(req, path.slice(FM_PREFIX.length));
+    if (path.startsWith(ROXY_PREFIX)) return handleRoxyRequest(req, path.slice(ROXY_PREFIX.length), s.featureManagement);
     if (path.startsWith(OC_PREFIX)) {
       const auth = authenticateJenkins(req.headers["authorization"], s.users);
       if (!auth.ok) return auth.reply;

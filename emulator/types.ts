@@ -157,6 +157,12 @@ export interface Emulator {
   port: number;
   bundlesDir: string;
   featureManagementUrl: string;
+  /**
+   * The URL to give the vendor's SDK as its `roxy` option for the environment of this key (its SDK key, the
+   * Environment resource's `key` output): the SDK then reads that environment's flags and target groups from the
+   * emulator. An unknown key answers 404. See docs/testing.md ("Flags your application sees").
+   */
+  roxyUrl(environmentKey: string): string;
   operationsCenterUrl: string;
   /** Controller full path -> base URL (ends with "/"). */
   controllerUrls: Record<string, string>;

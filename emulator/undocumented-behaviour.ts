@@ -300,3 +300,15 @@ export const internalError = (err: unknown): Reply => {
 
 /** A dropped request (fault `drop`) is journaled with status 0: no response was sent. */
 export const DROPPED_STATUS = 0;
+
+// ---------------------------------------------------------------- the SDK's configuration (roxy endpoint, issue 16)
+
+/**
+ * An environment key that no application has: 404 JSON (the SDK reports a failed fetch and keeps what it had). The
+ * endpoint takes no token and is not rate limited: the 1 request/s rule is the REST API's, and the SDK's CDN needs
+ * only the key.
+ */
+export const roxyUnknownKey = (key: string): Reply => jsonError(404, `No environment has the key '${key}'`);
+
+/** The payload is not signed (the service's private key is not ours); rox-node skips the check in roxy mode. `signed_date` is the time of the answer. */
+export const ROXY_SIGNATURE = "";

@@ -19,6 +19,9 @@ export {
   type StateResource,
   type StepRecord,
 } from "./program-runner";
+export { startRoxClient, type RoxClient, type RoxClientOptions } from "./rox-client";
+export { LoopbackGuard, LoopbackRefusedError, loopbackAddress, type LoopbackGuardStats } from "./loopback-guard";
+export type { RoxContext, RoxFetchResult, RoxSdk, RoxDynamicApi, RoxPropertyValue } from "./rox-sdk";
 export { secret, isSecret, unwrapSecrets, UNKNOWN, type SecretValue } from "./values";
 export type { JsonObject } from "./provider-host";
 export {

@@ -58,6 +58,22 @@ describe("cloudbees-emulator (emulator/cli.ts)", () => {
     expect(names).toEqual(["base", "team-a", "team-z"]);
   });
 
+  it("prints the SDK's roxy URL of each environment as it appears (issue 16), and serves it", async () => {
+    expect(emulator.output()).toMatch(/SDK \(roxy mode\)\s+http:\/\/127\.0\.0\.1:\d+\/roxy\/<environment key>\//);
+    const fmUrl = /feature-flag service\s+(http:\/\/127\.0\.0\.1:\d+\/feature-management\/)/.exec(emulator.output())![1]!;
+    const created = await fetch(`${fmUrl}public-api/applications`, {
+      method: "POST",
+      headers: { authorization: "Bearer fm-token-acme-5d1e0b", "content-type": "application/json" },
+      body: JSON.stringify({ applicationName: "shop" }),
+    });
+    expect(created.status).toBe(200);
+    const line = /roxy: application "shop" \(acme\), environment "Production": (http:\/\/127\.0\.0\.1:\d+\/roxy\/[0-9a-f]{24}\/)\n/;
+    await waitFor(() => line.test(emulator.output()), 10000);
+    const res = await fetch(line.exec(emulator.output())![1]!);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(((await res.json()) as { data: string }).data)).toMatchObject({ experiments: [], targetGroups: [] });
+  });
+
   it("stops cleanly on SIGINT", async () => {
     emulator.child.kill("SIGINT");
     expect(await emulator.exited).toBe(0);

@@ -51,6 +51,7 @@ export function consumerLock(ours: Lock, dependencies: Record<string, string>, t
     version: string;
     dependencies: Record<string, string>;
     peerDependencies: Record<string, string>;
+    peerDependenciesMeta?: Record<string, { optional?: boolean }>;
     bin: Record<string, string>;
     engines: Record<string, string>;
     license: string;
@@ -99,6 +100,8 @@ export function consumerLock(ours: Lock, dependencies: Record<string, string>, t
       license: pkg.license,
       dependencies: pkg.dependencies,
       peerDependencies: pkg.peerDependencies,
+      // Optional peers (rox-node, for pulumi-cloudbees/testing's startRoxClient) are not installed.
+      ...(pkg.peerDependenciesMeta ? { peerDependenciesMeta: pkg.peerDependenciesMeta } : {}),
       bin: pkg.bin,
       engines: pkg.engines,
     },
