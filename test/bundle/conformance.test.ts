@@ -83,7 +83,7 @@ describe.each(fixtures.map((f) => [f.rule, f.source, f] as const))("%s, followin
     const server = await oc.validateUploadedBundle(bundle, { quiet: false });
     expect(server.valid).toBe(check.valid);
     expect(server.structureValidations).toEqual(
-      lint.messages.map((m) => ({ level: m.level, validationCode: validationCodeOf(m.code), message: m.message })),
+      lint.messages.map((m) => ({ level: m.level, validationCode: validationCodeOf(m.code), message: `[${m.code}] - ${m.message}` })),
     );
   });
 });

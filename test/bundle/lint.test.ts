@@ -50,12 +50,18 @@ describe("lintBundle: one test per check, each bundle breaking exactly that rule
     [
       "referenced file that does not exist",
       { "bundle.yaml": DESCRIPTOR.replace('  - "jenkins.yaml"\n', '  - "jenkins.yaml"\n  - "missing.yaml"\n') },
-      "ERROR - [CONTVAL] - The file 'missing.yaml' referenced in section 'jcasc' does not exist in the bundle.",
+      [
+        "ERROR - [CONTVAL] - The file 'missing.yaml' referenced in section 'jcasc' does not exist in the bundle.",
+        "ERROR - [JCASC] - The bundle.yaml file references missing.yaml in the Jenkins Configuration as Code section that cannot be found. Impossible to validate Jenkins Configuration as Code.",
+      ],
     ],
     [
       "referenced folder that does not exist",
       { "bundle.yaml": `${DESCRIPTOR}rbac:\n  - "rbac/"\n` },
-      "ERROR - [CONTVAL] - The folder 'rbac/' referenced in section 'rbac' does not exist in the bundle.",
+      [
+        "ERROR - [CONTVAL] - The folder 'rbac/' referenced in section 'rbac' does not exist in the bundle.",
+        "ERROR - [RBAC] - The bundle.yaml file references rbac/ in the RBAC section that cannot be found. Impossible to validate RBAC.",
+      ],
     ],
     [
       "file that no section references",
@@ -92,7 +98,7 @@ describe("lintBundle: one test per check, each bundle breaking exactly that rule
         "catalog-1.yaml": "type: plugin-catalog\nname: one\n",
         "catalog-2.yaml": "type: plugin-catalog\nname: two\n",
       },
-      "WARNING - [CATALOGVAL] - More than one plugin catalog file is referenced; only one plugin catalog is supported.",
+      "WARNING - [CATALOGVAL] - More than one plugin catalog file used in ok. Using only first read file.",
     ],
     [
       "parent not among the sibling bundles",

@@ -166,12 +166,12 @@ describe("validate-uploaded-bundle", () => {
     );
     expect(found.every((c) => !c.startsWith("INFO"))).toBe(true);
     const messages = r.json.structureValidations.map((v: any) => v.message);
-    expect(messages).toContain("'apiVersion' property in the bundle.yaml file must be an integer.");
-    expect(messages).toContain("Missing version property in the bundle.yaml file.");
+    expect(messages).toContain("[APIVAL] - 'apiVersion' property in the bundle.yaml file must be an integer.");
+    expect(messages).toContain("[VERSIONVAL] - Missing version property in the bundle.yaml file.");
     expect(messages.some((m: string) => m.includes("'missing.yaml'"))).toBe(true);
-    expect(messages).toContain("Unreferenced files/folders stray.yaml found in bundle folder.");
-    expect(r.json.errorCount).toBe(3);
-    expect(r.json.structureValidations.filter((v: any) => v.level === "ERROR")).toHaveLength(3);
+    expect(messages).toContain("[CONTVAL] - Unreferenced files/folders stray.yaml found in bundle folder.");
+    expect(r.json.errorCount).toBe(4);
+    expect(r.json.structureValidations.filter((v: any) => v.level === "ERROR")).toHaveLength(4);
   });
 
   it("reports jcasc conflicts with the parent under errorOnConflict", async () => {
@@ -185,7 +185,7 @@ describe("validate-uploaded-bundle", () => {
   it("reports a parent that cannot be found", async () => {
     const r = await post(emu, `${oc}casc-bundle/validate-uploaded-bundle?bundleId=orphan&quiet=true`);
     expect(r.json).toMatchObject({ valid: false, errorCount: 1 });
-    expect(r.json.structureValidations[0].message).toBe("Parent bundle 'ghost' of bundle 'orphan' not found");
+    expect(r.json.structureValidations[0].message).toBe("[STRUCTURE] - Parent bundle 'ghost' of bundle 'orphan' not found");
   });
 
   it("404 for an unknown bundle, 400 without bundleId", async () => {
@@ -210,7 +210,7 @@ describe("pre-validate-bundle", () => {
     expect(byName["main/bad"].structureValidations).toContainEqual({
       level: "ERROR",
       validationCode: "BUNDLE_API",
-      message: "'apiVersion' property in the bundle.yaml file must be 1 or 2.",
+      message: "[APIVAL] - 'apiVersion' property in the bundle.yaml file must be 1 or 2.",
     });
 
     const quiet = await post(emu, `${oc}casc-bundle/pre-validate-bundle?quiet=true`, { body: zip, headers: ZIP_HEADERS });
