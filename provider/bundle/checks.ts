@@ -20,6 +20,7 @@ import { DESCRIPTOR_FILE, type FileMap } from "./files";
 import { jcascStrategyOf, mergeJcascFiles, mergeProblemText } from "./jcasc";
 import type { BundleMessage, Level, MessageCode } from "./messages";
 import { rbacStrategyProblem } from "./rbac-strategy";
+import { successLines } from "./success-lines";
 import { cascToJs, type CascNode, type DuplicateKey, readYaml } from "./yaml-reader";
 
 // The structural and light content checks of one bundle, the same offline (lintBundle) as in the emulator's
@@ -214,7 +215,8 @@ function checkOtherFiles(files: FileMap, section: SectionKey, names: string[]): 
  * each section's files readable and not empty (the section's validator tag), jcasc files merged with the bundle's
  * jcascMergeStrategy (JCASCSTRATEGY), an rbac section with another authorization strategy (RBAC), light shapes of the
  * other section files, at most one plugin catalog (WARNING), only YAML files in the bundle (STRUCTURE), files no
- * section references (one CONTVAL WARNING). A bundle with a readable descriptor gets one INFO line first.
+ * section references (one CONTVAL WARNING). First come the INFO lines of the validators that found nothing
+ * (success-lines.ts).
  */
 export function checkBundleFiles(files: FileMap, options: CheckOptions = {}): BundleMessage[] {
   const parsed = parseDescriptor(files);
@@ -283,10 +285,6 @@ export function checkBundleFiles(files: FileMap, options: CheckOptions = {}): Bu
   if (unreferenced.length > 0) {
     messages.push(warn("CONTVAL", `Unreferenced files/folders ${unreferenced.join(", ")} found in bundle folder.`, unreferenced[0]));
   }
-  const id = scalarProp(desc, "id") ?? "";
-  const version = scalarProp(desc, "version") ?? "";
-  messages.unshift(
-    msg("INFO", "STRUCTURE", `Bundle '${id}' version '${version}': ${referenced.size - 1} file(s) referenced by the bundle.yaml file.`),
-  );
+  messages.unshift(...successLines(messages, desc));
   return messages;
 }

@@ -20,8 +20,29 @@ describe("lintBundle: one test per check, each bundle breaking exactly that rule
   it("accepts the unbroken bundle (quoted apiVersion, folder entry expanded)", () => {
     const r = lintChanged({});
     expect(r.valid).toBe(true);
-    expect(r.format()).toEqual(["INFO - [STRUCTURE] - Bundle 'ok' version '1': 3 file(s) referenced by the bundle.yaml file."]);
+    // Each structural validator's success line, in the order a public validate-uploaded-bundle answer shows them.
+    expect(r.format()).toEqual([
+      "INFO - [STRUCTURE] - [FileSystemBundleValidator] All files indicated in the bundle exist and have the correct type.",
+      "INFO - [CONTVAL] - [ContentBundleValidator] All files specified in the bundle exist and no unreferenced files indicated.",
+      "INFO - [SCHEMA] - All YAML files validated correctly against their corresponding schemas",
+      "INFO - [DESCVAL] - [DescriptorValidator] All files referenced in the descriptor are folders or yaml files.",
+      "INFO - [VERSIONVAL] - [VersionValidator] Version correctly indicated in bundle.yaml.",
+      "INFO - [APIVAL] - [ApiValidator] apiVersion correctly indicated in bundle.yaml.",
+      "INFO - [JCASCSTRATEGY] - [JcascMergeStrategyValidator] No (optional) jcascMergeStrategy defined in the bundle.",
+      "INFO - [ITEMSTRATEGY] - [ItemRemoveStrategyValidator] No (optional) itemRemoveStrategy defined in the bundle.",
+      "INFO - [CATALOGVAL] - [MultipleCatalogFilesValidator] No catalog validation needed.",
+      "INFO - [CATALOGVAL] - [AllowBeekeeperExceptionValidator] No catalog defined in the bundle.",
+    ]);
     expect(r.format({ quiet: true })).toEqual([]);
+  });
+
+  it("writes no success line where the server's words for that outcome are not public: a strategy set, a catalog", () => {
+    const r = lintChanged({
+      "bundle.yaml": `${DESCRIPTOR}jcascMergeStrategy: "override"\ncatalog:\n  - "catalog.yaml"\n`,
+      "catalog.yaml": "type: plugin-catalog\nname: one\n",
+    });
+    expect(r.valid).toBe(true);
+    expect(r.messages.map((m) => m.code)).toEqual(["STRUCTURE", "CONTVAL", "SCHEMA", "DESCVAL", "VERSIONVAL", "APIVAL", "ITEMSTRATEGY"]);
   });
 
   it.each<[string, Record<string, string | null>, string | string[]]>([
@@ -123,7 +144,9 @@ describe("lintBundle: one test per check, each bundle breaking exactly that rule
   it("gives structured messages: level, code, text, file and, for YAML syntax, line", () => {
     const r = lintChanged({ "jenkins.yaml": "jenkins:\n  systemMessage: a: b\n", "stray.yaml": "x: 1\n" });
     expect(r).toMatchObject({ name: "ok", errors: 2, warnings: 1, valid: false });
-    expect(r.messages.slice(1)).toEqual([
+    // The validators that found something write no success line; the others do, first.
+    expect(r.messages.filter((m) => m.level === "INFO").map((m) => m.code)).toEqual(["STRUCTURE", "DESCVAL", "VERSIONVAL", "APIVAL", "JCASCSTRATEGY", "ITEMSTRATEGY", "CATALOGVAL", "CATALOGVAL"]);
+    expect(r.messages.filter((m) => m.level !== "INFO")).toEqual([
       {
         level: "ERROR",
         code: "SCHEMA",

@@ -144,7 +144,22 @@ describe("validate-uploaded-bundle", () => {
     const r = await post(emu, `${oc}casc-bundle/validate-uploaded-bundle?bundleId=team-a&quiet=false`);
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ valid: true, errorCount: 0 });
-    expect(codes(r.json.structureValidations)).toEqual(["INFO BUNDLE_STRUCTURE"]);
+    // The structural validators' success lines, as a public validate-uploaded-bundle answer lists them; team-a sets a
+    // jcascMergeStrategy, whose validator's words for that case are not public.
+    expect(codes(r.json.structureValidations)).toEqual([
+      "INFO BUNDLE_STRUCTURE",
+      "INFO BUNDLE_CONTENT",
+      "INFO SCHEMA",
+      "INFO DESCRIPTOR",
+      "INFO BUNDLE_VERSION",
+      "INFO BUNDLE_API",
+      "INFO BUNDLE_ITEM_STRATEGY",
+      "INFO PLUGIN_CATALOG",
+      "INFO PLUGIN_CATALOG",
+    ]);
+    expect(r.json.structureValidations[0].message).toBe(
+      "[STRUCTURE] - [FileSystemBundleValidator] All files indicated in the bundle exist and have the correct type.",
+    );
     expect(r.json.controllerValidations).toEqual([
       {
         controller: "team-a/controller-a",
@@ -204,7 +219,7 @@ describe("pre-validate-bundle", () => {
     const byName = Object.fromEntries(r.json.validations.map((v: any) => [v.bundle, v.result]));
     expect(Object.keys(byName)).toEqual(["main/bad", "main/team-a", "main/team-b"]);
     expect(byName["main/team-a"]).toMatchObject({ valid: true, errorCount: 0 });
-    expect(codes(byName["main/team-a"].structureValidations)).toEqual(["INFO BUNDLE_STRUCTURE"]);
+    expect(codes(byName["main/team-a"].structureValidations).every((c) => c.startsWith("INFO "))).toBe(true);
     expect(byName["main/team-a"].controllerValidations.map((c: any) => c.controller)).toEqual(["team-a/controller-a"]);
     expect(byName["main/bad"]).toMatchObject({ valid: false, errorCount: 1 });
     expect(byName["main/bad"].structureValidations).toContainEqual({
