@@ -1,5 +1,7 @@
+import type { FileMap } from "./files";
+import { mergeJcascFiles } from "./jcasc";
 import type { BundleMessage } from "./messages";
-import type { CascNode } from "./yaml-reader";
+import type { CascNode, JcascMergeStrategy } from "./yaml-reader";
 
 // The part of the controller plugin's RBAC validator (RbacValidatorExtension, RbacValidatorExtensionTest
 // "invalid-strategy") that needs no running instance: a bundle with an rbac section whose jcasc configures another
@@ -50,4 +52,24 @@ export function rbacStrategyProblem(jcasc: CascNode | null): BundleMessage | und
     file: strategy.file,
     line: strategy.line,
   };
+}
+
+/**
+ * What an inheritance chain adds: the effective bundle has an rbac section (any level's) and its jcasc (every
+ * level's, parent first, under the effective strategy) configures another strategy, which the bundle's own files do
+ * not show on their own (when they do, its own check reports it). `files` holds the levels' jcasc files under
+ * `<level>/<file>`, as the effective bundle lays them out; `rbacLevels` names the levels with an rbac section.
+ */
+export function inheritedRbacStrategyProblem(
+  files: FileMap,
+  jcascList: readonly string[],
+  strategy: JcascMergeStrategy,
+  rbacLevels: readonly string[],
+  ownLevel: string,
+): BundleMessage[] {
+  if (rbacLevels.length === 0) return [];
+  const problem = rbacStrategyProblem(mergeJcascFiles(files, jcascList, strategy).node);
+  if (!problem) return [];
+  const reportedByOwnCheck = rbacLevels.includes(ownLevel) && problem.file?.split("/")[0] === ownLevel;
+  return reportedByOwnCheck ? [] : [problem];
 }

@@ -61,6 +61,7 @@ it("covers every rule of issues 7 and 17, each fixture naming its public source"
       "symbolic-links",
       "section-files-not-found",
       "rbac-strategy",
+      "rbac-strategy-inherited",
       "alias-limit-environment",
       "multiple-catalogs",
     ]),
