@@ -5,24 +5,12 @@ import * as path from "node:path";
 import { bundleHash, zipBundleTree } from "../../provider/bundle";
 import { CheckFailedError, ProviderHostError, UNKNOWN, type ManagedResource } from "../harness";
 import { calls, cascSnapshot, SAMPLE_BUNDLES, startActionWorld, tempDir, type ActionWorld } from "./helpers";
+import { ALL_PASSED } from "../bundle/helpers";
 
 let w: ActionWorld;
 let tmp: string;
 const VALIDATE = "POST /cjoc/casc-bundle-mgnt/casc-bundle-validate";
 const PRE_VALIDATE = "POST /cjoc/casc-bundle/pre-validate-bundle";
-/** What the server and lint write for a bundle every structural validator passes (no strategy set, no catalog). */
-const SUCCESS_LINES = [
-  "INFO - [STRUCTURE] - [FileSystemBundleValidator] All files indicated in the bundle exist and have the correct type.",
-  "INFO - [CONTVAL] - [ContentBundleValidator] All files specified in the bundle exist and no unreferenced files indicated.",
-  "INFO - [SCHEMA] - All YAML files validated correctly against their corresponding schemas",
-  "INFO - [DESCVAL] - [DescriptorValidator] All files referenced in the descriptor are folders or yaml files.",
-  "INFO - [VERSIONVAL] - [VersionValidator] Version correctly indicated in bundle.yaml.",
-  "INFO - [APIVAL] - [ApiValidator] apiVersion correctly indicated in bundle.yaml.",
-  "INFO - [JCASCSTRATEGY] - [JcascMergeStrategyValidator] No (optional) jcascMergeStrategy defined in the bundle.",
-  "INFO - [ITEMSTRATEGY] - [ItemRemoveStrategyValidator] No (optional) itemRemoveStrategy defined in the bundle.",
-  "INFO - [CATALOGVAL] - [MultipleCatalogFilesValidator] No catalog validation needed.",
-  "INFO - [CATALOGVAL] - [AllowBeekeeperExceptionValidator] No catalog defined in the bundle.",
-];
 const MISSING = "ERROR - [CONTVAL] - The file 'missing.yaml' referenced in section 'jcasc' does not exist in the bundle.";
 
 beforeAll(async () => {
@@ -66,8 +54,8 @@ describe("BundleValidation of one bundle folder (lint, then casc-bundle-validate
     expect(outs).toEqual({
       bundlePath: "examples/bundles/base",
       contentHash: bundleHash(path.join(SAMPLE_BUNDLES, "base")),
-      messages: SUCCESS_LINES,
-      lintMessages: SUCCESS_LINES,
+      messages: ALL_PASSED,
+      lintMessages: ALL_PASSED,
     });
   });
 
