@@ -1,6 +1,6 @@
 import { checkBundleFiles } from "../provider/bundle/checks";
-import { applyQuiet, type BundleMessage, countLevels, formatMessage, type Level, validationCodeOf } from "../provider/bundle/messages";
-import { STRUCTURE_MESSAGE_WITHOUT_PREFIX, UPLOADED_PARENT_IS_WARNING } from "./undocumented-behaviour";
+import { applyQuiet, type BundleMessage, countLevels, formatMessage, type Level, taggedMessage, validationCodeOf } from "../provider/bundle/messages";
+import { UPLOADED_PARENT_IS_WARNING } from "./undocumented-behaviour";
 import type { FileMap } from "./zip";
 
 // The checks themselves are the provider's bundle toolkit's (lintBundle runs the same ones); this file turns
@@ -14,8 +14,12 @@ export interface StructureValidation {
   message: string;
 }
 
+/**
+ * A validation result entry. Its message starts with the tag, as the plugin's Validation messages do
+ * ("[JCASC] - ...": the validators' tests, and a public validate-uploaded-bundle answer); the level has its own field.
+ */
 export function toStructureValidation(f: Finding): StructureValidation {
-  return { level: f.level, validationCode: validationCodeOf(f.code), message: STRUCTURE_MESSAGE_WITHOUT_PREFIX ? f.message : formatMessage(f) };
+  return { level: f.level, validationCode: validationCodeOf(f.code), message: taggedMessage(f) };
 }
 
 /**

@@ -3,6 +3,7 @@ import YAML from "yaml";
 import { updateHashWithFiles } from "../provider/bundle/hash";
 import { type BundleSource, type ChainLink, inheritedProperty, levelSections, parentChain, type ParentResolver } from "../provider/bundle/inheritance";
 import { crossLevelConflicts, jcascStrategyOf } from "../provider/bundle/jcasc";
+import { inheritedRbacStrategyProblem } from "../provider/bundle/rbac-strategy";
 import { countLevels, Finding, validateBundle } from "./bundle-validation";
 import { Descriptor, isYamlName, scalarProp, SECTION_KEYS, SectionKey } from "./descriptor";
 import { EFFECTIVE_VERSION_HEX_DIGITS, effectiveFolderName } from "./undocumented-behaviour";
@@ -30,7 +31,7 @@ export interface EffectiveBundle {
   descriptor: Descriptor;
   /** Validation of the effective bundle, jcasc merge conflicts included. */
   findings: Finding[];
-  /** Only the jcasc merge conflicts between levels (a raw validation cannot see them). */
+  /** What only the levels together show (a raw validation cannot see it): jcasc merge conflicts, RBAC strategy. */
   conflicts: Finding[];
   errors: number;
   warnings: number;
@@ -107,7 +108,12 @@ export function buildEffectiveBundle(bundle: BundleSource, resolveParent: Parent
 
   // Problems inside one level are in that bundle's own validation; those between levels only appear here.
   const jcascList = Array.isArray(descriptor["jcasc"]) ? (descriptor["jcasc"] as string[]).filter(isYamlName) : [];
-  const conflicts = crossLevelConflicts(files, jcascList, jcascStrategyOf(descriptor["jcascMergeStrategy"]));
+  const strategy = jcascStrategyOf(descriptor["jcascMergeStrategy"]);
+  const rbacLevels = levels.filter((l) => l.sections.get("rbac")!.length > 0).map((l) => l.folder);
+  const conflicts = [
+    ...crossLevelConflicts(files, jcascList, strategy),
+    ...inheritedRbacStrategyProblem(files, jcascList, strategy, rbacLevels, child.folder),
+  ];
   const findings = validateBundle(files, { uploaded: false, folderProblems: levels.flatMap((l) => l.source.problems ?? []) });
   const { errors, warnings } = countLevels(findings);
   const chainNames = levels.map((l) => l.source.name);

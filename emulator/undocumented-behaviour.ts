@@ -241,9 +241,6 @@ export const effectiveFolderName = (bundle: string): string => bundle.replace(/\
 /** Effective `version`: the first 32 hex digits of a SHA-256 over the effective descriptor (minus version) and every file. */
 export const EFFECTIVE_VERSION_HEX_DIGITS = 32;
 
-/** structureValidations[].message is the text without the "LEVEL - [TAG] - " prefix (level and code have their own fields). */
-export const STRUCTURE_MESSAGE_WITHOUT_PREFIX = true;
-
 // ---------------------------------------------------------------- instances (OC and controllers)
 
 /** Update logs (retention-policy) and raw validation logs keep this many versions. */

@@ -19,6 +19,8 @@ import {
 import { DESCRIPTOR_FILE, type FileMap } from "./files";
 import { jcascStrategyOf, mergeJcascFiles, mergeProblemText } from "./jcasc";
 import type { BundleMessage, Level, MessageCode } from "./messages";
+import { rbacStrategyProblem } from "./rbac-strategy";
+import { successLines } from "./success-lines";
 import { cascToJs, type CascNode, type DuplicateKey, readYaml } from "./yaml-reader";
 
 // The structural and light content checks of one bundle, the same offline (lintBundle) as in the emulator's
@@ -94,7 +96,7 @@ function checkDescriptorProperties(desc: Descriptor, options: CheckOptions): Bun
 /**
  * The controller validators that read one section's files (JCasCValidatorExtension, PluginsValidatorExtension,
  * PluginCatalogValidatorExtension, RbacValidatorExtension, ItemsValidatorExtension): their tag and how they name the
- * section in "references X in the <section> section that is empty or has an invalid yaml format".
+ * section in AbstractValidator.checkFiles' "references X in the <section> section that ...".
  */
 const SECTION_VALIDATORS: Partial<Record<SectionKey, { code: MessageCode; section: string }>> = {
   jcasc: { code: "JCASC", section: "Jenkins Configuration as Code" },
@@ -104,11 +106,18 @@ const SECTION_VALIDATORS: Partial<Record<SectionKey, { code: MessageCode; sectio
   items: { code: "ITEMS", section: "items" },
 };
 
-function unusableFilesMessage(section: SectionKey, names: string[]): BundleMessage[] {
+/** checkFiles' two findings: entries naming nothing, and files that are empty or not YAML. */
+const SECTION_FILE_FAULTS = {
+  missing: "cannot be found",
+  unusable: "is empty or has an invalid yaml format",
+} as const;
+
+/** One ERROR of the section's validator naming every file of `names` (entries as bundle.yaml writes them). */
+function sectionFilesMessage(section: SectionKey, fault: keyof typeof SECTION_FILE_FAULTS, names: string[]): BundleMessage[] {
   const validator = SECTION_VALIDATORS[section];
   if (!validator || names.length === 0) return [];
-  const text = `The bundle.yaml file references ${names.join(", ")} in the ${validator.section} section that is empty or has an invalid yaml format. Impossible to validate ${validator.section}.`;
-  return [err(validator.code, text, names[0])];
+  const text = `The bundle.yaml file references ${names.join(", ")} in the ${validator.section} section that ${SECTION_FILE_FAULTS[fault]}. Impossible to validate ${validator.section}.`;
+  return [err(validator.code, text, fault === "missing" ? DESCRIPTOR_FILE : names[0])];
 }
 
 function duplicateKeyWarning(d: DuplicateKey, merged: boolean): BundleMessage {
@@ -159,19 +168,25 @@ function checkSectionShape(section: SectionKey, name: string, doc: Record<string
 const syntaxError = (name: string, error: string, line?: number): BundleMessage =>
   err("SCHEMA", `The file '${name}' is not valid YAML: ${error}.`, name, line);
 
+/** What one section's files gave: their messages, and whether every file was usable (checkFiles found nothing). */
+interface SectionCheck {
+  messages: BundleMessage[];
+  usable: boolean;
+}
+
 /** The jcasc section: each file read, then all merged as JCasC merges them with the bundle's strategy. */
-function checkJcascFiles(files: FileMap, names: string[], strategy: unknown): BundleMessage[] {
+function checkJcascFiles(files: FileMap, names: string[], strategy: unknown): SectionCheck & { merged: CascNode | null } {
   const merge = mergeJcascFiles(files, names, jcascStrategyOf(strategy));
   const out: BundleMessage[] = merge.unreadable.map((u) => syntaxError(u.name, u.error, u.line));
   out.push(...merge.duplicates.map((d) => duplicateKeyWarning(d, true)));
   const unusable = [...merge.unreadable.map((u) => u.name), ...merge.read.filter((f) => !isNonEmptyMapping(f.node)).map((f) => f.name)];
-  out.push(...unusableFilesMessage("jcasc", names.filter((n) => unusable.includes(n))));
+  out.push(...sectionFilesMessage("jcasc", "unusable", names.filter((n) => unusable.includes(n))));
   out.push(...merge.problems.map((p) => err("JCASCSTRATEGY", mergeProblemText(p), p.second.file, p.second.line)));
-  return out;
+  return { messages: out, usable: unusable.length === 0, merged: merge.node };
 }
 
 /** Another section's files: SnakeYAML reading (a key set twice keeps its last value) and light shapes. */
-function checkOtherFiles(files: FileMap, section: SectionKey, names: string[]): BundleMessage[] {
+function checkOtherFiles(files: FileMap, section: SectionKey, names: string[]): SectionCheck {
   const out: BundleMessage[] = [];
   const unusable: string[] = [];
   for (const name of names) {
@@ -190,17 +205,18 @@ function checkOtherFiles(files: FileMap, section: SectionKey, names: string[]): 
     }
     out.push(...checkSectionShape(section, name, cascToJs(read.node) as Record<string, unknown>));
   }
-  out.push(...unusableFilesMessage(section, unusable));
-  return out;
+  out.push(...sectionFilesMessage(section, "unusable", unusable));
+  return { messages: out, usable: unusable.length === 0 };
 }
 
 /**
  * Validates one bundle (raw or effective) as the server's validators do: descriptor properties, section lists
- * (every entry exists, CONTVAL; names a folder or a YAML file, DESCVAL), each section's files readable and not empty
- * (the section's validator tag), jcasc files merged with the bundle's jcascMergeStrategy (JCASCSTRATEGY), light
- * shapes of the other section files, at most one plugin catalog (WARNING), only YAML files in the bundle
- * (STRUCTURE), files no section references (one CONTVAL WARNING). A bundle with a readable descriptor gets one INFO
- * line first.
+ * (every entry exists, CONTVAL, and again in the section validator's words; names a folder or a YAML file, DESCVAL),
+ * each section's files readable and not empty (the section's validator tag), jcasc files merged with the bundle's
+ * jcascMergeStrategy (JCASCSTRATEGY), an rbac section with another authorization strategy (RBAC), light shapes of the
+ * other section files, at most one plugin catalog (WARNING), only YAML files in the bundle (STRUCTURE), files no
+ * section references (one CONTVAL WARNING). First come the INFO lines of the validators that found nothing
+ * (success-lines.ts).
  */
 export function checkBundleFiles(files: FileMap, options: CheckOptions = {}): BundleMessage[] {
   const parsed = parseDescriptor(files);
@@ -213,6 +229,7 @@ export function checkBundleFiles(files: FileMap, options: CheckOptions = {}): Bu
   if (descriptorRead.ok) messages.push(...descriptorRead.duplicates.map((d) => duplicateKeyWarning(d, false)));
   messages.push(...(options.folderProblems ?? []));
   const referenced = new Set<string>([DESCRIPTOR_FILE]);
+  let jcasc: CascNode | null = null;
   for (const section of SECTION_KEYS) {
     const entries = sectionEntries(desc, section);
     if (!entries.ok) {
@@ -220,10 +237,12 @@ export function checkBundleFiles(files: FileMap, options: CheckOptions = {}): Bu
       continue;
     }
     const sectionFiles: string[] = [];
+    const missing: string[] = [];
     for (const entry of entries.value) {
       const resolved = resolveEntry(files, entry);
       if (!resolved) {
         messages.push(err("CONTVAL", missingEntryProblem(entry, section), DESCRIPTOR_FILE));
+        missing.push(entry);
         continue;
       }
       const isFolderEntry = resolved.length !== 1 || resolved[0] !== entry.replace(/^\.\//, "");
@@ -235,10 +254,26 @@ export function checkBundleFiles(files: FileMap, options: CheckOptions = {}): Bu
         if (isYamlName(f) && !sectionFiles.includes(f)) sectionFiles.push(f);
       }
     }
+    // The content validator names each missing entry; the section's own validator names them all again.
+    messages.push(...sectionFilesMessage(section, "missing", missing));
     if (section === "catalog" && sectionFiles.length > 1) {
-      messages.push(warn("CATALOGVAL", "More than one plugin catalog file is referenced; only one plugin catalog is supported.", DESCRIPTOR_FILE));
+      const text = `More than one plugin catalog file used in ${scalarProp(desc, "id") ?? ""}. Using only first read file.`;
+      messages.push(warn("CATALOGVAL", text, DESCRIPTOR_FILE));
     }
-    messages.push(...(section === "jcasc" ? checkJcascFiles(files, sectionFiles, desc["jcascMergeStrategy"]) : checkOtherFiles(files, section, sectionFiles)));
+    let check: SectionCheck;
+    if (section === "jcasc") {
+      const jcascCheck = checkJcascFiles(files, sectionFiles, desc["jcascMergeStrategy"]);
+      jcasc = jcascCheck.merged;
+      check = jcascCheck;
+    } else {
+      check = checkOtherFiles(files, section, sectionFiles);
+    }
+    messages.push(...check.messages);
+    // RbacValidatorExtension looks at the strategy only once its files passed checkFiles.
+    if (section === "rbac" && sectionFiles.length > 0 && missing.length === 0 && check.usable) {
+      const strategy = rbacStrategyProblem(jcasc);
+      if (strategy) messages.push(strategy);
+    }
   }
   const names = [...files.keys()].sort();
   for (const name of names) {
@@ -250,10 +285,6 @@ export function checkBundleFiles(files: FileMap, options: CheckOptions = {}): Bu
   if (unreferenced.length > 0) {
     messages.push(warn("CONTVAL", `Unreferenced files/folders ${unreferenced.join(", ")} found in bundle folder.`, unreferenced[0]));
   }
-  const id = scalarProp(desc, "id") ?? "";
-  const version = scalarProp(desc, "version") ?? "";
-  messages.unshift(
-    msg("INFO", "STRUCTURE", `Bundle '${id}' version '${version}': ${referenced.size - 1} file(s) referenced by the bundle.yaml file.`),
-  );
+  messages.unshift(...successLines(messages, desc));
   return messages;
 }

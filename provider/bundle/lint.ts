@@ -6,6 +6,7 @@ import { DESCRIPTOR_FILE, type FileMap, readBundleFolder, readBundleTree } from 
 import { type BundleSource, inheritedProperty, levelSections, parentChain } from "./inheritance";
 import { crossLevelConflicts, jcascStrategyOf } from "./jcasc";
 import { applyQuiet, type BundleMessage, countLevels, formatMessage } from "./messages";
+import { inheritedRbacStrategyProblem } from "./rbac-strategy";
 
 export interface LintOptions {
   /**
@@ -38,7 +39,8 @@ function result(dir: string, name: string, messages: BundleMessage[]): LintResul
 /**
  * What inheritance adds, as the server reports it: where the parent chain breaks (missing parent, cycle, unreadable
  * ancestor, an ancestor naming a missing file), else the jcasc merge problems between levels (the effective
- * bundle's jcascMergeStrategy). Faults in the bundle's own files are reported by its own checks already.
+ * bundle's jcascMergeStrategy) and an rbac section meeting another level's authorization strategy. Faults in the
+ * bundle's own files are reported by its own checks already.
  */
 function parentProblems(self: BundleSource, siblingsRoot: string): BundleMessage[] {
   const parsed = parseDescriptor(self.files);
@@ -50,17 +52,20 @@ function parentProblems(self: BundleSource, siblingsRoot: string): BundleMessage
   // The effective bundle's layout: each level's jcasc files under `<level>/<file>`, parent first.
   const files: FileMap = new Map();
   const list: string[] = [];
+  const rbacLevels: string[] = [];
+  const folderOf = (source: BundleSource) => source.name.replace(/\//g, "___");
   for (const { source, descriptor } of chain.chain) {
     const level = levelSections(source, descriptor);
     if (!level.ok) return source === self ? [] : structure(level.error);
     for (const f of level.sections.get("jcasc")!.filter(isYamlName)) {
-      const name = `${source.name.replace(/\//g, "___")}/${f}`;
+      const name = `${folderOf(source)}/${f}`;
       files.set(name, source.files.get(f)!);
       list.push(name);
     }
+    if (level.sections.get("rbac")!.length > 0) rbacLevels.push(folderOf(source));
   }
-  const strategy = inheritedProperty(chain.chain.map((l) => l.descriptor), "jcascMergeStrategy");
-  return crossLevelConflicts(files, list, jcascStrategyOf(strategy));
+  const strategy = jcascStrategyOf(inheritedProperty(chain.chain.map((l) => l.descriptor), "jcascMergeStrategy"));
+  return [...crossLevelConflicts(files, list, strategy), ...inheritedRbacStrategyProblem(files, list, strategy, rbacLevels, folderOf(self))];
 }
 
 /**

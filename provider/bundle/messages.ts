@@ -31,8 +31,14 @@ export interface BundleMessage {
   line?: number;
 }
 
+/** `[<CODE>] - <text>`: a message as the plugin's Validation objects hold it (validation results' `message`). */
+export function taggedMessage(m: Pick<BundleMessage, "code" | "message">): string {
+  return `[${m.code}] - ${m.message}`;
+}
+
+/** `<LEVEL> - [<CODE>] - <text>`: the level, then the tagged message (validation logs, validation-messages). */
 export function formatMessage(m: Pick<BundleMessage, "level" | "code" | "message">): string {
-  return `${m.level} - [${m.code}] - ${m.message}`;
+  return `${m.level} - ${taggedMessage(m)}`;
 }
 
 /** validationCode of validation result objects (validate-uploaded-bundle, pre-validate-bundle) for each tag. */

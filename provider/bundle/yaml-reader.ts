@@ -16,6 +16,20 @@ const isSeq = ((node: unknown) => yaml().isSeq(node)) as Yaml["isSeq"];
 /** SnakeYAML's default `maxAliasesForCollections`, which the CasC plugin keeps (CASC_YAML_MAX_ALIASES raises it). */
 export const DEFAULT_MAX_ALIASES = 50;
 
+/** The variable the CasC plugin reads the alias limit from (YamlClientUtils.createDefault, JCasC ConfigurationContext). */
+export const MAX_ALIASES_VARIABLE = "CASC_YAML_MAX_ALIASES";
+
+/**
+ * The alias limit as the plugin reads it: the variable trimmed, taken when it is a Java int, else the default
+ * (commons-lang NumberUtils.toInt(value, 50)). Read on each call, so a process that sets it applies it at once.
+ */
+export function maxAliasesFromEnvironment(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[MAX_ALIASES_VARIABLE]?.trim() ?? "";
+  if (!/^[+-]?\d{1,10}$/.test(raw)) return DEFAULT_MAX_ALIASES;
+  const n = Number(raw);
+  return n >= -(2 ** 31) && n < 2 ** 31 ? n : DEFAULT_MAX_ALIASES;
+}
+
 /** Bound on a document's size once its aliases are expanded (aliases to scalars are not limited by count). */
 const MAX_EXPANDED_VALUES = 200_000;
 
@@ -55,14 +69,15 @@ export interface MergeProblem {
 
 export type YamlRead =
   | { ok: true; node: CascNode | null; duplicates: DuplicateKey[]; problems: MergeProblem[] }
-  | { ok: false; error: string; line?: number };
+  /** `bound`: the text is YAML, but its aliases pass a limit (count, expansion, recursion). */
+  | { ok: false; error: string; line?: number; bound?: true };
 
 export interface YamlReadOptions {
   /** Name of the file in messages. */
   file?: string;
   /** Default lastWins. */
   duplicateKeys?: DuplicateKeys;
-  /** Default DEFAULT_MAX_ALIASES. */
+  /** Default: CASC_YAML_MAX_ALIASES, else DEFAULT_MAX_ALIASES (maxAliasesFromEnvironment). */
   maxAliases?: number;
 }
 
@@ -70,6 +85,8 @@ class ReadFailure extends Error {
   constructor(
     message: string,
     readonly line?: number,
+    /** An alias limit, not a syntax fault. */
+    readonly bound = false,
   ) {
     super(message);
   }
@@ -178,7 +195,7 @@ class Builder {
     if (isMap(target) || isSeq(target)) {
       this.collectionAliases += 1;
       if (this.collectionAliases > this.maxAliases) {
-        throw new ReadFailure(`Number of aliases for non-scalar nodes exceeds the specified max=${this.maxAliases}`, this.lineOf(alias));
+        throw new ReadFailure(`Number of aliases for non-scalar nodes exceeds the specified max=${this.maxAliases}`, this.lineOf(alias), true);
       }
     }
     return target;
@@ -187,7 +204,7 @@ class Builder {
   build(raw: YamlNode | null | undefined, path: string): CascNode {
     const node = raw === null || raw === undefined ? null : this.resolveAlias(raw);
     if (node === null) return { file: this.file, line: this.lineOf(raw), kind: "scalar", value: null };
-    if (this.building.has(node)) throw new ReadFailure("recursive alias: a node cannot hold itself", this.lineOf(raw));
+    if (this.building.has(node)) throw new ReadFailure("recursive alias: a node cannot hold itself", this.lineOf(raw), true);
     const known = this.memo.get(node);
     if (known) return known;
     const built = this.buildFresh(node, path);
@@ -195,7 +212,7 @@ class Builder {
     const children = built.kind === "map" ? [...built.entries.values()] : built.kind === "seq" ? built.items : [];
     const size = children.reduce((n, child) => n + (this.sizes.get(child) ?? 1), 1);
     if (size > MAX_EXPANDED_VALUES) {
-      throw new ReadFailure(`the document holds more than ${MAX_EXPANDED_VALUES} values once its aliases are expanded`);
+      throw new ReadFailure(`the document holds more than ${MAX_EXPANDED_VALUES} values once its aliases are expanded`, undefined, true);
     }
     this.sizes.set(built, size);
     return built;
@@ -284,12 +301,14 @@ export function readYaml(content: Buffer | string, options: YamlReadOptions = {}
   }
   const doc = all[0];
   if (doc === undefined || doc.contents === null) return { ok: true, node: null, duplicates: [], problems: [] };
-  const builder = new Builder(doc, lines, options.file ?? "", options.duplicateKeys ?? "lastWins", options.maxAliases ?? DEFAULT_MAX_ALIASES);
+  const maxAliases = options.maxAliases ?? maxAliasesFromEnvironment();
+  const builder = new Builder(doc, lines, options.file ?? "", options.duplicateKeys ?? "lastWins", maxAliases);
   try {
     const node = builder.build(doc.contents as YamlNode, "");
     return { ok: true, node, duplicates: builder.duplicates, problems: builder.problems };
   } catch (e) {
     if (!(e instanceof ReadFailure)) throw e;
-    return e.line === undefined ? { ok: false, error: e.message } : { ok: false, error: e.message, line: e.line };
+    const failure = { ok: false as const, error: e.message, ...(e.bound ? { bound: true as const } : {}) };
+    return e.line === undefined ? failure : { ...failure, line: e.line };
   }
 }

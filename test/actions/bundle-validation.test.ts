@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { bundleHash, zipBundleTree } from "../../provider/bundle";
 import { CheckFailedError, ProviderHostError, UNKNOWN, type ManagedResource } from "../harness";
 import { calls, cascSnapshot, SAMPLE_BUNDLES, startActionWorld, tempDir, type ActionWorld } from "./helpers";
+import { ALL_PASSED } from "../bundle/helpers";
 
 let w: ActionWorld;
 let tmp: string;
@@ -53,8 +54,8 @@ describe("BundleValidation of one bundle folder (lint, then casc-bundle-validate
     expect(outs).toEqual({
       bundlePath: "examples/bundles/base",
       contentHash: bundleHash(path.join(SAMPLE_BUNDLES, "base")),
-      messages: ["INFO - [STRUCTURE] - Bundle 'base' version '1': 3 file(s) referenced by the bundle.yaml file."],
-      lintMessages: ["INFO - [STRUCTURE] - Bundle 'base' version '1': 3 file(s) referenced by the bundle.yaml file."],
+      messages: ALL_PASSED,
+      lintMessages: ALL_PASSED,
     });
   });
 
@@ -107,7 +108,7 @@ describe("BundleValidation of one bundle folder (lint, then casc-bundle-validate
     const v = w.action("bundleValidation", "broken", { bundlePath: dir });
     const message = await failure(v);
     expect(calls(w)).toEqual([VALIDATE]);
-    expect(message).toMatch(new RegExp(`^creating BundleValidation \\(bundle-validation/${dir.replace(/[./\\-]/g, "\\$&")}\\): bundle "${dir.replace(/[./\\-]/g, "\\$&")}" is not valid \\(1 error\\)\\. casc-bundle-validate on the operations center \\(${w.emu.operationsCenterUrl.replace(/[./:]/g, "\\$&")}\\) reported:\\n`));
+    expect(message).toMatch(new RegExp(`^creating BundleValidation \\(bundle-validation/${dir.replace(/[./\\-]/g, "\\$&")}\\): bundle "${dir.replace(/[./\\-]/g, "\\$&")}" is not valid \\(2 errors\\)\\. casc-bundle-validate on the operations center \\(${w.emu.operationsCenterUrl.replace(/[./:]/g, "\\$&")}\\) reported:\\n`));
     // Every message the server wrote, the warning about the parent included, not only the errors.
     expect(message).toContain(`\n  ${MISSING}\n`);
     expect(message).toMatch(/\n {2}WARNING - \[\w+\] - .*parent/);
@@ -140,7 +141,7 @@ describe("BundleValidation of a bundle tree (lint, then pre-validate-bundle on t
     expect(v.state!.id).toBe(`bundle-tree-validation/${root}`);
     const zip = await zipBundleTree(root, { bundles: ["team-a", "team-b"] });
     expect(v.state!.outputs.contentHash).toBe(createHash("sha256").update(zip).digest("hex"));
-    expect(v.state!.outputs.messages).toEqual(expect.arrayContaining([expect.stringMatching(/^main\/team-a: INFO - \[BUNDLE_STRUCTURE\] - /)]));
+    expect(v.state!.outputs.messages).toEqual(expect.arrayContaining([expect.stringMatching(/^main\/team-a: INFO - \[STRUCTURE\] - /)]));
     expect(v.state!.outputs.lintMessages).toEqual(expect.arrayContaining([expect.stringMatching(/^team-b: INFO - \[STRUCTURE\] - /)]));
     w.emu.journal.clear();
     expect(await v.up({ bundleTreePath: root, bundles: ["team-b", "team-a", "team-b"] })).toMatchObject({ op: "same" });
@@ -157,7 +158,7 @@ describe("BundleValidation of a bundle tree (lint, then pre-validate-bundle on t
     const v = w.action("bundleValidation", "broken-tree", { bundleTreePath: root, bundles: ["team-b"] });
     const message = await failure(v);
     expect(calls(w)).toEqual([PRE_VALIDATE]);
-    expect(message).toMatch(/bundle tree ".*" is not valid \(1 error\)\. pre-validate-bundle on the operations center \(.*\) refused it: .*missing\.yaml.* \(status 400\)/);
+    expect(message).toMatch(/bundle tree ".*" is not valid \(2 errors\)\. pre-validate-bundle on the operations center \(.*\) refused it: .*missing\.yaml.* \(status 400\)/);
     expect(message).toContain("the local lint (provider/bundle) also reported:\n  team-b: INFO - ");
     expect(message).toContain(`\n  team-b: ${MISSING}\n`);
     expect(v.state).toBeUndefined();

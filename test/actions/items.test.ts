@@ -114,6 +114,8 @@ describe("Items through the real provider host", () => {
 
   it.each([
     [{ yaml: "items: [unclosed\n" }, "yaml", /yaml is not valid YAML: .* at line \d+, column \d+/],
+    // Read by the bundle toolkit's reader, as the instance reads it: one document per file (YamlUtils getSingleNode).
+    [{ yaml: "items: []\n---\nitems: []\n" }, "yaml", /^yaml is not valid YAML: expected a single document in the stream but found another document$/],
     [{ yaml: "jobs: []\n" }, "yaml", /must hold a mapping with an "items" list/],
     [{ yaml: "  " }, "yaml", /must not be empty/],
     [{}, "yaml", /yaml is required/],

@@ -23,6 +23,8 @@ interface Fixture {
   checks: Check[];
   /** Symbolic links to create in the copy (git and npm do not carry every kind of link, loops least of all). */
   links?: { path: string; target: string }[];
+  /** Environment variables set while the fixture runs (lint and the in-process emulator both read them). */
+  env?: Record<string, string>;
 }
 
 const ROOT = path.resolve(__dirname, "..", "fixtures", "conformance");
@@ -41,7 +43,7 @@ function location(fixture: Fixture): string {
 
 afterAll(cleanTemp);
 
-it("covers every rule of issue 7, each fixture naming its public source", () => {
+it("covers every rule of issues 7 and 17, each fixture naming its public source", () => {
   expect(fixtures.map((f) => f.rule)).toEqual(
     expect.arrayContaining([
       "duplicate-top-level-key",
@@ -57,6 +59,11 @@ it("covers every rule of issue 7, each fixture naming its public source", () => 
       "bundle-content",
       "not-yaml-files",
       "symbolic-links",
+      "section-files-not-found",
+      "rbac-strategy",
+      "rbac-strategy-inherited",
+      "alias-limit-environment",
+      "multiple-catalogs",
     ]),
   );
   for (const f of fixtures) expect(f.source.length).toBeGreaterThan(40);
@@ -66,8 +73,13 @@ describe.each(fixtures.map((f) => [f.rule, f.source, f] as const))("%s, followin
   let dir: string;
   let emu: Emulator;
   let oc: OperationsCenterClient;
+  const savedEnv: Record<string, string | undefined> = {};
 
   beforeAll(async () => {
+    for (const [name, value] of Object.entries(fixture.env ?? {})) {
+      savedEnv[name] = process.env[name];
+      process.env[name] = value;
+    }
     dir = location(fixture);
     emu = await startEmulator({ bundlesDir: dir });
     oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin, ...FAST });
@@ -75,6 +87,10 @@ describe.each(fixtures.map((f) => [f.rule, f.source, f] as const))("%s, followin
   afterAll(async () => {
     await oc.close();
     await emu.close();
+    for (const [name, value] of Object.entries(savedEnv)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   });
 
   it.each(fixture.checks.map((c) => [c.bundle, c] as const))("bundle %s: lint and the emulator give the expected verdict and messages", async (bundle, check) => {
@@ -82,8 +98,10 @@ describe.each(fixtures.map((f) => [f.rule, f.source, f] as const))("%s, followin
     expect({ valid: lint.valid, messages: lint.format({ quiet: true }) }).toEqual({ valid: check.valid, messages: check.messages });
     const server = await oc.validateUploadedBundle(bundle, { quiet: false });
     expect(server.valid).toBe(check.valid);
+    // Each message starts with its tag, as the plugin's Validation messages and a public validate-uploaded-bundle
+    // answer show ("[STRUCTURE] - [FileSystemBundleValidator] ..."); the level has its own field.
     expect(server.structureValidations).toEqual(
-      lint.messages.map((m) => ({ level: m.level, validationCode: validationCodeOf(m.code), message: m.message })),
+      lint.messages.map((m) => ({ level: m.level, validationCode: validationCodeOf(m.code), message: `[${m.code}] - ${m.message}` })),
     );
   });
 });

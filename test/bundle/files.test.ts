@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { BundleLoadError, bundleHash, lintBundle, loadBundle, unzipBundle, zipBundle, zipBundleTree } from "../../provider/bundle";
 import { readBundleFolder } from "../../provider/bundle/files";
-import { cascToJs, readYaml } from "../../provider/bundle/yaml-reader";
+import { cascToJs, maxAliasesFromEnvironment, readYaml } from "../../provider/bundle/yaml-reader";
 import { cleanTemp, tempDir, VALID, writeFiles } from "./helpers";
 
 // The one folder reader: links never followed outside the bundle, loops detected, dangling links and special files
@@ -86,7 +86,16 @@ describe("the YAML reader's bounds and SnakeYAML's rules", () => {
     const laughs = ["l0: &l0 [x, x, x, x, x, x, x, x, x, x]"];
     for (let i = 1; i <= 6; i++) laughs.push(`l${i}: &l${i} [${Array.from({ length: 10 }, () => `*l${i - 1}`).join(", ")}]`);
     // 60 aliases to collections: raise the alias limit to reach the expansion bound (10^7 values).
-    expect(readYaml(laughs.join("\n"), { maxAliases: 100 })).toMatchObject({ ok: false, error: expect.stringContaining("once its aliases are expanded") });
+    expect(readYaml(laughs.join("\n"), { maxAliases: 100 })).toMatchObject({ ok: false, error: expect.stringContaining("once its aliases are expanded"), bound: true });
+  });
+
+  it("reads CASC_YAML_MAX_ALIASES as YamlClientUtils does: trimmed, a Java int, else 50", () => {
+    const limit = (value?: string) => maxAliasesFromEnvironment(value === undefined ? {} : { CASC_YAML_MAX_ALIASES: value });
+    expect([limit(), limit(""), limit(" 100 "), limit("+7"), limit("0"), limit("-1")]).toEqual([50, 50, 100, 7, 0, -1]);
+    expect([limit("1.5"), limit("ten"), limit("2147483648"), limit("2147483647")]).toEqual([50, 50, 50, 2147483647]);
+    // A limit of 0 refuses the first alias to a collection; aliases to scalars are never counted.
+    expect(readYaml("a: &a {x: 1}\nb: *a\n", { maxAliases: limit("0") })).toMatchObject({ ok: false, bound: true, line: 2 });
+    expect(readYaml("a: &a x\nb: *a\n", { maxAliases: limit("0") })).toMatchObject({ ok: true });
   });
 
   it("explicit keys win over merged ones, the first of several merged mappings wins, keys are their text", () => {

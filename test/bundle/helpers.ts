@@ -32,3 +32,20 @@ export const VALID: Record<string, string> = {
   "items/a.yaml": "items:\n  - kind: folder\n    name: a\n",
   "items/b.yaml": "removeStrategy:\n  items: NONE\n  rbac: SYNC\nitems:\n  - kind: folder\n    name: b\n",
 };
+
+/**
+ * What lint and the server write for a bundle every structural validator passes (no strategy set, no catalog): each
+ * validator's success line, in the order and words of a public validate-uploaded-bundle answer.
+ */
+export const ALL_PASSED: readonly string[] = [
+  "INFO - [STRUCTURE] - [FileSystemBundleValidator] All files indicated in the bundle exist and have the correct type.",
+  "INFO - [CONTVAL] - [ContentBundleValidator] All files specified in the bundle exist and no unreferenced files indicated.",
+  "INFO - [SCHEMA] - All YAML files validated correctly against their corresponding schemas",
+  "INFO - [DESCVAL] - [DescriptorValidator] All files referenced in the descriptor are folders or yaml files.",
+  "INFO - [VERSIONVAL] - [VersionValidator] Version correctly indicated in bundle.yaml.",
+  "INFO - [APIVAL] - [ApiValidator] apiVersion correctly indicated in bundle.yaml.",
+  "INFO - [JCASCSTRATEGY] - [JcascMergeStrategyValidator] No (optional) jcascMergeStrategy defined in the bundle.",
+  "INFO - [ITEMSTRATEGY] - [ItemRemoveStrategyValidator] No (optional) itemRemoveStrategy defined in the bundle.",
+  "INFO - [CATALOGVAL] - [MultipleCatalogFilesValidator] No catalog validation needed.",
+  "INFO - [CATALOGVAL] - [AllowBeekeeperExceptionValidator] No catalog defined in the bundle.",
+];

@@ -179,12 +179,12 @@ function preValidationMessages(result: PreValidationResult): { messages: string[
   for (const { bundle, result: r } of result.validations) {
     if (!r.valid) failed = true;
     for (const v of r.structureValidations) {
-      messages.push(`${bundle}: ${v.level} - [${v.validationCode}] - ${v.message}`);
+      messages.push(`${bundle}: ${v.level} - ${v.message}`);
       if (v.level === "ERROR") failed = true;
     }
     for (const cv of r.controllerValidations) {
       for (const v of cv.validations ?? []) {
-        messages.push(`${bundle} on controller ${cv.controller}: ${v.level} - [${v.validationCode}] - ${v.message}`);
+        messages.push(`${bundle} on controller ${cv.controller}: ${v.level} - ${v.message}`);
         if (v.level === "ERROR") failed = true;
       }
     }

@@ -10,7 +10,7 @@
  * | read | nothing | the API has no read of "the items of this YAML": the state stays |
  * | delete | nothing (a warning) | the API cannot delete items: they stay on the instance |
  */
-import { yaml } from "../../libraries";
+import { cascToJs, readYaml } from "../../bundle/yaml-reader";
 import { NotFoundError, outcomeUnknown, RequestRejectedError } from "../../http/errors";
 import { actionDiff, echoInputs, unchangedRead, type ActionInputsSpec } from "../shared/actions";
 import { InputChecker } from "../shared/check";
@@ -28,18 +28,13 @@ const EXAMPLE_YAML = 'items:\\n  - kind: "folder"\\n    name: "team-a"';
 /** Why the items YAML cannot work, or undefined: it is read here as the instance will read it. */
 export function itemsYamlProblem(text: string): string | undefined {
   if (Buffer.byteLength(text) > MAX_TEXT_BYTES) return `yaml is ${Buffer.byteLength(text)} bytes long; at most ${MAX_TEXT_BYTES} are allowed`;
-  const doc = yaml().parseDocument(text);
-  if (doc.errors.length) {
-    // The parser's first line names the fault and where ("... at line 2, column 1:").
-    return `yaml is not valid YAML: ${doc.errors[0]!.message.split("\n")[0]!.replace(/:$/, "")}`;
+  // The bundle toolkit's reader, as the instance reads it: YAML 1.1, one document, CASC_YAML_MAX_ALIASES.
+  const read = readYaml(text);
+  if (!read.ok && read.bound) {
+    return `yaml cannot be read: ${read.error}. Fix: write the items out instead of nesting aliases (*name) of aliases`;
   }
-  let value: unknown;
-  try {
-    // The parser refuses aliases that expand past its limit (an "alias bomb" of nested references).
-    value = doc.toJS();
-  } catch (e) {
-    return `yaml cannot be read: ${messageOf(e)}. Fix: write the items out instead of nesting aliases (*name) of aliases`;
-  }
+  if (!read.ok) return `yaml is not valid YAML: ${read.error}`;
+  const value = cascToJs(read.node);
   if (value === null || typeof value !== "object" || Array.isArray(value) || !Array.isArray((value as Record<string, unknown>).items)) {
     return `yaml must hold a mapping with an "items" list (as an items.yaml file does), e.g. "${EXAMPLE_YAML}"`;
   }
@@ -72,12 +67,9 @@ async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> 
 
 /** The names of the top-level items of an items.yaml text (those create-items puts in the folder). */
 function topLevelNames(text: string): string[] {
-  try {
-    const doc = yaml().parseDocument(text).toJS() as { items?: Array<{ name?: unknown }> };
-    return (doc.items ?? []).map((i) => i?.name).filter((n): n is string => typeof n === "string");
-  } catch {
-    return [];
-  }
+  const read = readYaml(text);
+  const doc = (read.ok ? cascToJs(read.node) : null) as { items?: Array<{ name?: unknown }> } | null;
+  return (doc?.items ?? []).map((i) => i?.name).filter((n): n is string => typeof n === "string");
 }
 
 /** `job/team-a/job/jobs/job/<name>`: an item's URI path below the instance. */
