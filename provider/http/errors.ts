@@ -138,3 +138,16 @@ export function outcomeUnknown(error: unknown): boolean {
   if (error instanceof ServerError) return mayHaveActed({ kind: "status", status: error.status });
   return false;
 }
+
+/**
+ * A file of the machine-wide request spacing (the feature-flag API's one request per second) that cannot be
+ * trusted: its folder is not this user's own, or its lock is held longer than any request takes.
+ */
+export class LocalFileError extends CloudBeesError {
+  /** The file or folder at fault. */
+  readonly file: string;
+  constructor(file: string, cause: string, hint: string) {
+    super(cause, { operation: "spacing feature-flag requests on this machine", hint });
+    this.file = file;
+  }
+}
