@@ -6,7 +6,7 @@
  * |---|---|---|
  * | check | nothing | yaml parses as YAML and holds an `items` list; path a full path; instanceUrl an http(s) base URL |
  * | diff | nothing | instanceUrl change replaces; yaml, path or triggers change runs again (update) |
- * | create, update | POST casc-items/create-items?path= with the YAML as the body (text/yaml) | never repeated blindly: a lost answer is reconciled by reading the items (POST job/.../export/download/items.yaml) |
+ * | create, update | POST casc-items/create-items?path= with the YAML as the body (text/yaml) | never repeated blindly: a lost answer is reconciled by reading the items (POST job/.../export/download/items.yaml): at most 50, none after one fails, none past 2 minutes; what is not read is a partial create |
  * | read | nothing | the API has no read of "the items of this YAML": the state stays |
  * | delete | nothing (a warning) | the API cannot delete items: they stay on the instance |
  */
@@ -89,12 +89,28 @@ interface Holdings {
   present: string[];
   missing: string[];
   unreadable: string[];
+  /** Not read: past MAX_RECONCILE_READS, after an item that could not be read, or past the deadline. */
+  unchecked: string[];
 }
 
-/** Which top-level items of the YAML the instance holds now (read one by one with the item export). */
+/** Items read at most to reconcile one lost create-items: each read is a request with its own retries. */
+const MAX_RECONCILE_READS = 50;
+/** The reconcile's overall time: no read starts after it (each read has the client's deadline too). */
+const RECONCILE_DEADLINE_MS = 120_000;
+
+/**
+ * Which top-level items of the YAML the instance holds now (read one by one with the item export), within a bound:
+ * at most MAX_RECONCILE_READS reads, none after one failed (the server is failing: asking about the others only
+ * repeats that), none past the deadline. What is not read is reported as not checked.
+ */
 async function holdings(conn: InstanceConnection, path: string | undefined, names: string[]): Promise<Holdings> {
-  const out: Holdings = { present: [], missing: [], unreadable: [] };
-  for (const name of names) {
+  const out: Holdings = { present: [], missing: [], unreadable: [], unchecked: [] };
+  const deadline = Date.now() + RECONCILE_DEADLINE_MS;
+  for (const [i, name] of names.entries()) {
+    if (i >= MAX_RECONCILE_READS || out.unreadable.length > 0 || Date.now() > deadline) {
+      out.unchecked = names.slice(i);
+      break;
+    }
     try {
       await conn.client.exportItem(itemUri(path, name), { section: "items.yaml" });
       out.present.push(name);
@@ -133,12 +149,13 @@ async function createItems(operation: string, id: string, inputs: Props): Promis
         warn(`${TYPE_NAME} (${id}): create-items got no answer from ${where}, but the instance now holds every item of the yaml (${listNames(names)})`);
         return done(path ?? "");
       }
-      if (held.present.length === 0 && held.unreadable.length === 0 && round < 2) continue;
+      if (held.present.length === 0 && held.unreadable.length === 0 && held.unchecked.length === 0 && round < 2) continue;
       throw new OutcomeUnknownError(
         `${operation} (${id}): create-items got no answer from ${where} (${messageOf(e)}). The instance now holds ` +
           `${held.present.length ? listNames(held.present) : "none"} of the yaml's ${names.length} top-level items` +
           (held.missing.length ? `; missing: ${listNames(held.missing)}` : "") +
           (held.unreadable.length ? `; could not be read: ${listNames(held.unreadable)}` : "") +
+          (held.unchecked.length ? `; not checked: ${listNames(held.unchecked)}` : "") +
           `. Check ${path ? `folder "${path}" of ` : ""}${where}, then run \`pulumi up\`: it sends the items again (create-items updates the items that exist)`,
         e,
       );
