@@ -3,7 +3,7 @@ import { HttpClient } from "../http/http-client";
 import type { HttpOptions } from "../http/options";
 import { Secret } from "../http/redaction";
 import { applicationListSchema, applicationSchema, type Application } from "./feature-management-schemas";
-import { requireText } from "./inputs";
+import { requireSegment, requireText } from "./inputs";
 
 export interface FeatureManagementClientOptions extends HttpOptions {
   /** Default `https://x-api.rollout.io`. */
@@ -70,7 +70,7 @@ export class FeatureManagementClient {
 
   async getApplication(applicationId: string): Promise<Application> {
     const operation = `reading application "${applicationId}"`;
-    const id = requireText(applicationId, "applicationId", operation);
+    const id = requireSegment(applicationId, "applicationId", operation);
     return this.http.json(
       {
         operation,

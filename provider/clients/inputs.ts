@@ -26,6 +26,22 @@ export function requireText(value: unknown, input: string, operation: string, ma
   return value;
 }
 
+/**
+ * An id that the API takes as one segment of the URL path (`applications/<id>`): "." and ".." would climb out of
+ * the path it names (`applications/..` reads the public API's root, with the token), "/" and "\\" would add segments,
+ * and a control character has no place in an id. Refused before any request.
+ */
+export function requireSegment(value: unknown, input: string, operation: string, maxLength = MAX_ID_LENGTH): string {
+  const text = requireText(value, input, operation, maxLength);
+  if (text.trim() === "." || text.trim() === "..") throw new InvalidInputError(input, `"${text}" is not an id: it would name another path of the API`, operation);
+  const bad = /[/\\\u0000-\u001f\u007f-\u009f]/.exec(text);
+  if (bad) {
+    const what = bad[0] === "/" || bad[0] === "\\" ? `"${bad[0]}"` : "a control character";
+    throw new InvalidInputError(input, `"${text}" holds ${what}: an id is one segment of the URL path`, operation);
+  }
+  return text;
+}
+
 /** "is 70000 characters long; at most 255 are allowed" */
 export function tooLong(value: string, maxLength: number): string {
   return `is ${value.length} characters long; at most ${maxLength} are allowed`;

@@ -14,7 +14,7 @@ import { yaml } from "../../libraries";
 import { NotFoundError, outcomeUnknown, RequestRejectedError } from "../../http/errors";
 import { actionDiff, echoInputs, unchangedRead, type ActionInputsSpec } from "../shared/actions";
 import { InputChecker } from "../shared/check";
-import { MAX_TEXT_BYTES } from "../../clients/limits";
+import { MAX_TEXT_BYTES, MAX_YAML_ALIASES } from "../../clients/limits";
 import { messageOf, OutcomeUnknownError, partiallyCreated, warn } from "../shared/errors";
 import { instance, instanceCallFailed, instanceDescription, type InstanceConnection } from "../shared/instance";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
@@ -25,9 +25,24 @@ const SPEC: ActionInputsSpec = { replaceOn: ["instanceUrl"], rerunOn: ["yaml", "
 
 const EXAMPLE_YAML = 'items:\\n  - kind: "folder"\\n    name: "team-a"';
 
+/** Anchors and aliases of a YAML text, counted in one pass of the lexer (their resolution by the parser is quadratic). */
+function countReferences(text: string): { anchors: number; aliases: number } {
+  const out = { anchors: 0, aliases: 0 };
+  for (const token of new (yaml().Lexer)().lex(text)) {
+    if (token[0] === "&") out.anchors++;
+    else if (token[0] === "*") out.aliases++;
+  }
+  return out;
+}
+
 /** Why the items YAML cannot work, or undefined: it is read here as the instance will read it. */
 export function itemsYamlProblem(text: string): string | undefined {
   if (Buffer.byteLength(text) > MAX_TEXT_BYTES) return `yaml is ${Buffer.byteLength(text)} bytes long; at most ${MAX_TEXT_BYTES} are allowed`;
+  const references = countReferences(text);
+  if (references.aliases > MAX_YAML_ALIASES) {
+    return `yaml has ${references.aliases} aliases (*name); at most ${MAX_YAML_ALIASES} are allowed. Fix: write the items out instead of repeating aliases`;
+  }
+  if (references.anchors > MAX_YAML_ALIASES) return `yaml has ${references.anchors} anchors (&name); at most ${MAX_YAML_ALIASES} are allowed`;
   const doc = yaml().parseDocument(text);
   if (doc.errors.length) {
     // The parser's first line names the fault and where ("... at line 2, column 1:").
