@@ -1,4 +1,4 @@
-import { bounded, MAX_MESSAGE_LENGTH } from "./response-text";
+import { bounded, MAX_MESSAGE_LENGTH, printable } from "./response-text";
 import { mayHaveActed } from "./retry-policy";
 
 /**
@@ -45,7 +45,8 @@ function formatMessage(cause: string, d: ErrorDetails): string {
   const where = d.method && d.path ? ` (${d.method} ${d.path})` : "";
   const body = d.bodyExcerpt ? ` Server said: ${d.bodyExcerpt}` : "";
   const hint = d.hint ? ` ${d.hint}` : "";
-  return bounded(`${d.operation}${where}: ${cause}.${body}${hint}`, MAX_MESSAGE_LENGTH);
+  // One line, whatever the operation, the server or the input quoted in it put there (printable).
+  return bounded(printable(`${d.operation}${where}: ${cause}.${body}${hint}`), MAX_MESSAGE_LENGTH);
 }
 
 /** 401: the credentials were refused. */

@@ -4,6 +4,7 @@ import type { ZodType } from "zod";
 import {
   AuthenticationError,
   CloudBeesError,
+  ConfigurationError,
   NetworkError,
   NotFoundError,
   PermissionError,
@@ -16,6 +17,7 @@ import {
   type ErrorDetails,
 } from "./errors";
 import { createDispatcher } from "./dispatcher";
+import { headerValueProblem } from "./header-value";
 import { resolveHttpOptions, type HttpOptions, type ResolvedHttpOptions } from "./options";
 import { Redactor, Secret } from "./redaction";
 import { isRetryableNetworkFailure, isRetryableStatus, parseRetryAfter, retryDelayMs, type Idempotency } from "./retry-policy";
@@ -93,6 +95,9 @@ export class HttpClient {
   constructor(profile: ServiceProfile, options: HttpOptions = {}) {
     this.options = resolveHttpOptions(options);
     this.baseUrl = parseBaseUrl(profile.baseUrlSetting, profile.baseUrl, this.options.allowInsecureHttp);
+    // Else undici refuses each request as "invalid authorization header", which reads as a network failure.
+    const headerProblem = headerValueProblem(profile.authorization.reveal());
+    if (headerProblem) throw new ConfigurationError("token", `the credentials cannot be sent: ${headerProblem}`, "Copy the token again, without line breaks.");
     this.profile = profile;
     this.redactor = new Redactor(profile.secrets);
     Object.defineProperty(this, "profile", { enumerable: false });

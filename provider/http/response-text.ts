@@ -75,6 +75,29 @@ export function bounded(text: string, max: number): string {
   return `${text.slice(0, head)}${marker}${text.slice(text.length - (keep - head))}`;
 }
 
+/**
+ * Control characters (C0, DEL, C1) and bidi controls, which let a value forge a line or reorder what a terminal
+ * shows; `\n` is kept by printable(..., { keepNewlines: true }) for messages that are multi-line by design.
+ */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const NAMED_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/** Whether `text` holds a character printable() escapes. */
+export function hasUnprintable(text: string): boolean {
+  UNPRINTABLE.lastIndex = 0;
+  return UNPRINTABLE.test(text);
+}
+
+/**
+ * `text` with every control and bidi-override character shown as an escape (`\n`, `\u001b`, `\u202e`): what every
+ * error and warning does with the values it echoes, so that no input or answer can forge a line or a colour.
+ */
+export function printable(text: string, options: { keepNewlines?: boolean } = {}): string {
+  return text.replace(UNPRINTABLE, (c) =>
+    options.keepNewlines && c === "\n" ? c : NAMED_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
 /** Longest error message any error of this package carries. */
 export const MAX_MESSAGE_LENGTH = 4000;
 
