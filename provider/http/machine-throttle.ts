@@ -24,7 +24,9 @@ import { sleep, throttled } from "./throttle";
 /** How often a waiting process looks at the lock again. */
 const POLL_MS = 5;
 /** Longest a request holds the lock when the caller does not say (its deadline and the interval are far shorter). */
-const DEFAULT_HOLD_MS = 10 * 60_000;
+const DEFAULT_HOLD_MS = 2 * 60_000;
+/** A holder that declared a longer hold (another stack's longer deadline) is waited on up to this many holdMs. */
+const MAX_PATIENCE = 4;
 
 export interface MachineThrottleOptions {
   /**
@@ -106,10 +108,12 @@ function ownFolder(dir: string): boolean {
 
 /**
  * Takes the lock (`<pid> <time it will be released by at the latest>`); false when the folder cannot hold one. A
- * lock of a process that has gone is broken; one whose content stays the same longer than `holdMs` is reported.
+ * lock of a process that has gone is broken. A live holder is waited on for as long as it declared (another stack
+ * may have a longer deadline), at least `holdMs` and at most MAX_PATIENCE times `holdMs` (a forged or stuck lock):
+ * past that, the lock is reported with its path and what to do.
  */
 async function acquire(lock: string, holdMs: number): Promise<boolean> {
-  let seen: { content: string; since: number } | undefined;
+  let seen: { content: string; until: number } | undefined;
   for (;;) {
     try {
       fs.writeFileSync(lock, `${process.pid} ${Date.now() + holdMs}`, { flag: "wx", mode: 0o600 });
@@ -119,8 +123,8 @@ async function acquire(lock: string, holdMs: number): Promise<boolean> {
     }
     const content = readQuietly(lock);
     if (content === undefined) continue; // released meanwhile: the next attempt takes it
-    const holder = Number(content.split(" ")[0]);
-    if (hasGone(holder)) {
+    const [pid, releaseBy] = content.split(" ").map(Number);
+    if (hasGone(pid!)) {
       try {
         fs.rmSync(lock, { force: true });
       } catch {
@@ -128,13 +132,15 @@ async function acquire(lock: string, holdMs: number): Promise<boolean> {
       }
       continue;
     }
+    const now = Date.now();
     if (seen?.content !== content) {
-      seen = { content, since: Date.now() };
-    } else if (Date.now() - seen.since > holdMs) {
-      const who = Number.isInteger(holder) && holder > 0 ? `process ${holder}` : "an unknown process";
+      const declared = Number.isFinite(releaseBy) ? releaseBy! - now : 0;
+      seen = { content, until: now + Math.min(Math.max(holdMs, declared), MAX_PATIENCE * holdMs) };
+    } else if (now > seen.until) {
+      const who = Number.isInteger(pid) && pid! > 0 ? `process ${pid}` : "an unknown process";
       throw new LocalFileError(
         lock,
-        `the lock file ${lock} is held by ${who} for more than ${holdMs} ms, longer than any request takes`,
+        `the lock file ${lock} is held by ${who} for longer than it declared or any request takes (waited ${holdMs} ms at least)`,
         `If no other deployment with pulumi-cloudbees runs on this machine, delete ${lock} and run again.`,
       );
     }

@@ -161,4 +161,17 @@ describe("the throttle's files in a shared temp folder", () => {
     expect((error as Error).message).toContain(files.lock);
     expect((error as Error).message).toMatch(/held by process 1 .*delete/);
   }, 5_000);
+
+  it("wait for a live holder as long as it declared (a longer deadline), and report a forged far-future one at 4 holds", async () => {
+    const u = url();
+    const files = lockFiles(u);
+    await throttledOnThisMachine(u, 1, async () => "first");
+    fs.writeFileSync(files.lock, `1 ${Date.now() + 60_000}`);
+    const released = new Promise<void>((resolve) => setTimeout(() => resolve(fs.rmSync(files.lock)), 150));
+    await expect(throttledOnThisMachine(u, 1, async () => "sent", { holdMs: 100 })).resolves.toBe("sent");
+    await released;
+    fs.writeFileSync(files.lock, `1 ${Date.now() + 3_600_000}`);
+    await expect(throttledOnThisMachine(u, 1, async () => "sent", { holdMs: 50 })).rejects.toThrow(/held by process 1 for longer than it declared/);
+    fs.rmSync(files.lock);
+  }, 5_000);
 });
