@@ -148,9 +148,14 @@ async function acquire(lock: string, holdMs: number): Promise<boolean> {
   }
 }
 
-/** Whether the lock's holder is a process that no longer exists (a holder not filled in yet is alive). */
+/**
+ * Whether the lock's holder is a process that no longer exists (a holder not filled in yet is alive). A lock naming
+ * this process is one an earlier process of the same id left (a container's pids repeat): this process's own requests
+ * take the lock one at a time (throttle.ts), and release it.
+ */
 function hasGone(holder: number): boolean {
-  if (!Number.isInteger(holder) || holder <= 0 || holder === process.pid) return false;
+  if (holder === process.pid) return true;
+  if (!Number.isInteger(holder) || holder <= 0) return false;
   try {
     process.kill(holder, 0);
     return false;

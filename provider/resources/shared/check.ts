@@ -1,4 +1,4 @@
-import { fullPathProblem, tooLong } from "../../clients/inputs";
+import { controlCharacterIn, fullPathProblem, tooLong } from "../../clients/inputs";
 import { MAX_ID_LENGTH, MAX_LIST_LENGTH, MAX_PATH_LENGTH } from "../../clients/limits";
 import { bounded, printable } from "../../http/response-text";
 import { quotedUrl } from "../../http/url";
@@ -228,10 +228,8 @@ export class InputChecker {
  * text input, so that no name can forge a line of a log or an error. The caller quotes the value (escaped by fail).
  */
 export function controlCharacterProblem(value: string): string | undefined {
-  const control = /[\u0000-\u001f\u007f-\u009f]/.exec(value);
-  if (!control) return undefined;
-  const code = control[0].charCodeAt(0).toString(16).padStart(4, "0");
-  return `holds a control character (U+${code.toUpperCase()}): names and ids cannot carry one; remove it`;
+  const control = controlCharacterIn(value);
+  return control ? `holds a control character (${control}): names and ids cannot carry one; remove it` : undefined;
 }
 
 /** A value as a reason quotes it: short, whatever its size. */
