@@ -48,7 +48,7 @@ export interface RequestSpec {
   notFoundHint?: string;
   /** A deadline for this call when it is longer than the client's: a server that answers only when done. */
   minTimeoutMs?: number;
-  /** Its answers hold credentials (a bundle token, a link file): no error quotes its body, JSON or not. */
+  /** Its answers hold credentials (a bundle token, a link file): no error quotes a 2xx body of it, JSON or not. */
   secretBody?: boolean;
 }
 

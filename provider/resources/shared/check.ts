@@ -159,9 +159,10 @@ export class InputChecker {
       } else if (typeof item !== "string" || item.trim() === "" || item.trim() !== item || item.length > MAX_ID_LENGTH) {
         this.fail(property, `${property}[${i}] must be a non-empty string without surrounding spaces, of at most ${MAX_ID_LENGTH} characters, got ${describe(item)}: e.g. "${opts.example}"`);
         ok = false;
-      } else if (controlCharacterProblem(item)) {
-        this.fail(property, `${property}[${i}] "${item}" ${controlCharacterProblem(item)}`);
-        ok = false;
+      } else {
+        const problem = controlCharacterProblem(item);
+        if (problem) this.fail(property, `${property}[${i}] "${item}" ${problem}`);
+        ok &&= problem === undefined;
       }
     });
     return ok ? (v as string[]) : undefined;
