@@ -3,6 +3,7 @@ import { countLevels, Finding, formatMessage, validateBundle, validationResult }
 import { BundleStore, StoredBundle } from "./bundle-store";
 import { logDate, logFolder } from "./dates";
 import { compileAnchored, parseDescriptor, scalarProp } from "./descriptor";
+import { matchingControllers } from "./bounded-pattern";
 import { BundleInconsistencyError, buildEffectiveBundle } from "./effective-bundle";
 import { EmulatorRequest, json, Reply, zipReply } from "./http";
 import { AssignedBundle, Instance } from "./instance";
@@ -143,23 +144,22 @@ export class OperationsCenter {
     return this.yamlPatterns.get(stored);
   }
 
-  /** Whole-path match of the pattern in force, compiled once; without pattern, global visibility decides. */
-  private availabilityTest(bundle: string): (controller: string) => boolean {
+  /**
+   * The controllers the pattern in force matches whole; without pattern, global visibility decides. A pattern that
+   * backtracks past its budget throws PatternStalledError (a 500, see bounded-pattern.ts).
+   */
+  /** Patterns that went past their time budget (bounded-pattern.ts): they fail at once from then on. */
+  private readonly stalledPatterns = new Set<string>();
+
+  availableFor(bundle: string, controllers = this.controllerPaths()): string[] {
     const { regex } = this.patternOf(bundle);
-    if (regex === "") {
-      const visible = this.visibility;
-      return () => visible;
-    }
+    if (regex === "") return this.visibility ? [...controllers] : [];
     const compiled = compileAnchored(regex);
-    return compiled.ok ? (c) => compiled.value.test(c) : () => false;
+    return compiled.ok ? matchingControllers(bundle, compiled.value, controllers, this.stalledPatterns) : [];
   }
 
   isAvailable(bundle: string, controller: string): boolean {
-    return this.availabilityTest(bundle)(controller);
-  }
-
-  availableFor(bundle: string, controllers = this.controllerPaths()): string[] {
-    return controllers.filter(this.availabilityTest(bundle));
+    return this.availableFor(bundle, [controller]).length > 0;
   }
 
   usedBy(bundle: string): string[] {

@@ -1,4 +1,5 @@
 import { ConfigurationError } from "../http/errors";
+import { basicCredentialProblem } from "../http/header-value";
 import { HttpClient } from "../http/http-client";
 import type { HttpOptions } from "../http/options";
 import { Secret } from "../http/redaction";
@@ -20,6 +21,10 @@ export function cascHttpClient(options: CascClientOptions): HttpClient {
   if (typeof apiToken !== "string" || apiToken.trim() === "") {
     throw new ConfigurationError("apiToken", "the API token is empty", "Create one in the user's Security settings.");
   }
+  const userProblem = basicCredentialProblem(username, "username");
+  if (userProblem) throw new ConfigurationError("username", userProblem, "Give the user name as Jenkins shows it.");
+  const tokenProblem = basicCredentialProblem(apiToken, "password");
+  if (tokenProblem) throw new ConfigurationError("apiToken", tokenProblem, "Copy the API token again, without line breaks.");
   const pair = `${username}:${apiToken}`;
   const encoded = Buffer.from(pair, "utf8").toString("base64");
   const authorization = `Basic ${encoded}`;

@@ -27,7 +27,7 @@ import {
   type TargetGroup,
   type TargetGroupRequest,
 } from "./feature-flag-schemas";
-import { requireText } from "./inputs";
+import { requireSegment, requireText } from "./inputs";
 
 export interface FeatureManagementClientOptions extends HttpOptions {
   /** Default `https://x-api.rollout.io`. */
@@ -99,7 +99,7 @@ export class FeatureManagementClient {
 
   async getApplication(applicationId: string): Promise<Application> {
     const operation = `reading application "${applicationId}"`;
-    const id = requireText(applicationId, "applicationId", operation);
+    const id = requireSegment(applicationId, "applicationId", operation);
     return this.http.json(
       {
         operation,
@@ -268,11 +268,9 @@ function jsonBody(value: unknown): RequestSpec["body"] {
   return { contentType: "application/json", data: JSON.stringify(value) };
 }
 
-/** One path segment: an id or a name, URL-encoded. "." and ".." would leave the path, so they are refused. */
+/** One path segment: an id or a name, checked (no ".", "..", separator or control character) and URL-encoded. */
 function segment(value: unknown, input: string, operation: string): string {
-  const text = requireText(value, input, operation);
-  if (text === "." || text === "..") throw new InvalidInputError(input, `"${text}" cannot be a path segment`, operation);
-  return encodeURIComponent(text);
+  return encodeURIComponent(requireSegment(value, input, operation));
 }
 
 /** `public-api/applications/{applicationId}` */

@@ -26,6 +26,30 @@ export function requireText(value: unknown, input: string, operation: string, ma
   return value;
 }
 
+/**
+ * The first control character (C0, DEL, C1) of `value` as `U+000A`, or undefined: no name, id or path may hold one
+ * (it would forge a line of a log or an error). The one rule of the clients' checks and the resources' check.
+ */
+export function controlCharacterIn(value: string): string | undefined {
+  const control = /[\u0000-\u001f\u007f-\u009f]/.exec(value);
+  return control ? `U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}` : undefined;
+}
+
+/**
+ * An id that the API takes as one segment of the URL path (`applications/<id>`): "." and ".." would climb out of
+ * the path it names (`applications/..` reads the public API's root, with the token), "/" and "\\" would add segments,
+ * and a control character has no place in an id. Refused before any request.
+ */
+export function requireSegment(value: unknown, input: string, operation: string, maxLength = MAX_ID_LENGTH): string {
+  const text = requireText(value, input, operation, maxLength);
+  if (text.trim() === "." || text.trim() === "..") throw new InvalidInputError(input, `"${text}" is not an id: it would name another path of the API`, operation);
+  const separator = /[/\\]/.exec(text)?.[0];
+  if (separator) throw new InvalidInputError(input, `"${text}" holds "${separator}": an id is one segment of the URL path`, operation);
+  const control = controlCharacterIn(text);
+  if (control) throw new InvalidInputError(input, `"${text}" holds a control character (${control}): an id cannot carry one`, operation);
+  return text;
+}
+
 /** "is 70000 characters long; at most 255 are allowed" */
 export function tooLong(value: string, maxLength: number): string {
   return `is ${value.length} characters long; at most ${maxLength} are allowed`;
@@ -57,8 +81,8 @@ export function fullPathProblem(path: string): string | undefined {
   if (segments.some((segment) => segment === "" || segment.trim() === "." || segment.trim() === "..")) {
     return `"${path}" has an empty, "." or ".." segment`;
   }
-  const control = /[\u0000-\u001f\u007f-\u009f]/.exec(path);
-  if (control) return `"${path.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?")}" holds a control character (code ${control[0].charCodeAt(0)}), which Jenkins refuses in item names`;
+  const control = controlCharacterIn(path);
+  if (control) return `"${path}" holds a control character (${control}), which Jenkins refuses in item names`;
   const unsafe = /[?*\\%!@#$^&|<>[\]:;]/.exec(path);
   if (unsafe) return `"${path}" holds "${unsafe[0]}", which Jenkins refuses in item names (none of ?*\\%!@#$^&|<>[]:;)`;
   const long = segments.find((segment) => segment.length > MAX_ID_LENGTH);

@@ -24,3 +24,10 @@ export const MAX_TEXT_BYTES = 1024 * 1024;
 
 /** Check-out timeout: a day at most (the operations center's own default is 600 s). */
 export const MAX_TIMEOUT_SECONDS = 86_400;
+
+/**
+ * Anchors (`&name`) and aliases (`*name`) of one YAML text input (an items.yaml), each: the YAML reader resolves an
+ * alias by searching the document, so 20,000 of them took 10 s. Counted in one pass of the lexer before parsing.
+ * Far above real use (the CasC plugin's own bound, CASC_YAML_MAX_ALIASES, is 50 aliases to collections).
+ */
+export const MAX_YAML_ALIASES = 1000;

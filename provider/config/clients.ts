@@ -3,6 +3,8 @@ import { FeatureManagementClient, DEFAULT_FEATURE_MANAGEMENT_URL } from "../clie
 import { InstanceClient } from "../clients/instance-client";
 import { OperationsCenterClient } from "../clients/operations-center-client";
 import { ConfigurationError, InvalidInputError } from "../http/errors";
+import { headerValueProblem } from "../http/header-value";
+import { quotedUrl } from "../http/url";
 import type { HttpOptions } from "../http/options";
 import {
   credentialSources,
@@ -110,6 +112,9 @@ export function featureManagement(): FeatureManagementConnection {
 /** The feature-flag client for already resolved settings, from the same per-process cache as featureManagement(). */
 export function featureManagementFor(s: ResolvedSettings, purpose: string = FEATURE_MANAGEMENT_PURPOSE): FeatureManagementConnection {
   if (!s.featureManagementToken) throw missingSettings(["featureManagementToken"], purpose, s.connection);
+  // Sent as is in the authorization header: a value it cannot carry fails here, naming the setting, not the network.
+  const tokenProblem = headerValueProblem(s.featureManagementToken);
+  if (tokenProblem) throw invalidSetting("featureManagementToken", tokenProblem, s.connection);
   const url = s.featureManagementUrl ?? DEFAULT_FEATURE_MANAGEMENT_URL;
   const http: HttpOptions = { userAgent: USER_AGENT, ...s.http };
   const interval = s.featureManagementRequestIntervalMs;
@@ -174,7 +179,7 @@ export function instanceFor(
   { input = "instanceUrl", operation = "connecting to the instance" }: { input?: string; operation?: string } = {},
 ): InstanceClientConnection {
   const missing = (["username", "apiToken"] as const).filter((n) => !s[n]);
-  if (missing.length) throw missingSettings([...missing], `to call the CasC API of ${instanceUrl}`, s.connection);
+  if (missing.length) throw missingSettings([...missing], `to call the CasC API of ${quotedUrl(instanceUrl)}`, s.connection);
   const target = { url: instanceUrl, username: s.username!, apiToken: s.apiToken!, credentials: credentialSources(s.connection) };
   return instanceClient(s, target, (reason) => new InvalidInputError(input, reason, operation));
 }

@@ -1,3 +1,4 @@
+import { jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from "../http/json-depth";
 import {
   CONNECTIONS_KEY,
   DEFAULT_CONNECTION,
@@ -74,6 +75,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export function parseConnections(raw: unknown): Record<string, Record<string, unknown>> {
   if (raw === undefined || raw === null || raw === "") return {};
   let value: unknown = raw;
+  // Measured before it is parsed or walked: a value nested 20,000 deep would overflow the stack naming nothing.
+  const tooDeep = `nested deeper than ${MAX_JSON_DEPTH} levels; a connection nests three (connections.<name>.instances.<name>.url)`;
+  if (typeof value === "string" && jsonTextTooDeep(value)) throw invalid(CONNECTIONS_KEY, tooDeep);
+  if (typeof value !== "string" && valueTooDeep(value)) throw invalid(CONNECTIONS_KEY, tooDeep);
   if (typeof value === "string") {
     try {
       value = JSON.parse(value);

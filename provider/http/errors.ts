@@ -1,4 +1,4 @@
-import { bounded, MAX_MESSAGE_LENGTH } from "./response-text";
+import { bounded, MAX_MESSAGE_LENGTH, printable } from "./response-text";
 import { mayHaveActed } from "./retry-policy";
 
 /**
@@ -45,7 +45,8 @@ function formatMessage(cause: string, d: ErrorDetails): string {
   const where = d.method && d.path ? ` (${d.method} ${d.path})` : "";
   const body = d.bodyExcerpt ? ` Server said: ${d.bodyExcerpt}` : "";
   const hint = d.hint ? ` ${d.hint}` : "";
-  return bounded(`${d.operation}${where}: ${cause}.${body}${hint}`, MAX_MESSAGE_LENGTH);
+  // One line, whatever the operation, the server or the input quoted in it put there (printable).
+  return bounded(printable(`${d.operation}${where}: ${cause}.${body}${hint}`), MAX_MESSAGE_LENGTH);
 }
 
 /** 401: the credentials were refused. */
@@ -137,4 +138,17 @@ export function outcomeUnknown(error: unknown): boolean {
   if (error instanceof UnexpectedResponseError) return error.status !== undefined && error.status >= 200 && error.status < 300;
   if (error instanceof ServerError) return mayHaveActed({ kind: "status", status: error.status });
   return false;
+}
+
+/**
+ * A file of the machine-wide request spacing (the feature-flag API's one request per second) that cannot be
+ * trusted: its folder is not this user's own, or its lock is held longer than any request takes.
+ */
+export class LocalFileError extends CloudBeesError {
+  /** The file or folder at fault. */
+  readonly file: string;
+  constructor(file: string, cause: string, hint: string) {
+    super(cause, { operation: "spacing feature-flag requests on this machine", hint });
+    this.file = file;
+  }
 }

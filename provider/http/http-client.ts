@@ -4,6 +4,7 @@ import type { ZodType } from "zod";
 import {
   AuthenticationError,
   CloudBeesError,
+  ConfigurationError,
   NetworkError,
   NotFoundError,
   PermissionError,
@@ -16,6 +17,7 @@ import {
   type ErrorDetails,
 } from "./errors";
 import { createDispatcher } from "./dispatcher";
+import { headerValueProblem } from "./header-value";
 import { resolveHttpOptions, type HttpOptions, type ResolvedHttpOptions } from "./options";
 import { Redactor, Secret } from "./redaction";
 import { isRetryableNetworkFailure, isRetryableStatus, parseRetryAfter, retryDelayMs, type Idempotency } from "./retry-policy";
@@ -24,6 +26,7 @@ import { sleep } from "./throttle";
 import { buildUrl, parseBaseUrl, type QueryValue } from "./url";
 import { describeBody, formatZodIssue } from "./response-text";
 import { scrubSecretFields, secretValues } from "./response-secrets";
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from "./json-depth";
 
 /** The longest deadline a timer can hold (about 24.8 days); a longer one would throw a RangeError. */
 const MAX_DEADLINE_MS = 2_147_483_647;
@@ -45,6 +48,8 @@ export interface RequestSpec {
   notFoundHint?: string;
   /** A deadline for this call when it is longer than the client's: a server that answers only when done. */
   minTimeoutMs?: number;
+  /** Its answers hold credentials (a bundle token, a link file): no error quotes a 2xx body of it, JSON or not. */
+  secretBody?: boolean;
 }
 
 /** How one service authenticates and what to tell users when it refuses. */
@@ -90,6 +95,9 @@ export class HttpClient {
   constructor(profile: ServiceProfile, options: HttpOptions = {}) {
     this.options = resolveHttpOptions(options);
     this.baseUrl = parseBaseUrl(profile.baseUrlSetting, profile.baseUrl, this.options.allowInsecureHttp);
+    // Else undici refuses each request as "invalid authorization header", which reads as a network failure.
+    const headerProblem = headerValueProblem(profile.authorization.reveal());
+    if (headerProblem) throw new ConfigurationError("token", `the credentials cannot be sent: ${headerProblem}`, "Copy the token again, without line breaks.");
     this.profile = profile;
     this.redactor = new Redactor(profile.secrets);
     Object.defineProperty(this, "profile", { enumerable: false });
@@ -99,6 +107,8 @@ export class HttpClient {
   async json<T>(spec: RequestSpec, schema: () => ZodType<T>): Promise<T> {
     const response = await this.send(spec, "json");
     const text = response.body.toString("utf8");
+    // Measured before parsing: a walk over 20,000 levels overflows the stack, and 100 MB of them fill gigabytes.
+    if (jsonTextTooDeep(text)) throw this.unexpected(spec, response.status, "", `the body is nested deeper than ${MAX_JSON_DEPTH} levels`, text);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -176,7 +186,10 @@ export class HttpClient {
   private attemptOnce(url: URL, spec: RequestSpec, kind: ResponseKind): Promise<RawResponse> {
     const run = () => this.exchange(url, spec, kind);
     const interval = this.profile.minIntervalMs;
-    return interval ? throttledOnThisMachine(this.baseUrl.origin + this.baseUrl.pathname, interval, run) : run();
+    if (!interval) return run();
+    // A holder of the machine's lock waits at most the interval, then makes one request: longer is a lock gone wrong.
+    const holdMs = interval + this.deadlineMs(spec) + 1000;
+    return throttledOnThisMachine(this.baseUrl.origin + this.baseUrl.pathname, interval, run, { holdMs });
   }
 
   /** One request and its whole body, under the deadline. */
@@ -236,8 +249,14 @@ export class HttpClient {
     return Math.min(MAX_DEADLINE_MS, Math.max(this.options.timeoutMs, spec.minTimeoutMs ?? 0));
   }
 
-  /** A redacted excerpt of a body for an error: credentials, and every secret field the API returns, scrubbed. */
-  private excerpt(bodyText: string): string {
+  /**
+   * A redacted excerpt of a body for an error: credentials, and every secret field the API returns, scrubbed. No
+   * excerpt at all of a 2xx answer of an endpoint whose answers hold credentials: a token in a body of another shape
+   * (text, say) has no field name to scrub it by. Its refusals (4xx, 5xx) are quoted: they say what to fix. Bounded
+   * work whatever the body (see EXCERPT_SOURCE_LENGTH).
+   */
+  private excerpt(spec: RequestSpec, status: number, bodyText: string): string {
+    if (spec.secretBody && status >= 200 && status < 300) return bodyText.trim() ? "(not quoted: this endpoint's answers hold credentials)" : "";
     return this.redactor.redact(describeBody(scrubSecretFields(bodyText)));
   }
 
@@ -249,7 +268,7 @@ export class HttpClient {
     retryAfterMs: number | undefined,
     attempt: number,
   ): CloudBeesError {
-    const d: ErrorDetails = { ...details, status, bodyExcerpt: this.excerpt(bodyText) };
+    const d: ErrorDetails = { ...details, status, bodyExcerpt: this.excerpt(spec, status, bodyText) };
     const tries = attempt > 0 ? ` after ${attempt + 1} attempts` : "";
     if (status === 401) {
       return new AuthenticationError("authentication failed (401)", { ...d, hint: this.profile.authenticationHint });
@@ -303,7 +322,7 @@ export class HttpClient {
       path: this.redactor.redact(buildUrl(this.baseUrl, spec.path).pathname),
       status,
       field,
-      bodyExcerpt: this.excerpt(bodyText),
+      bodyExcerpt: this.excerpt(spec, status, bodyText),
       hint: "The server does not answer as the API spec says: check the base URL and the product version.",
     });
   }

@@ -7,24 +7,30 @@ import { inspect } from "node:util";
  * at configuration time anyway.
  */
 export class Redactor {
-  private secrets: string[] = [];
+  /** Every secret learnt: a set, so that learning one is O(1) however many are known (a 40,000-bundle list). */
+  private secrets = new Set<string>();
+  /** The secrets longest first, so that a secret containing another is replaced whole; rebuilt on the next redact. */
+  private ordered: string[] | undefined = [];
 
   constructor(secrets: Array<string | undefined>) {
     Object.defineProperty(this, "secrets", { enumerable: false, writable: true });
+    Object.defineProperty(this, "ordered", { enumerable: false, writable: true });
     this.learn(secrets);
   }
 
   /** Adds secrets to scrub from now on (a bundle token a response returned, say). */
   learn(secrets: Array<string | undefined>): void {
-    const fresh = secrets.filter((s): s is string => typeof s === "string" && s.length >= 4 && !this.secrets.includes(s));
-    if (fresh.length === 0) return;
-    // Longest first, so that a secret containing another is replaced whole.
-    this.secrets = [...new Set([...this.secrets, ...fresh])].sort((a, b) => b.length - a.length);
+    for (const s of secrets) {
+      if (typeof s !== "string" || s.length < 4 || this.secrets.has(s)) continue;
+      this.secrets.add(s);
+      this.ordered = undefined;
+    }
   }
 
   redact(text: string): string {
+    this.ordered ??= [...this.secrets].sort((a, b) => b.length - a.length);
     let out = text;
-    for (const secret of this.secrets) out = out.split(secret).join("[redacted]");
+    for (const secret of this.ordered) if (out.includes(secret)) out = out.split(secret).join("[redacted]");
     return out;
   }
 

@@ -5,6 +5,9 @@
  * line of that client repeats them.
  */
 
+import { jsonTextTooDeep } from "./json-depth";
+import { EXCERPT_SOURCE_LENGTH } from "./response-text";
+
 /** Field names whose string values are secrets, in any JSON body either API returns. */
 const SECRET_FIELD = /token|secret|password|linkfilecontent|authorization|credential/i;
 
@@ -14,18 +17,26 @@ export function isSecretField(name: string): boolean {
 
 const REDACTED = "[redacted]";
 
-/** The body with the value of every secret field replaced; also for text that is JSON-like but not JSON. */
+/**
+ * The body with the value of every secret field replaced; also for text that is JSON-like but not JSON. Only the
+ * first EXCERPT_SOURCE_LENGTH characters are looked at (an excerpt quotes no more), and the patterns are linear:
+ * whitespace is matched within a line only, so a body of newlines costs one pass, not one per line.
+ */
 export function scrubSecretFields(body: string): string {
-  try {
-    return JSON.stringify(scrubValue(JSON.parse(body)));
-  } catch {
-    // Not JSON (cut short, HTML, YAML): replace `"token": "..."` and `token: ...` pairs by pattern.
-    return body
-      .replace(/("[^"\n]{0,100}"\s*:\s*)"(?:[^"\\]|\\.)*("|$)/g, (pair: string, key: string) =>
-        isSecretField(key) ? `${key}"${REDACTED}"` : pair,
-      )
-      .replace(/^(\s*[\w-]{1,100}\s*:\s*)(\S.*)$/gm, (line: string, key: string) => (isSecretField(key) ? `${key}${REDACTED}` : line));
+  const source = body.length > EXCERPT_SOURCE_LENGTH ? body.slice(0, EXCERPT_SOURCE_LENGTH) : body;
+  if (!jsonTextTooDeep(source)) {
+    try {
+      return JSON.stringify(scrubValue(JSON.parse(source)));
+    } catch {
+      // not JSON: by pattern below
+    }
   }
+  // Not JSON (cut short, HTML, YAML): replace `"token": "..."` and `token: ...` pairs by pattern.
+  return source
+    .replace(/("[^"\n]{0,100}"[ \t]*:[ \t]*)"[^"\\]*(?:\\.[^"\\]*)*("|$)/g, (pair: string, key: string) =>
+      isSecretField(key) ? `${key}"${REDACTED}"` : pair,
+    )
+    .replace(/^([ \t]*[\w-]{1,100}[ \t]*:[ \t]*)(\S.*)$/gm, (line: string, key: string) => (isSecretField(key) ? `${key}${REDACTED}` : line));
 }
 
 function scrubValue(value: unknown, key = ""): unknown {

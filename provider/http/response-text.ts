@@ -1,28 +1,35 @@
 /** Short, readable excerpts of response bodies and zod issues, for error messages. */
+import { jsonTextTooDeep } from "./json-depth";
 
 const EXCERPT_LENGTH = 240;
 /** The server's own message (a JSON `error`) is what the user needs to fix a bundle: keep much more of it. */
 const MESSAGE_LENGTH = 2000;
 
 /**
+ * How much of a body an error looks at: describing and scrubbing run on this prefix only, so that their cost is
+ * bounded whatever the server sends (an excerpt quotes far less).
+ */
+export const EXCERPT_SOURCE_LENGTH = 16 * 1024;
+
+/**
  * The server's own words from a body: the `error` or `message` of a JSON body, the text of an HTML page
- * (Jenkins answers 401/403/404 with HTML), or the start of anything else.
+ * (Jenkins answers 401/403/404 with HTML), or the start of anything else. Linear in the prefix it reads.
  */
 export function describeBody(body: string): string {
-  const trimmed = body.trim();
+  const trimmed = (body.length > EXCERPT_SOURCE_LENGTH ? body.slice(0, EXCERPT_SOURCE_LENGTH) : body).trim();
   if (!trimmed) return "";
-  try {
-    const json = JSON.parse(trimmed) as Record<string, unknown>;
-    for (const key of ["error", "message", "reason"]) {
-      if (json && typeof json[key] === "string") return cut(json[key] as string, MESSAGE_LENGTH);
+  if (!jsonTextTooDeep(trimmed)) {
+    try {
+      const json = JSON.parse(trimmed) as Record<string, unknown>;
+      for (const key of ["error", "message", "reason"]) {
+        if (json && typeof json[key] === "string") return cut(json[key] as string, MESSAGE_LENGTH);
+      }
+    } catch {
+      // not JSON
     }
-  } catch {
-    // not JSON
   }
   if (/^<(!doctype|html|\?xml)/i.test(trimmed) || /<\/[a-z]+>/i.test(trimmed)) {
-    const text = trimmed
-      .replace(/<(script|style|head)[\s\S]*?<\/\1>/gi, " ")
-      .replace(/<[^>]+>/g, " ")
+    const text = textOfHtml(trimmed)
       .replace(/&nbsp;/g, " ")
       .replace(/&lt;/g, "<")
       .replace(/&gt;/g, ">")
@@ -30,6 +37,30 @@ export function describeBody(body: string): string {
     return cut(text);
   }
   return cut(trimmed);
+}
+
+/**
+ * The text of an HTML page: tags become spaces, script, style and head elements go whole. One pass (a pattern such
+ * as `<[^>]+>` scans to the end from every unclosed `<`: quadratic in a page of `<a<a<a...`).
+ */
+function textOfHtml(html: string): string {
+  const lower = html.toLowerCase();
+  const parts: string[] = [];
+  let i = 0;
+  while (i < html.length) {
+    const open = html.indexOf("<", i);
+    if (open < 0) {
+      parts.push(html.slice(i));
+      break;
+    }
+    parts.push(html.slice(i, open), " ");
+    const element = /^<(script|style|head)\b/.exec(lower.slice(open, open + 8))?.[1];
+    const end = element ? lower.indexOf(`</${element}`, open) : open;
+    const close = end < 0 ? -1 : html.indexOf(">", end);
+    if (close < 0) break; // an unclosed tag or element: the rest is not text
+    i = close + 1;
+  }
+  return parts.join("");
 }
 
 /**
@@ -42,6 +73,29 @@ export function bounded(text: string, max: number): string {
   const keep = Math.max(0, max - marker.length);
   const head = Math.ceil(keep * 0.6);
   return `${text.slice(0, head)}${marker}${text.slice(text.length - (keep - head))}`;
+}
+
+/**
+ * Control characters (C0, DEL, C1) and bidi controls, which let a value forge a line or reorder what a terminal
+ * shows; `\n` is kept by printable(..., { keepNewlines: true }) for messages that are multi-line by design.
+ */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const NAMED_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/** Whether `text` holds a character printable() escapes. */
+export function hasUnprintable(text: string): boolean {
+  UNPRINTABLE.lastIndex = 0;
+  return UNPRINTABLE.test(text);
+}
+
+/**
+ * `text` with every control and bidi-override character shown as an escape (`\n`, `\u001b`, `\u202e`): what every
+ * error and warning does with the values it echoes, so that no input or answer can forge a line or a colour.
+ */
+export function printable(text: string, options: { keepNewlines?: boolean } = {}): string {
+  return text.replace(UNPRINTABLE, (c) =>
+    options.keepNewlines && c === "\n" ? c : NAMED_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** Longest error message any error of this package carries. */

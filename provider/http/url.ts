@@ -9,6 +9,14 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
+ * A URL as an error quotes it: without its user-info (`user:token@`), query and fragment (`?token=...`), which may
+ * hold credentials, even when it does not parse. One anchored pass: linear whatever the text.
+ */
+export function quotedUrl(value: string): string {
+  return value.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?[^/?#]*@/i, "$1").replace(/[?#][\s\S]*$/, "");
+}
+
+/**
  * Parses a base URL. Installations serve the API under a path prefix (`https://ci.example.com/cjoc/`), with or
  * without a trailing slash: the prefix is kept and always ends with `/`, so that spec paths resolve below it.
  * Plain http is refused for remote hosts: Basic credentials and bearer tokens would cross the network in clear.
@@ -18,7 +26,7 @@ export function parseBaseUrl(setting: string, value: string, allowInsecureHttp: 
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigurationError(setting, `"${value}" is not an absolute URL`, "Give it as https://host/prefix/.");
+    throw new ConfigurationError(setting, `"${quotedUrl(value)}" is not an absolute URL`, "Give it as https://host/prefix/.");
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new ConfigurationError(setting, `unsupported protocol "${url.protocol}"`, "Use an https:// URL.");

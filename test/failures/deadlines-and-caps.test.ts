@@ -74,7 +74,7 @@ describe("bounds that fit what they bound", () => {
 });
 
 describe("secrets the API returns", () => {
-  it("a 2xx body of the wrong shape is quoted without its bundle token or link file", async () => {
+  it("a 2xx body of the wrong shape of an endpoint returning tokens is not quoted", async () => {
     const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin, maxRetries: 0 });
     const token = "tok-7f3a9c1e55d04b2a";
     emu.faults.inject({
@@ -85,7 +85,7 @@ describe("secrets the API returns", () => {
     try {
       const error = (await oc.regenerateToken("team-a/controller-a").catch((e: unknown) => e)) as UnexpectedResponseError;
       expect(error).toBeInstanceOf(UnexpectedResponseError);
-      expect(error.message).toContain("[redacted]");
+      expect(error.message).toContain("(not quoted: this endpoint's answers hold credentials)");
       expect(error.message).not.toContain(token);
       expect(JSON.stringify(error)).not.toContain(token);
     } finally {

@@ -5,6 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { makeUrn, type JsonObject } from "../harness";
+import { FeatureManagementClient, InvalidInputError } from "../../provider";
 import { TYPES, startWorld, type World } from "../resources/helpers";
 import { ACTION_TYPES, actionTexts, tempDir } from "../actions/helpers";
 
@@ -116,5 +117,50 @@ describe("unknown inputs", () => {
     const text = (w.texts as Record<string, string>)[kind] ?? (actions as Record<string, string>)[kind]!;
     const { failures } = await check(type, text, news as JsonObject);
     expect(failures).toEqual([{ property: typo, reason: expect.stringMatching(new RegExp(`^unknown input ${typo}; did you mean ${near}\\?`)) }]);
+  });
+});
+
+describe("issue 19: forged lines, path segments and YAML anchors", () => {
+  it.each([
+    ["Application name", TYPES.application, "application", "name", { name: "web\nerror: forged line" }, "\\n"],
+    ["BundleAvailability bundleId", TYPES.bundleAvailability, "bundleAvailability", "bundleId", { bundleId: "team-a\u001b[31m", regex: "x" }, "\\u001b"],
+    ["DefaultBundle bundleId", TYPES.defaultBundle, "defaultBundle", "bundleId", { bundleId: "base\u0000" }, "\\u0000"],
+    ["BundleAvailability bundleId (C1)", TYPES.bundleAvailability, "bundleAvailability", "bundleId", { bundleId: "team-a\u009b31m", regex: "x" }, "\\u009b"],
+  ] as const)("finding 10: a control character in %s fails check, echoed as an escape", async (_name, type, kind, property, news, escape) => {
+    // Before: check accepted them, and errors echoed them raw (a forged `error:` line appeared).
+    const { failures } = await check(type, (w.texts as Record<string, string>)[kind]!, news as JsonObject);
+    expect(failures).toEqual([{ property, reason: expect.stringMatching(/control character/) }]);
+    expect(failures[0]!.reason).toContain(escape);
+    expect(failures[0]!.reason).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+
+  it("finding 10: a bidi override in an error's echoed value is shown as an escape", async () => {
+    const { failures } = await availability({ bundleId: " team-\u202eb", regex: "x" });
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.reason).toContain("\\u202e");
+    expect(failures[0]!.reason).not.toContain("\u202e");
+  });
+
+  it("finding 11: an items yaml with more aliases than the bound fails check naming the count", async () => {
+    // Before: accepted, and 20,000 anchors and aliases took 10 s of check (the alias resolution is quadratic).
+    const yaml = `items:\n  - &f {kind: "folder", name: "x"}\n${"  - *f\n".repeat(1001)}`;
+    const { failures } = await check(ACTION_TYPES.items, actions.items, { yaml });
+    expect(failures).toEqual([{ property: "yaml", reason: expect.stringMatching(/yaml has 1001 aliases \(\*name\); at most 1000/) }]);
+  });
+});
+
+describe("issue 19, finding 9: one path segment", () => {
+  it.each(["..", ".", "", "a/b", "a\\b"])("getApplication(%j) is refused before any request", async (id) => {
+    // Before: ".." sent GET .../public-api/ with the token and took the answer as an application; "." read the list.
+    const fm = new FeatureManagementClient({ baseUrl: w.emu.featureManagementUrl, token: w.emu.credentials.featureManagementToken, maxRetries: 0 });
+    w.emu.journal.clear();
+    try {
+      const error = await fm.getApplication(id).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidInputError);
+      expect((error as InvalidInputError).input).toBe("applicationId");
+      expect(w.emu.journal.entries()).toEqual([]);
+    } finally {
+      await fm.close();
+    }
   });
 });

@@ -114,6 +114,43 @@ describe("Items: a create-items whose answer is lost", () => {
   });
 });
 
+describe("Items: the reconcile is bounded (issue 19, finding 2)", () => {
+  const A = "team-a/controller-a";
+  const CREATE = "/controllers/team-a/controller-a/casc-items/create-items";
+
+  it("stops reading at the first item it cannot read, and records a partial create naming what was not checked", async () => {
+    // Before: each of the 10 items was exported with full retries (21 exports here, 41 with the default retries).
+    const names = Array.from({ length: 10 }, (_, i) => `bounded-${i}`);
+    const yaml = `items:\n${names.map((n) => `  - kind: "pipeline"\n    name: "${n}"\n`).join("")}`;
+    w.emu.faults.inject({ path: CREATE, status: 500 });
+    for (const n of names) w.emu.faults.inject({ path: `/controllers/team-a/controller-a/job/${n}/export/download/items.yaml`, status: 500, times: Infinity });
+    const r = w.action("items", "bounded", { yaml, instanceUrl: w.emu.controllerUrls[A]! });
+    const error = (await r.up().catch((e: unknown) => e)) as ProviderHostError;
+    expect(error).toBeInstanceOf(ProviderHostError);
+    const exports = calls(w).filter((c) => c.endsWith("/export/download/items.yaml"));
+    // One item, with its client's retries (maxRetries 1): the server is failing, the rest are not asked.
+    expect(exports).toEqual([
+      "POST /controllers/team-a/controller-a/job/bounded-0/export/download/items.yaml",
+      "POST /controllers/team-a/controller-a/job/bounded-0/export/download/items.yaml",
+    ]);
+    expect(error.message).toMatch(/could not be read: "bounded-0"; not checked: "bounded-1", .*"bounded-9"\. Check/);
+    expect(r.state!.outputs).not.toHaveProperty("yaml");
+  });
+  it("reads at most 50 items, and records what it did not check as a partial create", async () => {
+    // Before: one export per item, however many (500 items: 501 requests).
+    const names = Array.from({ length: 60 }, (_, i) => `many-${i}`);
+    const yaml = `items:\n${names.map((n) => `  - kind: "pipeline"\n    name: "${n}"\n`).join("")}`;
+    w.emu.faults.inject({ path: CREATE, dropAfterHandling: true });
+    const r = w.action("items", "many", { yaml, instanceUrl: w.emu.controllerUrls[A]! });
+    const error = (await r.up().catch((e: unknown) => e)) as ProviderHostError;
+    expect(error).toBeInstanceOf(ProviderHostError);
+    expect(calls(w).filter((c) => c.endsWith("/export/download/items.yaml"))).toHaveLength(50);
+    expect(calls(w).filter((c) => c === `POST ${CREATE}`)).toHaveLength(1);
+    expect(error.message).toMatch(/The instance now holds "many-0", .* and 30 more of the yaml's 60 top-level items; not checked: "many-50", .*"many-59"/);
+    expect(r.state!.outputs).not.toHaveProperty("yaml");
+  });
+});
+
 describe("BundleReload and ControllerBundleToken: lost answers", () => {
   const B = "team-b/controller-b";
   const RELOAD = "/controllers/team-b/controller-b/casc-bundle-mgnt/reload-bundle";

@@ -46,11 +46,11 @@ describe("the feature-flag spacing is one per machine", () => {
     expect(emu.state.applications("acme").map((x) => x.name).sort()).toEqual(["a1", "a2", "b1", "b2"]);
   }, 30_000);
 
-  it("names its files by a hash of the base URL only (no URL, no credential), in the OS temp folder", () => {
+  it("names its files by a hash of the base URL only (no URL, no credential), in the user's own folder of the OS temp folder", () => {
     const files = lockFiles("https://fm.example.com/api/");
     for (const file of [files.lock, files.last]) {
-      expect(path.dirname(file)).toBe(os.tmpdir());
-      expect(path.basename(file)).toMatch(/^pulumi-cloudbees-throttle-[0-9a-f]{24}\.(lock|last)$/);
+      expect(path.dirname(file)).toBe(path.join(os.tmpdir(), `pulumi-cloudbees-${process.getuid!()}`));
+      expect(path.basename(file)).toMatch(/^throttle-[0-9a-f]{24}\.(lock|last)$/);
     }
     expect(lockFiles("https://fm.example.com/api/").lock).toBe(files.lock);
     expect(lockFiles("https://other.example.com/").lock).not.toBe(files.lock);
@@ -81,4 +81,97 @@ describe("the feature-flag spacing is one per machine", () => {
       fs.rmSync(files.last, { force: true });
     }
   });
+});
+
+/**
+ * Issue 19, finding 3: the shared temp folder is hostile ground. Each test has a temp folder of its own (os.tmpdir
+ * is stubbed: jest gives test files their own process.env, which node:os does not read).
+ */
+describe("the throttle's files in a shared temp folder", () => {
+  const realTmp = os.tmpdir();
+  let tmp: string;
+  let n = 0;
+  const url = () => `http://127.0.0.1:1/hostile-${process.pid}-${++n}/`;
+  beforeEach(() => {
+    tmp = fs.mkdtempSync(path.join(realTmp, "throttle-"));
+    jest.spyOn(require("node:os") as typeof os, "tmpdir").mockReturnValue(tmp);
+  });
+  afterEach(() => {
+    jest.restoreAllMocks();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("live in a folder only the current user can write, created 0700", async () => {
+    const u = url();
+    const files = lockFiles(u);
+    await throttledOnThisMachine(u, 1, async () => "sent");
+    const dir = fs.lstatSync(path.dirname(files.last));
+    expect(dir.isDirectory()).toBe(true);
+    expect(dir.mode & 0o777).toBe(0o700);
+    expect(path.dirname(path.dirname(files.last))).toBe(tmp);
+  });
+
+  it("refuse a folder that others can write, naming it and what to do", async () => {
+    const folder = path.join(tmp, `pulumi-cloudbees-${process.getuid!()}`);
+    fs.mkdirSync(folder, { mode: 0o777 });
+    fs.chmodSync(folder, 0o777);
+    const error = await throttledOnThisMachine(url(), 1, async () => "sent").catch((e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toContain(folder);
+    expect((error as Error).message).toMatch(/others can write to it\. Remove it/);
+  });
+
+  it("refuse a folder that is a link planted by someone else", async () => {
+    const elsewhere = fs.mkdtempSync(path.join(tmp, "elsewhere-"));
+    fs.symlinkSync(elsewhere, path.join(tmp, `pulumi-cloudbees-${process.getuid!()}`));
+    await expect(throttledOnThisMachine(url(), 1, async () => "sent")).rejects.toThrow(/is not a folder of its own/);
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it("write the last-request file without following a link planted there", async () => {
+    const u = url();
+    const files = lockFiles(u);
+    await throttledOnThisMachine(u, 1, async () => "first");
+    const victim = path.join(tmp, "victim.txt");
+    fs.writeFileSync(victim, "precious");
+    fs.rmSync(files.last);
+    fs.symlinkSync(victim, files.last);
+    await expect(throttledOnThisMachine(u, 1, async () => "sent")).resolves.toBe("sent");
+    expect(fs.readFileSync(victim, "utf8")).toBe("precious");
+    expect(fs.lstatSync(files.last).isFile()).toBe(true);
+  });
+
+  it("wait no longer than the spacing when the last-request file is dated in the future", async () => {
+    // Before: a .last an hour ahead (a clock stepped back, or a planted file) stalled every request for an hour.
+    const u = url();
+    const files = lockFiles(u);
+    await throttledOnThisMachine(u, 1, async () => "first");
+    fs.writeFileSync(files.last, String(Date.now() + 3_600_000));
+    await expect(throttledOnThisMachine(u, 50, async () => "sent")).resolves.toBe("sent");
+  }, 5_000);
+
+  it("report a lock a live process holds past any request's time, with its path and what to do", async () => {
+    // Before: a .lock naming a live process stalled every request for 10 minutes (for ever, if touched).
+    const u = url();
+    const files = lockFiles(u);
+    await throttledOnThisMachine(u, 1, async () => "first");
+    fs.writeFileSync(files.lock, "1"); // pid 1 is always alive
+    const error = await throttledOnThisMachine(u, 1, async () => "sent", { holdMs: 200 }).catch((e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toContain(files.lock);
+    expect((error as Error).message).toMatch(/held by process 1 .*delete/);
+  }, 5_000);
+
+  it("wait for a live holder as long as it declared (a longer deadline), and report a forged far-future one at 4 holds", async () => {
+    const u = url();
+    const files = lockFiles(u);
+    await throttledOnThisMachine(u, 1, async () => "first");
+    fs.writeFileSync(files.lock, `1 ${Date.now() + 60_000}`);
+    const released = new Promise<void>((resolve) => setTimeout(() => resolve(fs.rmSync(files.lock)), 150));
+    await expect(throttledOnThisMachine(u, 1, async () => "sent", { holdMs: 100 })).resolves.toBe("sent");
+    await released;
+    fs.writeFileSync(files.lock, `1 ${Date.now() + 3_600_000}`);
+    await expect(throttledOnThisMachine(u, 1, async () => "sent", { holdMs: 50 })).rejects.toThrow(/held by process 1 for longer than it declared/);
+    fs.rmSync(files.lock);
+  }, 5_000);
 });

@@ -1,7 +1,8 @@
 import { ConfigurationError } from "../../provider/http/errors";
-import { describeBody, formatZodIssue } from "../../provider/http/response-text";
+import { describeBody, formatZodIssue, printable } from "../../provider/http/response-text";
+import { jsonTextTooDeep } from "../../provider/http/json-depth";
 import { Redactor, Secret } from "../../provider/http/redaction";
-import { buildUrl, parseBaseUrl } from "../../provider/http/url";
+import { buildUrl, parseBaseUrl, quotedUrl } from "../../provider/http/url";
 import { inspect } from "node:util";
 
 describe("base URLs", () => {
@@ -74,5 +75,32 @@ describe("redaction", () => {
     expect(JSON.stringify({ s })).toBe('{"s":"[redacted]"}');
     expect(inspect({ s })).not.toContain("hunter2");
     expect(s.reveal()).toBe("hunter2-token");
+  });
+});
+
+describe("issue 19: quoting URLs and values, measuring depth", () => {
+  it("quotedUrl drops user-info, query and fragment, even from a URL that does not parse", () => {
+    expect(quotedUrl("http://admin:tok@127.0.0.1:99999/cjoc/")).toBe("http://127.0.0.1:99999/cjoc/");
+    expect(quotedUrl("https://a@b:pw@ci.example.com/x/?token=s3cret#frag")).toBe("https://ci.example.com/x/");
+    expect(quotedUrl("admin:tok@ci.example.com/x")).toBe("ci.example.com/x");
+    expect(quotedUrl("https://ci.example.com/team-a/")).toBe("https://ci.example.com/team-a/");
+  });
+
+  it("printable shows control and bidi characters as escapes", () => {
+    expect(printable("a\nb\u001b[31m\u202ec\u0000\u009b")).toBe("a\\nb\\u001b[31m\\u202ec\\u0000\\u009b");
+    expect(printable("x\ny\rz", { keepNewlines: true })).toBe("x\ny\\rz");
+  });
+
+  it("jsonTextTooDeep counts brackets outside strings only", () => {
+    expect(jsonTextTooDeep(`${"[".repeat(65)}${"]".repeat(65)}`)).toBe(true);
+    expect(jsonTextTooDeep(`${"[".repeat(64)}${"]".repeat(64)}`)).toBe(false);
+    expect(jsonTextTooDeep(JSON.stringify({ a: "[".repeat(1000), b: '\\"[[[' }))).toBe(false);
+  });
+
+  it("an HTML page with unclosed tags and scripts keeps its text", () => {
+    expect(describeBody("<html><head><title>x</title></head><body>Not <b>found</b><script>var a = '<p>';</script> here</body></html>")).toBe(
+      "Not found here",
+    );
+    expect(describeBody(`<html><body>Broken ${"<a".repeat(10)}`)).toBe("Broken");
   });
 });

@@ -6,15 +6,16 @@
  * |---|---|---|
  * | check | nothing | yaml parses as YAML and holds an `items` list; path a full path; instanceUrl an http(s) base URL |
  * | diff | nothing | instanceUrl change replaces; yaml, path or triggers change runs again (update) |
- * | create, update | POST casc-items/create-items?path= with the YAML as the body (text/yaml) | never repeated blindly: a lost answer is reconciled by reading the items (POST job/.../export/download/items.yaml) |
+ * | create, update | POST casc-items/create-items?path= with the YAML as the body (text/yaml) | never repeated blindly: a lost answer is reconciled by reading the items (POST job/.../export/download/items.yaml): at most 50, none after one fails, none past 2 minutes; what is not read is a partial create |
  * | read | nothing | the API has no read of "the items of this YAML": the state stays |
  * | delete | nothing (a warning) | the API cannot delete items: they stay on the instance |
  */
 import { cascToJs, readYaml } from "../../bundle/yaml-reader";
+import { yaml } from "../../libraries";
 import { NotFoundError, outcomeUnknown, RequestRejectedError } from "../../http/errors";
 import { actionDiff, echoInputs, unchangedRead, type ActionInputsSpec } from "../shared/actions";
 import { InputChecker } from "../shared/check";
-import { MAX_TEXT_BYTES } from "../../clients/limits";
+import { MAX_TEXT_BYTES, MAX_YAML_ALIASES } from "../../clients/limits";
 import { messageOf, OutcomeUnknownError, partiallyCreated, warn } from "../shared/errors";
 import { instance, instanceCallFailed, instanceDescription, type InstanceConnection } from "../shared/instance";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
@@ -25,9 +26,25 @@ const SPEC: ActionInputsSpec = { replaceOn: ["instanceUrl"], rerunOn: ["yaml", "
 
 const EXAMPLE_YAML = 'items:\\n  - kind: "folder"\\n    name: "team-a"';
 
+/** Anchors and aliases of a YAML text, counted in one pass of the lexer (their resolution by the parser is quadratic). */
+function countReferences(text: string): { anchors: number; aliases: number } {
+  const out = { anchors: 0, aliases: 0 };
+  for (const token of new (yaml().Lexer)().lex(text)) {
+    if (token[0] === "&") out.anchors++;
+    else if (token[0] === "*") out.aliases++;
+  }
+  return out;
+}
+
 /** Why the items YAML cannot work, or undefined: it is read here as the instance will read it. */
 export function itemsYamlProblem(text: string): string | undefined {
   if (Buffer.byteLength(text) > MAX_TEXT_BYTES) return `yaml is ${Buffer.byteLength(text)} bytes long; at most ${MAX_TEXT_BYTES} are allowed`;
+  // Counted first, in one pass: the reader below would spend seconds on an anchor bomb.
+  const references = countReferences(text);
+  if (references.aliases > MAX_YAML_ALIASES) {
+    return `yaml has ${references.aliases} aliases (*name); at most ${MAX_YAML_ALIASES} are allowed. Fix: write the items out instead of repeating aliases`;
+  }
+  if (references.anchors > MAX_YAML_ALIASES) return `yaml has ${references.anchors} anchors (&name); at most ${MAX_YAML_ALIASES} are allowed`;
   // The bundle toolkit's reader, as the instance reads it: YAML 1.1, one document, CASC_YAML_MAX_ALIASES.
   const read = readYaml(text);
   if (!read.ok && read.bound) {
@@ -81,12 +98,28 @@ interface Holdings {
   present: string[];
   missing: string[];
   unreadable: string[];
+  /** Not read: past MAX_RECONCILE_READS, after an item that could not be read, or past the deadline. */
+  unchecked: string[];
 }
 
-/** Which top-level items of the YAML the instance holds now (read one by one with the item export). */
+/** Items read at most to reconcile one lost create-items: each read is a request with its own retries. */
+const MAX_RECONCILE_READS = 50;
+/** The reconcile's overall time: no read starts after it (each read has the client's deadline too). */
+const RECONCILE_DEADLINE_MS = 120_000;
+
+/**
+ * Which top-level items of the YAML the instance holds now (read one by one with the item export), within a bound:
+ * at most MAX_RECONCILE_READS reads, none after one failed (the server is failing: asking about the others only
+ * repeats that), none past the deadline. What is not read is reported as not checked.
+ */
 async function holdings(conn: InstanceConnection, path: string | undefined, names: string[]): Promise<Holdings> {
-  const out: Holdings = { present: [], missing: [], unreadable: [] };
-  for (const name of names) {
+  const out: Holdings = { present: [], missing: [], unreadable: [], unchecked: [] };
+  const deadline = Date.now() + RECONCILE_DEADLINE_MS;
+  for (const [i, name] of names.entries()) {
+    if (i >= MAX_RECONCILE_READS || out.unreadable.length > 0 || Date.now() > deadline) {
+      out.unchecked = names.slice(i);
+      break;
+    }
     try {
       await conn.client.exportItem(itemUri(path, name), { section: "items.yaml" });
       out.present.push(name);
@@ -125,12 +158,13 @@ async function createItems(operation: string, id: string, inputs: Props): Promis
         warn(`${TYPE_NAME} (${id}): create-items got no answer from ${where}, but the instance now holds every item of the yaml (${listNames(names)})`);
         return done(path ?? "");
       }
-      if (held.present.length === 0 && held.unreadable.length === 0 && round < 2) continue;
+      if (held.present.length === 0 && held.unreadable.length === 0 && held.unchecked.length === 0 && round < 2) continue;
       throw new OutcomeUnknownError(
         `${operation} (${id}): create-items got no answer from ${where} (${messageOf(e)}). The instance now holds ` +
           `${held.present.length ? listNames(held.present) : "none"} of the yaml's ${names.length} top-level items` +
           (held.missing.length ? `; missing: ${listNames(held.missing)}` : "") +
           (held.unreadable.length ? `; could not be read: ${listNames(held.unreadable)}` : "") +
+          (held.unchecked.length ? `; not checked: ${listNames(held.unchecked)}` : "") +
           `. Check ${path ? `folder "${path}" of ` : ""}${where}, then run \`pulumi up\`: it sends the items again (create-items updates the items that exist)`,
         e,
       );

@@ -1,6 +1,7 @@
-import { fullPathProblem, tooLong } from "../../clients/inputs";
+import { controlCharacterIn, fullPathProblem, tooLong } from "../../clients/inputs";
 import { MAX_ID_LENGTH, MAX_LIST_LENGTH, MAX_PATH_LENGTH } from "../../clients/limits";
-import { bounded } from "../../http/response-text";
+import { bounded, printable } from "../../http/response-text";
+import { quotedUrl } from "../../http/url";
 import type { CheckFailure, CheckResult, Props } from "./types";
 import { isUnknown, PROVIDER_KEY } from "./values";
 
@@ -31,8 +32,9 @@ export class InputChecker {
     }
   }
 
+  /** Records a failure; the values it quotes are shown with their control characters escaped (printable). */
   fail(property: string, reason: string): void {
-    this.failures.push({ property: bounded(property, 100), reason: bounded(reason, MAX_REASON_LENGTH) });
+    this.failures.push({ property: bounded(printable(property), 100), reason: bounded(printable(reason), MAX_REASON_LENGTH) });
   }
 
   /** What check returns: the known inputs as given (`__provider` included), and the failures. */
@@ -69,6 +71,11 @@ export class InputChecker {
     const max = opts.maxLength ?? MAX_ID_LENGTH;
     if (v.length > max) {
       this.fail(property, `${property} ${tooLong(v, max)}: e.g. ${property}: "${opts.example}"`);
+      return undefined;
+    }
+    const problem = controlCharacterProblem(v);
+    if (problem) {
+      this.fail(property, `${property} "${v}" ${problem}`);
       return undefined;
     }
     if (v.trim() !== v) {
@@ -152,6 +159,10 @@ export class InputChecker {
       } else if (typeof item !== "string" || item.trim() === "" || item.trim() !== item || item.length > MAX_ID_LENGTH) {
         this.fail(property, `${property}[${i}] must be a non-empty string without surrounding spaces, of at most ${MAX_ID_LENGTH} characters, got ${describe(item)}: e.g. "${opts.example}"`);
         ok = false;
+      } else {
+        const problem = controlCharacterProblem(item);
+        if (problem) this.fail(property, `${property}[${i}] "${item}" ${problem}`);
+        ok &&= problem === undefined;
       }
     });
     return ok ? (v as string[]) : undefined;
@@ -168,11 +179,11 @@ export class InputChecker {
     try {
       url = new URL(v);
     } catch {
-      this.fail(property, `${property} "${v}" is not a URL: give the instance's base URL with its prefix, e.g. ${property}: "https://ci.example.com/team-a/"`);
+      this.fail(property, `${property} "${quotedUrl(v)}" is not a URL: give the instance's base URL with its prefix, e.g. ${property}: "https://ci.example.com/team-a/"`);
       return undefined;
     }
     if (url.protocol !== "https:" && url.protocol !== "http:") {
-      this.fail(property, `${property} "${v}" must be an http(s) URL, e.g. "https://ci.example.com/team-a/"`);
+      this.fail(property, `${property} "${quotedUrl(v)}" must be an http(s) URL, e.g. "https://ci.example.com/team-a/"`);
       return undefined;
     }
     if (url.username || url.password) {
@@ -184,7 +195,7 @@ export class InputChecker {
       return undefined;
     }
     if (url.search || url.hash) {
-      this.fail(property, `${property} "${v}" must not have a query or fragment: write "${url.protocol}//${url.host}${url.pathname}"`);
+      this.fail(property, `${property} "${quotedUrl(v)}" must not have a query or fragment: write "${url.protocol}//${url.host}${url.pathname}"`);
       return undefined;
     }
     return v;
@@ -211,6 +222,15 @@ export class InputChecker {
     }
     return true;
   }
+}
+
+/**
+ * Why a name or id cannot be used when it holds a control character (C0, DEL, C1), or undefined: one rule for every
+ * text input, so that no name can forge a line of a log or an error. The caller quotes the value (escaped by fail).
+ */
+export function controlCharacterProblem(value: string): string | undefined {
+  const control = controlCharacterIn(value);
+  return control ? `holds a control character (${control}): names and ids cannot carry one; remove it` : undefined;
 }
 
 /** A value as a reason quotes it: short, whatever its size. */

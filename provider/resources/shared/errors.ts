@@ -1,5 +1,5 @@
 import { AuthenticationError, CloudBeesError, PermissionError } from "../../http/errors";
-import { bounded, MAX_MESSAGE_LENGTH } from "../../http/response-text";
+import { bounded, MAX_MESSAGE_LENGTH, printable } from "../../http/response-text";
 import { howToSet, DEFAULT_CONNECTION, SettingError } from "../../config/settings";
 import type { OperationsCenterConnection } from "../../config/clients";
 import { currentScope } from "../../config/scope";
@@ -18,7 +18,9 @@ export function messageOf(error: unknown): string {
 
 export class ResourceError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(bounded(message, MAX_MESSAGE_LENGTH), options);
+    // Escapes (ESC, NUL, bidi) shown as such; newlines stay, as some messages are multi-line by design (a setting's
+    // how-to): the names and ids they quote cannot hold one (check refuses control characters).
+    super(bounded(printable(message, { keepNewlines: true }), MAX_MESSAGE_LENGTH), options);
     this.name = "ResourceError";
   }
 }
@@ -116,5 +118,5 @@ export function warn(message: string): void {
   // Warnings start "<Type> (<id>): ..."; the connection goes after the id, as in operationFailed.
   const suffix = onConnection();
   const named = suffix ? (/^\S+ \([^)]*\):/.test(message) ? message.replace(/^(\S+ \([^)]*\)):/, `$1${suffix}:`) : `${suffix.trim()}: ${message}`) : message;
-  console.warn(`warning: ${named}`);
+  console.warn(`warning: ${printable(named, { keepNewlines: true })}`);
 }

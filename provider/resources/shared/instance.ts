@@ -1,3 +1,4 @@
+import { quotedUrl } from "../../http/url";
 import type { InstanceClient } from "../../clients/instance-client";
 import type { OperationsCenterClient } from "../../clients/operations-center-client";
 import { currentSettings, instanceFor, namedInstanceFor, operationsCenter, type OperationsCenterConnection } from "../../config/clients";
@@ -72,7 +73,7 @@ export function instance(operation: string, id: string, instanceUrl: string | un
     const conn = named !== undefined ? namedInstanceFor(s, named) : instanceFor(s, instanceUrl!, { input: "instanceUrl", operation });
     return { client: conn.client, url: conn.url, username: conn.username, credentials: conn.credentials, isOperationsCenter: false, what: "the instance" };
   } catch (e) {
-    if (e instanceof InvalidInputError) throw operationFailed(operation, id, `instanceUrl "${instanceUrl}" cannot be used: ${e.reason}`, e);
+    if (e instanceof InvalidInputError) throw operationFailed(operation, id, `instanceUrl "${quotedUrl(instanceUrl ?? "")}" cannot be used: ${e.reason}`, e);
     throw operationFailed(operation, id, accessProblem(e) ?? messageOf(e), e);
   }
 }
@@ -90,7 +91,7 @@ export function instanceLabel(instanceUrl: string | undefined): string {
 
 /** "the instance at <url>", `instance "<name>"` (the scope's) or "the operations center": where the call acts, for messages. */
 export function instanceDescription(instanceUrl: string | undefined): string {
-  if (instanceUrl !== undefined) return `the instance at ${instanceUrl}`;
+  if (instanceUrl !== undefined) return `the instance at ${quotedUrl(instanceUrl)}`;
   const named = currentScope().instance;
   return named !== undefined ? `instance "${named}"` : "the operations center";
 }
