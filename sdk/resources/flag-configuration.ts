@@ -11,7 +11,10 @@ export interface FlagConfigurationArgs extends ConnectionArgs {
   environment: pulumi.Input<string>;
   /** The flag's name (a `Flag`'s `name`: pass the output, so that the flag exists first). Changing it replaces the resource. */
   flag: pulumi.Input<string>;
-  /** Targeting on (true, the service's default) or off (every user gets the flag's default from the code). */
+  /**
+   * Targeting on (true, the service's default) or off: every user then gets the flag's off value, `false` for a
+   * boolean flag and the default from the code for a string or number flag (what the vendor's SDK does).
+   */
   enabled?: pulumi.Input<boolean>;
   /**
    * The value when no condition matches:
