@@ -14,6 +14,9 @@ import type { ChildMessage, ParentMessage, RegisterMessage, StartMessage, WireOb
 
 type Callback = (err: unknown, resp?: unknown) => void;
 
+/** sdk/functions/mocks.ts ENGINE_MONITOR, by its global symbol: this file loads no SDK module of ours. */
+const ENGINE_MONITOR: unique symbol = Symbol.for("pulumi-cloudbees.engineMonitor");
+
 /** The parts of @pulumi/pulumi/runtime/mocks' MockMonitor this file relies on (`newUrn` is private in its .d.ts). */
 interface MockMonitorLike {
     readonly resources: Map<string, { urn: string; id: string | null; state: unknown }>;
@@ -103,6 +106,10 @@ async function run(start: StartMessage): Promise<void> {
     };
 
     class EngineMonitor extends MockMonitor {
+        /**
+         * The engine, not a test's mocks: pulumi-cloudbees' functions call the services, as under `pulumi up`.
+         */
+        readonly [ENGINE_MONITOR] = true;
         stackOutputs: WireObject = {};
         readonly echoed: string[] = [];
 

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { requireBoolean, requireText } from "../../provider/clients/inputs";
 import { branchFolderName, DEFAULT_BRANCH, zipBundle, zipBundleTree } from "../../provider/bundle/bundle-zips";
 import { readBundleFolder, readBundleTree } from "../../provider/bundle/files";
@@ -5,6 +6,14 @@ import { InvalidInputError } from "../../provider/http/errors";
 import { instanceOf, operationsCenterOf, run, zipOf, type FunctionOptions, type InstanceOptions, type QuietOptions } from "./context";
 import { instanceValidationOf, preValidationResultOf, type BundlePreValidation, type InstanceValidationResult } from "./results";
 import { bundleFilesOf, type BundleFiles } from "./zips";
+import { defineFunction } from "./mocks";
+import { bundleFilesSchema, bundlePreValidationSchema, instanceValidationResultSchema } from "./result-schemas";
+
+// Under `setMocks`: tokens `cloudbees:index:validateBundle`, `...:preValidateBundles`, `...:getEffectiveBundle`; the
+// inputs as the errors name them (a folder or zip path as given, a zip as its bytes).
+const VALIDATE_BUNDLE = defineFunction("validateBundle", instanceValidationResultSchema);
+const PRE_VALIDATE_BUNDLES = defineFunction("preValidateBundles", bundlePreValidationSchema);
+const GET_EFFECTIVE_BUNDLE = defineFunction("getEffectiveBundle", () => bundleFilesSchema().extend({ bundle: z.string() }));
 
 /** A bundle as a folder (its files), the path of a zip file, or the zip's bytes. */
 export type BundleSource = string | Uint8Array;
@@ -42,7 +51,7 @@ function checkTreeOptions(tree: BundleSource, options: Record<string, unknown>, 
  */
 export async function validateBundle(bundle: BundleSource, options?: InstanceOptions & QuietOptions): Promise<InstanceValidationResult> {
   const { instanceUrl, quiet } = options ?? {};
-  return run("validateBundle", { bundle, instanceUrl, quiet }, async (operation) => {
+  return run(VALIDATE_BUNDLE, { bundle, instanceUrl, quiet }, async (operation) => {
     if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
     const { zip } = await zipOf(bundle, "bundle", operation, async (dir) => {
       if (readBundleFolder(dir).files.size === 0) {
@@ -51,7 +60,7 @@ export async function validateBundle(bundle: BundleSource, options?: InstanceOpt
       return zipBundle(dir);
     });
     return instanceValidationOf(await instanceOf(options, operation).validateBundle(zip, { quiet }));
-  });
+  }, options);
 }
 
 export interface PreValidateBundlesOptions extends FunctionOptions, QuietOptions, BundleTreeOptions {
@@ -70,7 +79,7 @@ export interface PreValidateBundlesOptions extends FunctionOptions, QuietOptions
  */
 export async function preValidateBundles(tree: BundleSource, options?: PreValidateBundlesOptions): Promise<BundlePreValidation> {
   const { quiet, bundles, branch } = options ?? {};
-  return run("preValidateBundles", { tree, bundles, branch, quiet }, async (operation) => {
+  return run(PRE_VALIDATE_BUNDLES, { tree, bundles, branch, quiet }, async (operation) => {
     if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
     checkTreeOptions(tree, { bundles, branch }, operation);
     if (bundles !== undefined) {
@@ -86,7 +95,7 @@ export async function preValidateBundles(tree: BundleSource, options?: PreValida
       return zipBundleTree(dir, { bundles, branch });
     });
     return preValidationResultOf(await operationsCenterOf(options, operation).client.preValidateBundles(zip, { quiet }));
-  });
+  }, options);
 }
 
 export interface EffectiveBundleOptions extends FunctionOptions, BundleTreeOptions {
@@ -115,7 +124,7 @@ export async function getEffectiveBundle(
 export async function getEffectiveBundle(tree: BundleSource, bundle: string, options?: EffectiveBundleOptions): Promise<EffectiveBundle>;
 export async function getEffectiveBundle(tree: BundleSource, bundle: string, options?: EffectiveBundleOptions): Promise<EffectiveBundle> {
   const { branch, includeZip } = options ?? {};
-  return run("getEffectiveBundle", { tree, bundle, branch }, async (operation) => {
+  return run(GET_EFFECTIVE_BUNDLE, { tree, bundle, branch }, async (operation) => {
     let name = requireText(bundle, "bundle", operation);
     if (includeZip !== undefined) requireBoolean(includeZip, "includeZip", operation);
     checkTreeOptions(tree, { branch }, operation);
@@ -131,5 +140,5 @@ export async function getEffectiveBundle(tree: BundleSource, bundle: string, opt
     });
     const result = await operationsCenterOf(options, operation).client.getEffectiveBundle(zip, { bundle: name });
     return { bundle: name, ...(await bundleFilesOf(result, includeZip === true, operation)) };
-  });
+  }, options);
 }

@@ -1,0 +1,177 @@
+import * as pulumi from "@pulumi/pulumi";
+import {
+  checkBundleUpdate,
+  downloadEffectiveBundleFile,
+  downloadSchema,
+  exportConfiguration,
+  exportConfigurationZip,
+  exportEffectiveBundle,
+  exportItem,
+  getApplication,
+  getApplications,
+  getBundle,
+  getBundles,
+  getControllerBundleLink,
+  getControllers,
+  getEffectiveBundle,
+  getEffectiveBundleValidationLog,
+  getRawBundleValidationLog,
+  getUpdateLog,
+  preValidateBundles,
+  RevealedControllerBundleLink,
+  UnexpectedResponseError,
+  validateBundle,
+  validateUploadedBundle,
+  type BundleSummary,
+} from "../../sdk";
+import { isolateEnvironment, valueOf } from "./helpers";
+
+// Under `pulumi.runtime.setMocks` (the way Pulumi users unit-test programs) every function answers from the mocks'
+// `call`, with its token and its arguments, and sends nothing: no setting is configured in this file (and the
+// environment is blanked), so a function that tried the network would fail on the missing settings instead.
+
+isolateEnvironment();
+
+const BUNDLE: BundleSummary = {
+  name: "team-a",
+  url: "https://oc.example.com/config-bundle/team-a",
+  regex: "team-a/.*",
+  availabilityPatternFromYaml: false,
+  usedBy: ["team-a/controller-a"],
+  availableFor: ["team-a/controller-a", "team-a/controller-b"],
+};
+const VALIDATION = { valid: true, structureValidations: [], controllerValidations: [{ controller: "team-a/controller-a" }] };
+const LOG_RECORD = { version: "3", errors: 0, warnings: 1, folder: "/v3", date: "2026-01-01" };
+
+/** What each token answers; a token not listed answers nothing (undefined), which no result fits. */
+const answers: Record<string, (inputs: Record<string, unknown>) => unknown> = {
+  "cloudbees:index:getBundles": () => [BUNDLE],
+  "cloudbees:index:getBundle": (inputs) => ({ ...BUNDLE, name: inputs.name, extra: "dropped" }),
+  "cloudbees:index:getControllers": () => [{ controllerPath: "team-a/controller-a", bundleId: "team-a", availableBundles: ["team-a"] }],
+  "cloudbees:index:getApplications": () => [{ id: "5e95", name: "web" }],
+  "cloudbees:index:getApplication": (inputs) => ({ id: inputs.applicationId, name: "web" }),
+  "cloudbees:index:getRawBundleValidationLog": () => ({ validationLog: [{ bundleId: "team-a", records: [LOG_RECORD] }] }),
+  "cloudbees:index:getEffectiveBundleValidationLog": () => ({
+    validationLog: [{ controller: "team-a/controller-a", records: [{ ...LOG_RECORD, bundle: "team-a" }] }],
+  }),
+  "cloudbees:index:getControllerBundleLink": (inputs) => ({ controllerPath: inputs.controllerPath, url: "https://oc/b", token: "t0k3n" }),
+  "cloudbees:index:validateUploadedBundle": () => VALIDATION,
+  "cloudbees:index:validateBundle": () => ({ valid: false, validationMessages: ["ERROR - [X] - bad"] }),
+  "cloudbees:index:preValidateBundles": () => ({ validations: [{ bundle: "main/team-a", result: VALIDATION }] }),
+  "cloudbees:index:getEffectiveBundle": (inputs) => ({ bundle: inputs.bundle, files: { "team-a/jcasc.yaml": "x: 1\n" }, hash: "ab" }),
+  "cloudbees:index:getUpdateLog": () => ({ updateLogStatus: "ENABLED", retentionPolicy: 10, versions: [] }),
+  "cloudbees:index:checkBundleUpdate": () => ({
+    updateAvailable: false,
+    versions: { currentBundle: { version: "3", validations: [] } },
+    items: { deletions: [] },
+  }),
+  "cloudbees:index:exportConfiguration": () => "jenkins: {}\n",
+  "cloudbees:index:exportConfigurationZip": () => new Uint8Array([80, 75, 5, 6]),
+  "cloudbees:index:exportEffectiveBundle": () => ({ files: { "jcasc.yaml": "a: 1\n" }, hash: "cd" }),
+  "cloudbees:index:downloadEffectiveBundleFile": (inputs) => `file ${inputs.fileName}`,
+  "cloudbees:index:exportItem": (inputs) => `item ${inputs.itemUri}`,
+  "cloudbees:index:downloadSchema": () => ({ $schema: "http://json-schema.org/draft-07/schema#" }),
+};
+
+const calls: pulumi.runtime.MockCallArgs[] = [];
+let override: ((args: pulumi.runtime.MockCallArgs) => unknown) | undefined;
+
+beforeAll(async () => {
+  await pulumi.runtime.setMocks(
+    {
+      newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
+      call: (args) => {
+        calls.push(args);
+        if (override) return override(args) as pulumi.runtime.MockCallResult;
+        return answers[args.token]?.(args.inputs) as pulumi.runtime.MockCallResult;
+      },
+    },
+    "mocks-project",
+    "dev",
+    false,
+  );
+});
+beforeEach(() => {
+  calls.length = 0;
+  override = undefined;
+});
+
+it("getBundles, getBundle and getControllers return the mocked values, asked with their tokens and arguments", async () => {
+  await expect(getBundles()).resolves.toEqual([BUNDLE]);
+  // Keys the result type does not have are dropped, as from a server's answer.
+  await expect(getBundle("team-b")).resolves.toEqual({ ...BUNDLE, name: "team-b" });
+  await expect(getControllers({ connection: "prod" })).resolves.toEqual([
+    { controllerPath: "team-a/controller-a", bundleId: "team-a", availableBundles: ["team-a"] },
+  ]);
+  expect(calls.map((c) => [c.token, c.inputs])).toEqual([
+    ["cloudbees:index:getBundles", {}],
+    ["cloudbees:index:getBundle", { name: "team-b" }],
+    ["cloudbees:index:getControllers", { connection: "prod" }],
+  ]);
+});
+
+it("the settings are never given to the mocks; connection, instance and the function's own arguments are", async () => {
+  await getUpdateLog({ instance: "sandbox", settings: { apiToken: "secret-token" } });
+  await getUpdateLog({ instanceUrl: "https://ci.example.com/team-a/" });
+  await downloadEffectiveBundleFile("jcasc.yaml", { instanceUrl: "https://ci/a/" });
+  expect(calls.map((c) => c.inputs)).toEqual([
+    { instance: "sandbox" },
+    { instanceUrl: "https://ci.example.com/team-a/" },
+    { fileName: "jcasc.yaml", instanceUrl: "https://ci/a/" },
+  ]);
+  expect(JSON.stringify(calls)).not.toContain("secret-token");
+});
+
+it("every function has its token and its typed result", async () => {
+  await expect(getApplications()).resolves.toEqual([{ id: "5e95", name: "web" }]);
+  await expect(getApplication("5e95")).resolves.toEqual({ id: "5e95", name: "web" });
+  await expect(getRawBundleValidationLog({ bundle: "team-a" })).resolves.toEqual({ validationLog: [{ bundleId: "team-a", records: [LOG_RECORD] }] });
+  expect((await getEffectiveBundleValidationLog()).validationLog[0]!.records[0]!.bundle).toBe("team-a");
+  await expect(validateUploadedBundle("team-a", { quiet: true })).resolves.toEqual(VALIDATION);
+  await expect(validateBundle(Buffer.from("PK\x05\x06"))).resolves.toEqual({ valid: false, validationMessages: ["ERROR - [X] - bad"] });
+  await expect(preValidateBundles("bundles/")).resolves.toEqual({ validations: [{ bundle: "main/team-a", result: VALIDATION }] });
+  await expect(getEffectiveBundle("bundles/", "team-a")).resolves.toEqual({ bundle: "team-a", files: { "team-a/jcasc.yaml": "x: 1\n" }, hash: "ab" });
+  expect((await checkBundleUpdate()).updateAvailable).toBe(false);
+  await expect(exportConfiguration()).resolves.toBe("jenkins: {}\n");
+  const zip = await exportConfigurationZip();
+  expect(Buffer.isBuffer(zip) && zip.equals(Buffer.from([80, 75, 5, 6]))).toBe(true);
+  await expect(exportEffectiveBundle()).resolves.toEqual({ files: { "jcasc.yaml": "a: 1\n" }, hash: "cd" });
+  await expect(exportItem("job/a", { section: "items.yaml" })).resolves.toBe("item job/a");
+  await expect(downloadSchema("items.json")).resolves.toEqual({ $schema: "http://json-schema.org/draft-07/schema#" });
+  expect(calls.map((c) => c.token)).toEqual([
+    "getApplications", "getApplication", "getRawBundleValidationLog", "getEffectiveBundleValidationLog", "validateUploadedBundle",
+    "validateBundle", "preValidateBundles", "getEffectiveBundle", "checkBundleUpdate", "exportConfiguration",
+    "exportConfigurationZip", "exportEffectiveBundle", "exportItem", "downloadSchema",
+  ].map((name) => `cloudbees:index:${name}`));
+  expect(calls[6]!.inputs).toEqual({ tree: "bundles/" });
+});
+
+it("getControllerBundleLink makes the mocked token secret, or reveals it when asked", async () => {
+  const link = await getControllerBundleLink("team-a/controller-a");
+  expect(link.url).toBe("https://oc/b");
+  expect(await pulumi.isSecret(link.token)).toBe(true);
+  expect(await valueOf(link.linkFileContent)).toBe("https://oc/b\nt0k3n");
+  const revealed = await getControllerBundleLink("team-a/controller-a", { reveal: true });
+  expect(revealed).toBeInstanceOf(RevealedControllerBundleLink);
+  expect(revealed.token).toBe("t0k3n");
+});
+
+it("a mocked value that does not fit the result names the function, the token and the field", async () => {
+  override = () => [{ ...BUNDLE, usedBy: "team-a/controller-a" }];
+  const error = await getBundles().catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(UnexpectedResponseError);
+  expect((error as UnexpectedResponseError).field).toBe("[0].usedBy");
+  expect((error as Error).message).toMatch(
+    /^getBundles\(\): the mocks' call for cloudbees:index:getBundles returned a value that is not a getBundles result: \[0\]\.usedBy: .*expected array/,
+  );
+
+  override = () => ({});
+  await expect(getBundle("team-a")).rejects.toThrow(/^getBundle\(name: "team-a"\): the mocks' call for cloudbees:index:getBundle returned .*: name: /);
+});
+
+it("an error thrown by the mocks is the function's error, naming the call", async () => {
+  override = () => {
+    throw new Error("no such bundle in this test");
+  };
+  await expect(getBundle("team-z")).rejects.toThrow('getBundle(name: "team-z"): no such bundle in this test');
+});
