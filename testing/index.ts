@@ -5,20 +5,11 @@
  */
 export { ProgramTest, changesOf, type ProgramTestOptions } from "./program-test";
 export { emulatorStackConfig } from "./emulator-config";
-export {
-  ProgramRunner,
-  ProgramRunError,
-  formatPlan,
-  shortType,
-  type ProgramOp,
-  type ProgramPlan,
-  type ProgramPlanEntry,
-  type ProgramRunnerOptions,
-  type ProgramState,
-  type RunStepOptions,
-  type StateResource,
-  type StepRecord,
-} from "./program-runner";
+export { ProgramRunner } from "./program-runner";
+export { ProgramRunError, type StepRecord } from "./step-record";
+export type { ProgramRunnerOptions, RunStepOptions } from "./runner-options";
+export { formatPlan, shortType, type ProgramOp, type ProgramPlan, type ProgramPlanEntry } from "./plan";
+export type { ProgramState, StateResource } from "./state";
 export { secret, isSecret, unwrapSecrets, UNKNOWN, type SecretValue } from "./values";
 export type { JsonObject } from "./provider-host";
 export {

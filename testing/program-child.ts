@@ -125,59 +125,58 @@ async function run(start: StartMessage): Promise<void> {
 
         override async registerResource(req: any, callback: Callback): Promise<void> {
             const type: string = req.getType();
-            const name: string = req.getName();
-            const urn = this.newUrn(req.getParent(), type, name);
+            const urn = this.newUrn(req.getParent(), type, req.getName());
             if (!isDynamic(type, req.getCustom())) {
                 this.echoed.push(urn);
                 return super.registerResource(req, callback);
             }
-            try {
-                if (req.getImportid()) {
-                    throw new Error(`${urn}: the import option cannot work for dynamic resources (the engine sends only an id, without __provider; pulumi/pulumi#16175)`);
-                }
-                const res = await ask({
-                    urn, type, name,
-                    parent: req.getParent(),
-                    inputs: toJs(req.getObject()),
-                    dependencies: req.getDependenciesList(),
-                    additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
-                    ignoreChanges: req.getIgnorechangesList(),
-                    protect: req.getProtect() ?? false,
-                    retainOnDelete: req.getRetainondelete() ?? false,
-                });
-                this.resources.set(urn, { urn, id: res.id || null, state: res.outputs });
+            if (req.getImportid()) {
+                return callback(new Error(`${urn}: the import option cannot work for dynamic resources (the engine sends only an id, without __provider; pulumi/pulumi#16175)`), undefined);
+            }
+            const own = {
+                inputs: toJs(req.getObject()),
+                ignoreChanges: req.getIgnorechangesList(),
+                protect: req.getProtect() ?? false,
+                retainOnDelete: req.getRetainondelete() ?? false,
+            };
+            await this.forward(req, urn, own, callback, (res) => {
                 const resp = new resproto.RegisterResourceResponse();
                 resp.setUrn(urn);
                 resp.setId(res.id);
                 resp.setObject(structpb.Struct.fromJavaScript(res.outputs as Record<string, any>));
-                callback(null, resp);
-            } catch (e) {
-                callback(e, undefined);
-            }
+                return resp;
+            });
         }
 
         override async readResource(req: any, callback: Callback): Promise<void> {
             const type: string = req.getType();
-            const name: string = req.getName();
             if (!isDynamic(type, true)) return super.readResource(req, callback);
-            try {
-                const urn = this.newUrn(req.getParent(), type, name);
-                const res = await ask({
-                    urn, type, name,
-                    parent: req.getParent(),
-                    inputs: toJs(req.getProperties()),
-                    dependencies: req.getDependenciesList(),
-                    additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
-                    ignoreChanges: [],
-                    protect: false,
-                    retainOnDelete: false,
-                    read: { id: req.getId() },
-                });
-                this.resources.set(urn, { urn, id: res.id || null, state: res.outputs });
+            const urn = this.newUrn(req.getParent(), type, req.getName());
+            const own = { inputs: toJs(req.getProperties()), ignoreChanges: [], protect: false, retainOnDelete: false, read: { id: req.getId() } };
+            await this.forward(req, urn, own, callback, (res) => {
                 const resp = new resproto.ReadResourceResponse();
                 resp.setUrn(urn);
                 resp.setProperties(structpb.Struct.fromJavaScript(res.outputs as Record<string, any>));
-                callback(null, resp);
+                return resp;
+            });
+        }
+
+        /** Asks the runner (the engine) for the resource's step; records its outputs and answers the SDK. */
+        private async forward(
+            req: any,
+            urn: string,
+            own: Pick<RegisterMessage, "inputs" | "ignoreChanges" | "protect" | "retainOnDelete" | "read">,
+            callback: Callback,
+            reply: (res: { id: string; outputs: WireObject }) => unknown,
+        ): Promise<void> {
+            try {
+                const res = await ask({
+                    urn, type: req.getType(), name: req.getName(), parent: req.getParent(),
+                    dependencies: req.getDependenciesList(), additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+                    ...own,
+                });
+                this.resources.set(urn, { urn, id: res.id || null, state: res.outputs });
+                callback(null, reply(res));
             } catch (e) {
                 callback(e, undefined);
             }
