@@ -11,9 +11,9 @@
  * module-level state would leak between runs. A forked process gets a fresh module graph, is compiled by ts-node as
  * the language host does, reports unhandled errors like the language host, and can be killed at the deadline.
  */
-import { fork, type ChildProcess } from "child_process";
-import * as fs from "fs";
-import * as path from "path";
+import { fork, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { JsonObject } from "./provider-host";
 import type { ChildMessage, DoneMessage, RegisterMessage, RegisterResult, StartMessage } from "./program-protocol";
 

@@ -1,29 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import {
-  checkBundleUpdate,
-  downloadEffectiveBundleFile,
-  downloadSchema,
-  exportConfiguration,
-  exportConfigurationZip,
-  exportEffectiveBundle,
-  exportItem,
-  getApplication,
-  getApplications,
-  getBundle,
-  getBundles,
-  getControllerBundleLink,
-  getControllers,
-  getEffectiveBundle,
-  getEffectiveBundleValidationLog,
-  getRawBundleValidationLog,
-  getUpdateLog,
-  preValidateBundles,
-  RevealedControllerBundleLink,
-  UnexpectedResponseError,
-  validateBundle,
-  validateUploadedBundle,
-  type BundleSummary,
-} from "../../sdk";
+import * as cloudbees from "../../sdk";
 import { isolateEnvironment, valueOf } from "./helpers";
 
 // Under `pulumi.runtime.setMocks` (the way Pulumi users unit-test programs) every function answers from the mocks'
@@ -32,7 +8,7 @@ import { isolateEnvironment, valueOf } from "./helpers";
 
 isolateEnvironment();
 
-const BUNDLE: BundleSummary = {
+const BUNDLE: cloudbees.BundleSummary = {
   name: "team-a",
   url: "https://oc.example.com/config-bundle/team-a",
   regex: "team-a/.*",
@@ -97,10 +73,10 @@ beforeEach(() => {
 });
 
 it("getBundles, getBundle and getControllers return the mocked values, asked with their tokens and arguments", async () => {
-  await expect(getBundles()).resolves.toEqual([BUNDLE]);
+  await expect(cloudbees.getBundles()).resolves.toEqual([BUNDLE]);
   // Keys the result type does not have are dropped, as from a server's answer.
-  await expect(getBundle("team-b")).resolves.toEqual({ ...BUNDLE, name: "team-b" });
-  await expect(getControllers({ connection: "prod" })).resolves.toEqual([
+  await expect(cloudbees.getBundle("team-b")).resolves.toEqual({ ...BUNDLE, name: "team-b" });
+  await expect(cloudbees.getControllers({ connection: "prod" })).resolves.toEqual([
     { controllerPath: "team-a/controller-a", bundleId: "team-a", availableBundles: ["team-a"] },
   ]);
   expect(calls.map((c) => [c.token, c.inputs])).toEqual([
@@ -111,9 +87,9 @@ it("getBundles, getBundle and getControllers return the mocked values, asked wit
 });
 
 it("the settings are never given to the mocks; connection, instance and the function's own arguments are", async () => {
-  await getUpdateLog({ instance: "sandbox", settings: { apiToken: "secret-token" } });
-  await getUpdateLog({ instanceUrl: "https://ci.example.com/team-a/" });
-  await downloadEffectiveBundleFile("jcasc.yaml", { instanceUrl: "https://ci/a/" });
+  await cloudbees.getUpdateLog({ instance: "sandbox", settings: { apiToken: "secret-token" } });
+  await cloudbees.getUpdateLog({ instanceUrl: "https://ci.example.com/team-a/" });
+  await cloudbees.downloadEffectiveBundleFile("jcasc.yaml", { instanceUrl: "https://ci/a/" });
   expect(calls.map((c) => c.inputs)).toEqual([
     { instance: "sandbox" },
     { instanceUrl: "https://ci.example.com/team-a/" },
@@ -123,21 +99,21 @@ it("the settings are never given to the mocks; connection, instance and the func
 });
 
 it("every function has its token and its typed result", async () => {
-  await expect(getApplications()).resolves.toEqual([{ id: "5e95", name: "web" }]);
-  await expect(getApplication("5e95")).resolves.toEqual({ id: "5e95", name: "web" });
-  await expect(getRawBundleValidationLog({ bundle: "team-a" })).resolves.toEqual({ validationLog: [{ bundleId: "team-a", records: [LOG_RECORD] }] });
-  expect((await getEffectiveBundleValidationLog()).validationLog[0]!.records[0]!.bundle).toBe("team-a");
-  await expect(validateUploadedBundle("team-a", { quiet: true })).resolves.toEqual(VALIDATION);
-  await expect(validateBundle(Buffer.from("PK\x05\x06"))).resolves.toEqual({ valid: false, validationMessages: ["ERROR - [X] - bad"] });
-  await expect(preValidateBundles("bundles/")).resolves.toEqual({ validations: [{ bundle: "main/team-a", result: VALIDATION }] });
-  await expect(getEffectiveBundle("bundles/", "team-a")).resolves.toEqual({ bundle: "team-a", files: { "team-a/jcasc.yaml": "x: 1\n" }, hash: "ab" });
-  expect((await checkBundleUpdate()).updateAvailable).toBe(false);
-  await expect(exportConfiguration()).resolves.toBe("jenkins: {}\n");
-  const zip = await exportConfigurationZip();
+  await expect(cloudbees.getApplications()).resolves.toEqual([{ id: "5e95", name: "web" }]);
+  await expect(cloudbees.getApplication("5e95")).resolves.toEqual({ id: "5e95", name: "web" });
+  await expect(cloudbees.getRawBundleValidationLog({ bundle: "team-a" })).resolves.toEqual({ validationLog: [{ bundleId: "team-a", records: [LOG_RECORD] }] });
+  expect((await cloudbees.getEffectiveBundleValidationLog()).validationLog[0]!.records[0]!.bundle).toBe("team-a");
+  await expect(cloudbees.validateUploadedBundle("team-a", { quiet: true })).resolves.toEqual(VALIDATION);
+  await expect(cloudbees.validateBundle(Buffer.from("PK\x05\x06"))).resolves.toEqual({ valid: false, validationMessages: ["ERROR - [X] - bad"] });
+  await expect(cloudbees.preValidateBundles("bundles/")).resolves.toEqual({ validations: [{ bundle: "main/team-a", result: VALIDATION }] });
+  await expect(cloudbees.getEffectiveBundle("bundles/", "team-a")).resolves.toEqual({ bundle: "team-a", files: { "team-a/jcasc.yaml": "x: 1\n" }, hash: "ab" });
+  expect((await cloudbees.checkBundleUpdate()).updateAvailable).toBe(false);
+  await expect(cloudbees.exportConfiguration()).resolves.toBe("jenkins: {}\n");
+  const zip = await cloudbees.exportConfigurationZip();
   expect(Buffer.isBuffer(zip) && zip.equals(Buffer.from([80, 75, 5, 6]))).toBe(true);
-  await expect(exportEffectiveBundle()).resolves.toEqual({ files: { "jcasc.yaml": "a: 1\n" }, hash: "cd" });
-  await expect(exportItem("job/a", { section: "items.yaml" })).resolves.toBe("item job/a");
-  await expect(downloadSchema("items.json")).resolves.toEqual({ $schema: "http://json-schema.org/draft-07/schema#" });
+  await expect(cloudbees.exportEffectiveBundle()).resolves.toEqual({ files: { "jcasc.yaml": "a: 1\n" }, hash: "cd" });
+  await expect(cloudbees.exportItem("job/a", { section: "items.yaml" })).resolves.toBe("item job/a");
+  await expect(cloudbees.downloadSchema("items.json")).resolves.toEqual({ $schema: "http://json-schema.org/draft-07/schema#" });
   expect(calls.map((c) => c.token)).toEqual([
     "getApplications", "getApplication", "getRawBundleValidationLog", "getEffectiveBundleValidationLog", "validateUploadedBundle",
     "validateBundle", "preValidateBundles", "getEffectiveBundle", "checkBundleUpdate", "exportConfiguration",
@@ -147,31 +123,31 @@ it("every function has its token and its typed result", async () => {
 });
 
 it("getControllerBundleLink makes the mocked token secret, or reveals it when asked", async () => {
-  const link = await getControllerBundleLink("team-a/controller-a");
+  const link = await cloudbees.getControllerBundleLink("team-a/controller-a");
   expect(link.url).toBe("https://oc/b");
   expect(await pulumi.isSecret(link.token)).toBe(true);
   expect(await valueOf(link.linkFileContent)).toBe("https://oc/b\nt0k3n");
-  const revealed = await getControllerBundleLink("team-a/controller-a", { reveal: true });
-  expect(revealed).toBeInstanceOf(RevealedControllerBundleLink);
+  const revealed = await cloudbees.getControllerBundleLink("team-a/controller-a", { reveal: true });
+  expect(revealed).toBeInstanceOf(cloudbees.RevealedControllerBundleLink);
   expect(revealed.token).toBe("t0k3n");
 });
 
 it("a mocked value that does not fit the result names the function, the token and the field", async () => {
   override = () => [{ ...BUNDLE, usedBy: "team-a/controller-a" }];
-  const error = await getBundles().catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(UnexpectedResponseError);
-  expect((error as UnexpectedResponseError).field).toBe("[0].usedBy");
+  const error = await cloudbees.getBundles().catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(cloudbees.UnexpectedResponseError);
+  expect((error as cloudbees.UnexpectedResponseError).field).toBe("[0].usedBy");
   expect((error as Error).message).toMatch(
     /^getBundles\(\): the mocks' call for cloudbees:index:getBundles returned a value that is not a getBundles result: \[0\]\.usedBy: .*expected array/,
   );
 
   override = () => ({});
-  await expect(getBundle("team-a")).rejects.toThrow(/^getBundle\(name: "team-a"\): the mocks' call for cloudbees:index:getBundle returned .*: name: /);
+  await expect(cloudbees.getBundle("team-a")).rejects.toThrow(/^getBundle\(name: "team-a"\): the mocks' call for cloudbees:index:getBundle returned .*: name: /);
 });
 
 it("an error thrown by the mocks is the function's error, naming the call", async () => {
   override = () => {
     throw new Error("no such bundle in this test");
   };
-  await expect(getBundle("team-z")).rejects.toThrow('getBundle(name: "team-z"): no such bundle in this test');
+  await expect(cloudbees.getBundle("team-z")).rejects.toThrow('getBundle(name: "team-z"): no such bundle in this test');
 });
