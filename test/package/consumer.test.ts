@@ -9,7 +9,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { installConsumer, NPM, pack, ROOT, run, startAndStop, type CommandResult } from "./consumer-project";
+import { installConsumer, pack, removeInBackground, ROOT, run, startAndStop, type CommandResult } from "./consumer-project";
 
 jest.setTimeout(400_000);
 
@@ -60,7 +60,7 @@ beforeAll(() => {
 });
 afterAll(async () => {
   await Promise.allSettled([newest, lowest]);
-  fs.rmSync(scratch, { recursive: true, force: true });
+  removeInBackground(scratch);
 });
 
 function succeeded(res: CommandResult | undefined): { code: number | null | undefined; output: string } {
@@ -74,10 +74,22 @@ async function lifecycle(p: Project, script = "lifecycle.ts"): Promise<Lifecycle
   return JSON.parse(res.output.trim().split("\n").at(-1)!) as LifecycleReport;
 }
 
-/** The paths of every @pulumi/pulumi installed in the project. */
+/** The paths of every @pulumi/pulumi installed in the project (what `npm ls --all @pulumi/pulumi` lists, found on disk). */
 async function pulumiCopies(dir: string): Promise<string[]> {
-  const res = await run(NPM, ["ls", "--all", "--parseable", "@pulumi/pulumi"], dir);
-  return res.output.split("\n").filter((l) => l.includes("node_modules")).map((l) => path.relative(dir, l.trim()));
+  const found: string[] = [];
+  const visit = (modules: string) => {
+    if (!fs.existsSync(modules)) return;
+    for (const name of fs.readdirSync(modules)) {
+      const names = name.startsWith("@") ? fs.readdirSync(path.join(modules, name)).map((n) => path.join(name, n)) : [name];
+      for (const pkgName of names) {
+        const pkgDir = path.join(modules, pkgName);
+        if (pkgName === path.join("@pulumi", "pulumi")) found.push(path.relative(dir, pkgDir));
+        visit(path.join(pkgDir, "node_modules"));
+      }
+    }
+  };
+  visit(path.join(dir, "node_modules"));
+  return found.sort();
 }
 
 it("the versions tested are the ends of the peer range", () => {
