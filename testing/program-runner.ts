@@ -38,7 +38,7 @@ import type { DoneMessage, StartMessage } from "./program-protocol";
 import { startProviderHost, type JsonObject, type ProviderHost } from "./provider-host";
 import { clone, loadState, saveState, type ProgramState } from "./state";
 import { destroyAll, refreshAll } from "./steps";
-import { isSecret, unwrapSecrets } from "./values";
+import { programConfig, readProjectFile } from "./project";
 import type { ProgramRunnerOptions, RunStepOptions } from "./runner-options";
 import { ProgramRunError, type StepRecord } from "./step-record";
 
@@ -56,11 +56,14 @@ export class ProgramRunner {
     private readonly active = new Set<{ close(): Promise<void> }>();
     private closed = false;
     /**
-     * A program process and a provider host booted ahead for the next step (both load @pulumi/pulumi, about a
-     * second each). They have served nothing yet: the program is only required, and the host only configured,
-     * when the step starts, so each step still gets fresh ones, as each `pulumi up` does.
+     * The program process for the next step: the last step's, when its run ended cleanly (each run requires the
+     * program afresh), else one booted ahead. And a provider host booted ahead (it loads @pulumi/pulumi, about a
+     * second): it has served nothing yet, and is only configured when the step starts, so each deployment gets a
+     * fresh one, as each `pulumi up` does.
      */
     private spareChild: ProgramProcess | undefined;
+    /** The program process of the running step. */
+    private childInUse: ProgramProcess | undefined;
     private spareHost: Promise<ProviderHost> | undefined;
     /** Provider hosts started and not closed yet, killed if the process exits without close(). */
     private readonly hostPids = new Set<number>();
@@ -173,6 +176,8 @@ export class ProgramRunner {
             this.spareHost = this.startHost();
             this.spareHost.catch(() => undefined);
         }
+        // The running step's process serves the next step when its run ends cleanly.
+        if (this.childInUse?.alive()) return;
         if (!this.spareChild || !this.spareChild.alive()) this.spareChild = this.forkProgram();
     }
 
@@ -183,30 +188,32 @@ export class ProgramRunner {
         return spare.then((h) => (h.exited ? this.startHost() : h), () => this.startHost());
     }
 
-    private takeChild(): ProgramProcess {
+    /** The spare program process, unless it last ran another program (a new process then). */
+    private takeChild(program: string): ProgramProcess {
         const spare = this.spareChild;
         this.spareChild = undefined;
-        if (spare?.alive()) {
-            spare.ref();
-            return spare;
+        const proc = spare?.alive() && (spare.program === undefined || spare.program === program) ? spare : undefined;
+        if (spare !== proc) spare?.kill();
+        const taken = proc ?? this.forkProgram();
+        taken.ref();
+        this.childInUse = taken;
+        return taken;
+    }
+
+    /** After a step: its process, alive after a clean run, serves the next one. */
+    private returnChild(proc: ProgramProcess): void {
+        this.childInUse = undefined;
+        if (this.closed || !proc.alive()) return;
+        if (this.spareChild?.alive()) {
+            proc.kill();
+            return;
         }
-        spare?.kill();
-        return this.forkProgram();
+        proc.unref();
+        this.spareChild = proc;
     }
 
     private forkProgram(): ProgramProcess {
         return ProgramProcess.fork({ cwd: this.opts.cwd, env: this.opts.env, tsconfig: this.opts.tsconfig });
-    }
-
-    private programConfig(): { config: Record<string, string>; secretKeys: string[] } {
-        const config: Record<string, string> = {};
-        const secretKeys: string[] = [];
-        for (const [k, v] of Object.entries(this.config)) {
-            if (isSecret(v)) secretKeys.push(k);
-            const plain = unwrapSecrets(v);
-            config[k] = typeof plain === "string" ? plain : JSON.stringify(plain);
-        }
-        return { config, secretKeys };
     }
 
     private async startHost(): Promise<ProviderHost> {
@@ -295,8 +302,8 @@ export class ProgramRunner {
         });
         lcPromise.catch(() => undefined);
 
-        const proc = this.takeChild();
-        this.warm(); // the next step's processes boot while this one runs
+        const proc = this.takeChild(program);
+        this.warm(); // the next step's host boots while this one runs
         const handle = { close: async () => proc.kill() };
         this.active.add(handle);
 
@@ -307,6 +314,7 @@ export class ProgramRunner {
             } catch (e) {
                 this.active.delete(handle);
                 proc.kill();
+                this.returnChild(proc);
                 if (unrefreshed) this.st.resources = unrefreshed;
                 else await this.saveState();
                 await this.closeHost(await hostPromise.catch(() => undefined));
@@ -316,7 +324,7 @@ export class ProgramRunner {
         }
 
         const deployment = new Deployment(kind, lcPromise, this.st.resources);
-        const { config, secretKeys } = this.programConfig();
+        const { config, secretKeys } = programConfig(this.config);
         const start: StartMessage = {
             kind: "start", program, project: this.project, stack: this.stack, organization: this.opts.organization ?? "organization",
             dryRun, config, secretKeys,
@@ -330,6 +338,7 @@ export class ProgramRunner {
         }
         await proc.finish(error !== undefined);
         this.active.delete(handle);
+        this.returnChild(proc);
         const programOutput = proc.output();
         // Outstanding provider steps finish (each has its own RPC deadline) so the state records what they did.
         await proc.settled();
@@ -371,19 +380,6 @@ export class ProgramRunner {
         }
         return plan;
     }
-}
-
-function readProjectFile(cwd: string): { name?: string; main?: string } {
-    for (const f of ["Pulumi.yaml", "Pulumi.yml"]) {
-        const p = path.join(cwd, f);
-        if (!fs.existsSync(p)) continue;
-        const doc = (require("yaml") as typeof import("yaml")).parse(fs.readFileSync(p, "utf8")) as { name?: unknown; main?: unknown } | null;
-        return {
-            name: typeof doc?.name === "string" ? doc.name : undefined,
-            main: typeof doc?.main === "string" ? doc.main : undefined,
-        };
-    }
-    return {};
 }
 
 function withDeadline<T>(p: Promise<T>, ms: number, message: string): Promise<T> {

@@ -26,9 +26,9 @@ export interface ProgramRunnerOptions {
     /** tsconfig for ts-node in the program process. Default: the nearest tsconfig.json from cwd upwards. */
     tsconfig?: string;
     /**
-     * Boot the next step's program process and provider host while the current step runs (default true): each
-     * loads @pulumi/pulumi, about a second of CPU. They serve nothing before their step, so steps still get fresh
-     * processes. close() stops them.
+     * Boot the next step's provider host (and, when the current step's program process cannot serve it, a program
+     * process) while the current step runs (default true): each loads @pulumi/pulumi, about a second of CPU. A host
+     * serves nothing before its step, so each deployment still gets a fresh one. close() stops them.
      */
     prestart?: boolean;
 }
