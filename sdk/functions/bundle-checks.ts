@@ -9,8 +9,7 @@ import { bundleFilesOf, type BundleFiles } from "./zips";
 import { defineFunction } from "./mocks";
 import { bundleFilesSchema, bundlePreValidationSchema, instanceValidationResultSchema } from "./result-schemas";
 
-// Under `setMocks`: tokens `cloudbees:index:validateBundle`, `...:preValidateBundles`, `...:getEffectiveBundle`; the
-// inputs as the errors name them (a folder or zip path as given, a zip as its bytes).
+// Under `setMocks` (mocks.ts): the inputs as the errors name them (a folder or zip path as given, a zip as its bytes).
 const VALIDATE_BUNDLE = defineFunction("validateBundle", instanceValidationResultSchema);
 const PRE_VALIDATE_BUNDLES = defineFunction("preValidateBundles", bundlePreValidationSchema);
 const GET_EFFECTIVE_BUNDLE = defineFunction("getEffectiveBundle", () => bundleFilesSchema().extend({ bundle: z.string() }));
@@ -48,6 +47,7 @@ function checkTreeOptions(tree: BundleSource, options: Record<string, unknown>, 
  * or the controller at `instanceUrl`. `bundle` is the bundle's folder (zipped with its files at the top, as the
  * endpoint wants), a zip file's path, or the zip. Returns the verdict `{valid, validationMessages}`: an invalid
  * bundle is not an error.
+ * Under `setMocks`: token `cloudbees:index:validateBundle`.
  */
 export async function validateBundle(bundle: BundleSource, options?: InstanceOptions & QuietOptions): Promise<InstanceValidationResult> {
   const { instanceUrl, quiet } = options ?? {};
@@ -76,6 +76,7 @@ export interface PreValidateBundlesOptions extends FunctionOptions, QuietOptions
  * `casc-bundle/pre-validate-bundle`). `tree` is a bundle location folder (every folder below it holding a
  * bundle.yaml is a bundle, zipped in the branch-folder layout), a zip file's path, or the zip. Returns
  * `{validations: [{bundle, result}]}`; an inconsistent bundle (a reference to a missing file) is the server's error.
+ * Under `setMocks`: token `cloudbees:index:preValidateBundles`.
  */
 export async function preValidateBundles(tree: BundleSource, options?: PreValidateBundlesOptions): Promise<BundlePreValidation> {
   const { quiet, bundles, branch } = options ?? {};
@@ -115,6 +116,7 @@ export interface EffectiveBundle extends BundleFiles {
  * path, or the zip (branch-folder layout). With a folder, `bundle` is its path below the folder (`team-a`) and the
  * zip holds it and its parents found there (other parents are the operations center's). An inconsistent bundle
  * (a reference to a missing file) fails with the server's message, and no effective bundle.
+ * Under `setMocks`: token `cloudbees:index:getEffectiveBundle`.
  */
 export async function getEffectiveBundle(
   tree: BundleSource,

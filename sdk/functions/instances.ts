@@ -20,7 +20,10 @@ const DOWNLOAD_SCHEMA = defineFunction("downloadSchema", () => z.record(z.string
 // The endpoints every instance has. Each function asks the operations center, or the controller at
 // `options.instanceUrl`, as the configured operations-center user.
 
-/** The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`). */
+/**
+ * The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`).
+ * Under `setMocks`: token `cloudbees:index:getUpdateLog`.
+ */
 export async function getUpdateLog(options?: InstanceOptions): Promise<UpdateLogResult> {
   const { instanceUrl } = options ?? {};
   return run(GET_UPDATE_LOG, { instanceUrl }, async (operation) => updateLogOf(await instanceOf(options, operation).getUpdateLog()), options);
@@ -29,6 +32,7 @@ export async function getUpdateLog(options?: InstanceOptions): Promise<UpdateLog
 /**
  * Whether a newer bundle is available to the instance (GET `casc-bundle-mgnt/check-bundle-update`): reads only;
  * the BundleReload resource applies it.
+ * Under `setMocks`: token `cloudbees:index:checkBundleUpdate`.
  */
 export async function checkBundleUpdate(options?: InstanceOptions & QuietOptions): Promise<BundleUpdateCheckResult> {
   const { instanceUrl, quiet } = options ?? {};
@@ -38,13 +42,19 @@ export async function checkBundleUpdate(options?: InstanceOptions & QuietOptions
   }, options);
 }
 
-/** The instance's whole configuration as one YAML text, every file concatenated (GET `core-casc-export`). */
+/**
+ * The instance's whole configuration as one YAML text, every file concatenated (GET `core-casc-export`).
+ * Under `setMocks`: token `cloudbees:index:exportConfiguration`.
+ */
 export async function exportConfiguration(options?: InstanceOptions): Promise<string> {
   const { instanceUrl } = options ?? {};
   return run(EXPORT_CONFIGURATION, { instanceUrl }, async (operation) => instanceOf(options, operation).exportConfiguration(), options);
 }
 
-/** The instance's configuration files as a zip (GET `core-casc-export/zipExport`); `unzipBundle` reads it. */
+/**
+ * The instance's configuration files as a zip (GET `core-casc-export/zipExport`); `unzipBundle` reads it.
+ * Under `setMocks`: token `cloudbees:index:exportConfigurationZip`.
+ */
 export async function exportConfigurationZip(options?: InstanceOptions): Promise<Buffer> {
   const { instanceUrl } = options ?? {};
   return run(EXPORT_CONFIGURATION_ZIP, { instanceUrl }, async (operation) => instanceOf(options, operation).exportConfigurationZip(), options);
@@ -58,6 +68,7 @@ export interface ExportEffectiveBundleOptions extends InstanceOptions {
 /**
  * The bundle in force on the instance (POST `core-casc-effective-bundle-export`), as files and their hash. An
  * instance that has applied no bundle yet answers 404 (NotFoundError).
+ * Under `setMocks`: token `cloudbees:index:exportEffectiveBundle`.
  */
 export async function exportEffectiveBundle(
   options: ExportEffectiveBundleOptions & { includeZip: true },
@@ -75,6 +86,7 @@ export async function exportEffectiveBundle(options?: ExportEffectiveBundleOptio
 /**
  * One file of the bundle in force, as text (POST `core-casc-effective-bundle-export/downloadFile/<fileName>`):
  * a path inside the effective bundle, as exportEffectiveBundle lists them.
+ * Under `setMocks`: token `cloudbees:index:downloadEffectiveBundleFile`.
  */
 export async function downloadEffectiveBundleFile(fileName: string, options?: InstanceOptions): Promise<string> {
   const { instanceUrl } = options ?? {};
@@ -89,7 +101,10 @@ export interface ExportItemOptions extends InstanceOptions {
   section?: SectionFile;
 }
 
-/** An item or job exported as CasC YAML (POST `<itemUri>/export/download[/<section>]`); `itemUri` like `job/team-a/job/build`. */
+/**
+ * An item or job exported as CasC YAML (POST `<itemUri>/export/download[/<section>]`); `itemUri` like `job/team-a/job/build`.
+ * Under `setMocks`: token `cloudbees:index:exportItem`.
+ */
 export async function exportItem(itemUri: string, options?: ExportItemOptions): Promise<string> {
   const { instanceUrl, section } = options ?? {};
   return run(EXPORT_ITEM, { itemUri, section, instanceUrl }, async (operation) => {
@@ -103,6 +118,7 @@ export async function exportItem(itemUri: string, options?: ExportItemOptions): 
  * A JSON schema the instance validates bundles with (GET `core-casc-schema-download/download/<name>`): one of
  * bundle-descriptor.json, plugin-catalog.json, plugins.json, items.json, rbac.json, variables.json. Needs product
  * 2.426.3.1 or later.
+ * Under `setMocks`: token `cloudbees:index:downloadSchema`.
  */
 export async function downloadSchema(name: SchemaFile, options?: InstanceOptions): Promise<Record<string, unknown>> {
   const { instanceUrl } = options ?? {};

@@ -44,6 +44,7 @@ export async function getBundles(options?: FunctionOptions): Promise<BundleSumma
 /**
  * One bundle by name (its folder path in the bundle location, e.g. `team-a`), from GET `casc-bundle/list` (the API
  * has no single-bundle read). An unknown name is a NotFoundError that lists the bundles there are.
+ * Under `setMocks`: token `cloudbees:index:getBundle`.
  */
 export async function getBundle(name: string, options?: FunctionOptions): Promise<BundleSummary> {
   return run(GET_BUNDLE, { name }, async (operation) => {
@@ -74,6 +75,7 @@ export interface RawBundleValidationLogOptions extends FunctionOptions {
 /**
  * The raw bundle validation log (GET `casc-bundle/raw-bundle-validation-log`, parameters `bundle`, `controller`):
  * `{ validationLog: [{ bundleId, records, controllers? }] }`.
+ * Under `setMocks`: token `cloudbees:index:getRawBundleValidationLog`.
  */
 export async function getRawBundleValidationLog(options?: RawBundleValidationLogOptions): Promise<RawBundleValidationLogResult> {
   const { bundle, controller } = options ?? {};
@@ -92,6 +94,7 @@ export interface EffectiveBundleValidationLogOptions extends FunctionOptions {
 /**
  * The effective bundle validation log per controller (GET `casc-bundle/effective-bundle-validation-log`):
  * `{ validationLog: [{ controller, records }] }`.
+ * Under `setMocks`: token `cloudbees:index:getEffectiveBundleValidationLog`.
  */
 export async function getEffectiveBundleValidationLog(options?: EffectiveBundleValidationLogOptions): Promise<EffectiveBundleValidationLogResult> {
   const { controller } = options ?? {};
@@ -184,6 +187,7 @@ export async function getControllerBundleLink(
 /**
  * Validates a bundle the operations center already has (POST `casc-bundle/validate-uploaded-bundle?bundleId=`):
  * `valid`, `structureValidations`, `controllerValidations`. A verdict, not an error: check `valid`.
+ * Under `setMocks`: token `cloudbees:index:validateUploadedBundle`.
  */
 export async function validateUploadedBundle(bundleId: string, options?: FunctionOptions & QuietOptions): Promise<BundleValidationResult> {
   const quiet = options?.quiet;
