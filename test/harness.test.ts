@@ -183,7 +183,9 @@ describe("the real dynamic-provider host", () => {
         resource = lc.resource(TYPE, "app", providerText, { name: "app-1", size: 1, password: secret("hunter2") });
         const plan = await r().preview({ name: "app-1", size: UNKNOWN });
         expect(plan).toEqual({
+            urn: r().urn,
             name: "app",
+            type: TYPE,
             op: "create",
             changedFields: ["flavor", "name", "size"],
             outputs: { name: "app-1", size: UNKNOWN, flavor: "vanilla", __provider: providerText },
@@ -196,7 +198,7 @@ describe("the real dynamic-provider host", () => {
 
     it("creates; a secret input reaches the provider unwrapped and its output is re-marked secret", async () => {
         const plan = await r().up();
-        expect(plan).toEqual({ name: "app", op: "create", changedFields: ["flavor", "name", "password", "size"] });
+        expect(plan).toEqual({ urn: r().urn, name: "app", type: TYPE, op: "create", changedFields: ["flavor", "name", "password", "size"] });
         expect(r().state!.id).toBe("obj-1");
         expect(db().objects["obj-1"]).toEqual({
             name: "app-1", size: 1, flavor: "vanilla", password: "hunter2", version: 1, seenToken: "tok-123",
@@ -216,7 +218,7 @@ describe("the real dynamic-provider host", () => {
         expect(read.props).toMatchObject({ name: "app-1", size: 1, password: "hunter2", __provider: providerText });
         expect(read.inputs).toEqual({ name: "app-1", size: 1, flavor: "vanilla", password: "hunter2", __provider: providerText });
         const plan = await r().refresh();
-        expect(plan).toEqual({ name: "app", op: "refresh", changedFields: [] });
+        expect(plan).toEqual({ urn: r().urn, name: "app", type: TYPE, op: "refresh", changedFields: [] });
     });
 
     it("diff reports changes and replaces", async () => {
@@ -237,16 +239,16 @@ describe("the real dynamic-provider host", () => {
 
     it("updates in place, then does nothing when inputs are unchanged", async () => {
         const inputs = { name: "app-1", size: 2, password: secret("hunter2") };
-        expect(await r().up(inputs)).toEqual({ name: "app", op: "update", changedFields: ["size"], replaces: [], deleteBeforeReplace: false });
+        expect(await r().up(inputs)).toEqual({ urn: r().urn, name: "app", type: TYPE, op: "update", changedFields: ["size"], replaces: [], deleteBeforeReplace: false });
         expect(r().state).toMatchObject({ id: "obj-1", outputs: { size: 2, version: 2 } });
         expect(isSecret(r().state!.outputs.password)).toBe(true);
-        expect(await r().up(inputs)).toEqual({ name: "app", op: "same", changedFields: [] });
+        expect(await r().up(inputs)).toEqual({ urn: r().urn, name: "app", type: TYPE, op: "same", changedFields: [] });
         expect(db().log).toEqual(["create obj-1", "update obj-1"]);
     });
 
     it("refresh records drift in outputs and inputs, and the next up repairs it", async () => {
         editDb((d) => (d.objects["obj-1"].size = 5));
-        expect(await r().refresh()).toEqual({ name: "app", op: "refresh", changedFields: ["size"] });
+        expect(await r().refresh()).toEqual({ urn: r().urn, name: "app", type: TYPE, op: "refresh", changedFields: ["size"] });
         expect(r().state!.inputs.size).toBe(5);
         expect(isSecret(r().state!.outputs.password)).toBe(true);
         expect(await r().up()).toMatchObject({ op: "update", changedFields: ["size"] });
@@ -255,7 +257,7 @@ describe("the real dynamic-provider host", () => {
 
     it("replaces create-before-delete, or delete-before-create when the diff asks", async () => {
         expect(await r().up({ name: "app-2", size: 2 })).toEqual({
-            name: "app", op: "replace", changedFields: ["name", "password"], replaces: ["name"], deleteBeforeReplace: false,
+            urn: r().urn, name: "app", type: TYPE, op: "replace", changedFields: ["name", "password"], replaces: ["name"], deleteBeforeReplace: false,
         });
         expect(r().state!.id).toBe("obj-2");
         expect(db().log.slice(-2)).toEqual(["create obj-2", "delete obj-1"]);
@@ -267,7 +269,7 @@ describe("the real dynamic-provider host", () => {
     });
 
     it("destroys", async () => {
-        expect(await r().destroy()).toEqual({ name: "app", op: "delete", changedFields: [] });
+        expect(await r().destroy()).toEqual({ urn: r().urn, name: "app", type: TYPE, op: "delete", changedFields: [] });
         expect(r().state).toBeUndefined();
         expect(db().objects).toEqual({});
     });
@@ -279,7 +281,7 @@ describe("the real dynamic-provider host", () => {
         editDb((d) => delete d.objects[id]);
         const read = await host.read(id, gone.urn, gone.state!.outputs);
         expect(read.id).toBe("");
-        expect(await gone.refresh()).toEqual({ name: "gone", op: "refresh", changedFields: [], dropped: true });
+        expect(await gone.refresh()).toEqual({ urn: gone.urn, name: "gone", type: TYPE, op: "refresh", changedFields: [], dropped: true });
         expect(gone.state).toBeUndefined();
     });
 
@@ -330,7 +332,7 @@ describe("the real dynamic-provider host", () => {
         await nd.up();
         expect(await nd.up()).toMatchObject({ op: "same" });
         expect(await nd.up(undefined, { provider: v2 })).toEqual({
-            name: "nodiff", op: "update", changedFields: ["__provider"], replaces: [], deleteBeforeReplace: false,
+            urn: nd.urn, name: "nodiff", type: TYPE, op: "update", changedFields: ["__provider"], replaces: [], deleteBeforeReplace: false,
         });
         // The host builds the provider from the *new* text for update (news.__provider).
         expect(nd.state!.outputs).toEqual({ name: "n", tag: "v2", __provider: v2 });

@@ -15,6 +15,7 @@
  *   checked inputs, unknowns included.
  * - secrets: sent unwrapped (acceptSecrets=false); outputs whose key held a secret input are re-marked secret.
  */
+import type { PlanEntry, PlanOp } from "./plan";
 import type { CheckFailure, JsonObject, ProviderHost } from "./provider-host";
 import { changedKeys, containsSecrets, containsUnknowns, isSecret, secret, UNKNOWN } from "./values";
 
@@ -29,26 +30,6 @@ export function dynamicType(module: string, type: string): string {
 
 export function makeUrn(project: string, stack: string, type: string, name: string): string {
     return `urn:pulumi:${stack}::${project}::${type}::${name}`;
-}
-
-export type PlanOp = "create" | "update" | "replace" | "delete" | "same" | "refresh";
-
-export interface PlanEntry {
-    name: string;
-    op: PlanOp;
-    /**
-     * create: the input keys (without `__provider`); update/replace: top-level inputs that differ between the old
-     * and new inputs (as the engine shows them; `__provider` appears when the provider code changed);
-     * refresh: output keys that changed; delete/same: [].
-     */
-    changedFields: string[];
-    /** update/replace: the keys the provider's diff asked to replace. */
-    replaces?: string[];
-    deleteBeforeReplace?: boolean;
-    /** preview only: the planned outputs (checked inputs; unknowns stay UNKNOWN). */
-    outputs?: JsonObject;
-    /** refresh only: true when read returned no id and the resource was dropped from the state. */
-    dropped?: boolean;
 }
 
 export interface ResourceState {
@@ -152,6 +133,10 @@ export class ManagedResource {
         return this.lc.host;
     }
 
+    private entry(op: PlanOp, changedFields: string[]): PlanEntry {
+        return { urn: this.urn, name: this.name, type: this.type, op, changedFields };
+    }
+
     /** Like dynamic.Resource: the serialized provider travels as the `__provider` input (and output). */
     private withProvider(inputs: JsonObject): JsonObject {
         if (PROVIDER_KEY in inputs) throw new Error("A dynamic resource must not define the __provider key");
@@ -198,7 +183,7 @@ export class ManagedResource {
         if (!this.state) {
             const checked = await this.check({}, news);
             const outputs = await this.previewCreate(checked);
-            return this.lc.record({ name: this.name, op: "create", changedFields: inputKeys(checked), outputs });
+            return this.lc.record({ ...this.entry("create", inputKeys(checked)), outputs });
         }
         const p = await this.plan(news);
         let outputs: JsonObject | undefined;
@@ -210,7 +195,7 @@ export class ManagedResource {
                 : p.checked;
         }
         return this.lc.record({
-            name: this.name, op: p.op, changedFields: p.changedFields,
+            ...this.entry(p.op, p.changedFields),
             ...(p.op !== "same" ? { replaces: p.replaces, deleteBeforeReplace: p.dbr } : {}),
             ...(outputs ? { outputs } : {}),
         });
@@ -231,12 +216,12 @@ export class ManagedResource {
         if (!this.state) {
             const checked = await this.check({}, news);
             this.state = await this.create(checked);
-            return this.lc.record({ name: this.name, op: "create", changedFields: inputKeys(checked) });
+            return this.lc.record(this.entry("create", inputKeys(checked)));
         }
 
         const p = await this.plan(news);
         const old = this.state;
-        const entry: PlanEntry = { name: this.name, op: p.op, changedFields: p.changedFields };
+        const entry: PlanEntry = this.entry(p.op, p.changedFields);
         if (p.op === "same") {
             // A SameStep keeps the old outputs but records the new inputs.
             this.state = { ...old, inputs: p.checked };
@@ -291,12 +276,12 @@ export class ManagedResource {
         const res = await this.host.read(old.id, this.urn, old.outputs, old.inputs);
         if (!res.id) {
             this.state = undefined;
-            return this.lc.record({ name: this.name, op: "refresh", changedFields: [], dropped: true });
+            return this.lc.record({ ...this.entry("refresh", []), dropped: true });
         }
         const outputs = annotateSecrets(res.props, old.outputs);
         const inputs = res.inputs ? annotateSecrets(res.inputs, old.inputs) : old.inputs;
         this.state = { id: res.id, inputs, outputs };
-        return this.lc.record({ name: this.name, op: "refresh", changedFields: changedKeys(old.outputs, outputs) });
+        return this.lc.record(this.entry("refresh", changedKeys(old.outputs, outputs)));
     }
 
     /** `pulumi destroy` for this resource. */
@@ -306,7 +291,7 @@ export class ManagedResource {
         if (!old) throw new Error(`${this.urn}: nothing to destroy (no state)`);
         await this.host.delete(old.id, this.urn, old.outputs, { oldInputs: old.inputs });
         this.state = undefined;
-        return this.lc.record({ name: this.name, op: "delete", changedFields: [] });
+        return this.lc.record(this.entry("delete", []));
     }
 }
 

@@ -5,20 +5,11 @@
  */
 export { ProgramTest, changesOf, type ProgramTestOptions } from "./program-test";
 export { emulatorStackConfig, type EmulatorStackConfigOptions } from "./emulator-config";
-export {
-  ProgramRunner,
-  ProgramRunError,
-  formatPlan,
-  shortType,
-  type ProgramOp,
-  type ProgramPlan,
-  type ProgramPlanEntry,
-  type ProgramRunnerOptions,
-  type ProgramState,
-  type RunStepOptions,
-  type StateResource,
-  type StepRecord,
-} from "./program-runner";
+export { ProgramRunner } from "./program-runner";
+export { ProgramRunError, type StepRecord } from "./step-record";
+export type { ProgramRunnerOptions, RunStepOptions } from "./runner-options";
+export { formatPlan, shortType, type ProgramOp, type ProgramPlan, type ProgramPlanEntry } from "./plan";
+export type { ProgramState, StateResource } from "./state";
 export { startRoxClient, type RoxClient, type RoxClientOptions } from "./rox-client";
 export { LoopbackGuard, LoopbackRefusedError, loopbackAddress, type LoopbackGuardStats } from "./loopback-guard";
 export type { RoxContext, RoxFetchResult, RoxSdk, RoxDynamicApi, RoxPropertyValue } from "./rox-sdk";

@@ -1,6 +1,7 @@
 /**
- * The "language host" side of ProgramRunner, run in its own Node process (one per `up` / `preview`), forked with
- * ts-node registered: it runs a Pulumi program once under the SDK's mocks and forwards every dynamic resource to the
+ * The "language host" side of ProgramRunner, run in its own Node process (one per runner, reused from step to step
+ * while its runs end cleanly), forked with ts-node registered: each `up` / `preview` runs the Pulumi program once,
+ * its modules required afresh, under the SDK's mocks, and forwards every dynamic resource to the
  * runner (the "engine") over the IPC channel, the way the real language host forwards RegisterResource to the
  * engine's resource monitor. It mirrors @pulumi/pulumi's own language host (cmd/run/run.js and
  * automation/server.js): set the config, run the program inside `runInPulumiStack`, wait for every outstanding RPC
@@ -10,9 +11,12 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import type { ChildMessage, ParentMessage, RegisterMessage, StartMessage, WireObject } from "./program-protocol";
+import { RUN_END, type ChildMessage, type ParentMessage, type RegisterMessage, type StartMessage, type WireObject } from "./program-protocol";
 
 type Callback = (err: unknown, resp?: unknown) => void;
+
+/** sdk/functions/mocks.ts ENGINE_MONITOR, by its global symbol: this file loads no SDK module of ours. */
+const ENGINE_MONITOR: unique symbol = Symbol.for("pulumi-cloudbees.engineMonitor");
 
 /** The parts of @pulumi/pulumi/runtime/mocks' MockMonitor this file relies on (`newUrn` is private in its .d.ts). */
 interface MockMonitorLike {
@@ -54,6 +58,30 @@ async function fatal(e: unknown): Promise<void> {
     }
 }
 
+// Requests waiting for the engine's answer (the runner's "result" messages, dispatched below).
+let seq = 0;
+const pending = new Map<number, { resolve(v: { id: string; outputs: WireObject }): void; reject(e: Error): void }>();
+
+function ask(msg: Omit<RegisterMessage, "kind" | "seq">): Promise<{ id: string; outputs: WireObject }> {
+    return new Promise((resolve, reject) => {
+        const s = ++seq;
+        pending.set(s, { resolve, reject });
+        send({ kind: "register", seq: s, ...msg }).catch(reject);
+    });
+}
+
+/** The SDK folder of the first run: a later run in this process must use the same copy. */
+let firstSdkRoot: string | undefined;
+
+/**
+ * Before a later run: the program's modules (everything outside node_modules and the SDK, this file aside) are
+ * required afresh, as in a new process, while the SDK stays loaded (the slow part); setMocks resets its settings.
+ */
+function forgetProgramModules(sdkRoot: string): void {
+    const keep = (file: string) => file === __filename || file.includes(`${path.sep}node_modules${path.sep}`) || file.startsWith(sdkRoot + path.sep);
+    for (const file of Object.keys(require.cache)) if (!keep(file)) delete require.cache[file];
+}
+
 /** The @pulumi/pulumi the program itself resolves (as the language host is part of the program's SDK copy). */
 function resolveSdkRoot(programDir: string): string {
     return path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [programDir, process.cwd(), __dirname] }));
@@ -63,30 +91,18 @@ async function run(start: StartMessage): Promise<void> {
     const programIsDir = fs.statSync(start.program).isDirectory();
     const programDir = programIsDir ? start.program : path.dirname(start.program);
     const sdkRoot = resolveSdkRoot(programDir);
+    if (firstSdkRoot === undefined) {
+        firstSdkRoot = sdkRoot;
+    } else {
+        if (sdkRoot !== firstSdkRoot) throw new Error(`program runner: this process runs @pulumi/pulumi at ${firstSdkRoot}, the program needs ${sdkRoot}`);
+        forgetProgramModules(sdkRoot);
+    }
     const fromSdk = <T>(rel: string): T => require(path.join(sdkRoot, rel)) as T;
     const sdk = fromSdk<typeof import("@pulumi/pulumi")>("index.js");
     const { MockMonitor } = fromSdk<{ MockMonitor: MockMonitorClass }>("runtime/mocks.js");
     const stateMod = fromSdk<{ getStore(): { settings: { monitor: unknown } } }>("runtime/state.js");
     const resproto = fromSdk<typeof import("@pulumi/pulumi/proto/resource_pb")>("proto/resource_pb.js");
     const structpb = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [sdkRoot] })) as typeof import("google-protobuf/google/protobuf/struct_pb");
-
-    // Requests waiting for the engine's answer.
-    let seq = 0;
-    const pending = new Map<number, { resolve(v: { id: string; outputs: WireObject }): void; reject(e: Error): void }>();
-    process.on("message", (m: ParentMessage) => {
-        if (m.kind !== "result") return;
-        const p = pending.get(m.seq);
-        if (!p) return;
-        pending.delete(m.seq);
-        if (m.ok) p.resolve({ id: m.id, outputs: m.outputs });
-        else p.reject(new Error(m.error));
-    });
-    const ask = (msg: Omit<RegisterMessage, "kind" | "seq">) =>
-        new Promise<{ id: string; outputs: WireObject }>((resolve, reject) => {
-            const s = ++seq;
-            pending.set(s, { resolve, reject });
-            send({ kind: "register", seq: s, ...msg }).catch(reject);
-        });
 
     const isDynamic = (type: string, custom: boolean) => custom && type.startsWith("pulumi-nodejs:dynamic");
     const toJs = (s: { toJavaScript(): unknown } | undefined): WireObject => (s ? (s.toJavaScript() as WireObject) : {});
@@ -103,6 +119,10 @@ async function run(start: StartMessage): Promise<void> {
     };
 
     class EngineMonitor extends MockMonitor {
+        /**
+         * The engine, not a test's mocks: pulumi-cloudbees' functions call the services, as under `pulumi up`.
+         */
+        readonly [ENGINE_MONITOR] = true;
         stackOutputs: WireObject = {};
         readonly echoed: string[] = [];
 
@@ -118,59 +138,58 @@ async function run(start: StartMessage): Promise<void> {
 
         override async registerResource(req: any, callback: Callback): Promise<void> {
             const type: string = req.getType();
-            const name: string = req.getName();
-            const urn = this.newUrn(req.getParent(), type, name);
+            const urn = this.newUrn(req.getParent(), type, req.getName());
             if (!isDynamic(type, req.getCustom())) {
                 this.echoed.push(urn);
                 return super.registerResource(req, callback);
             }
-            try {
-                if (req.getImportid()) {
-                    throw new Error(`${urn}: the import option cannot work for dynamic resources (the engine sends only an id, without __provider; pulumi/pulumi#16175)`);
-                }
-                const res = await ask({
-                    urn, type, name,
-                    parent: req.getParent(),
-                    inputs: toJs(req.getObject()),
-                    dependencies: req.getDependenciesList(),
-                    additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
-                    ignoreChanges: req.getIgnorechangesList(),
-                    protect: req.getProtect() ?? false,
-                    retainOnDelete: req.getRetainondelete() ?? false,
-                });
-                this.resources.set(urn, { urn, id: res.id || null, state: res.outputs });
+            if (req.getImportid()) {
+                return callback(new Error(`${urn}: the import option cannot work for dynamic resources (the engine sends only an id, without __provider; pulumi/pulumi#16175)`), undefined);
+            }
+            const own = {
+                inputs: toJs(req.getObject()),
+                ignoreChanges: req.getIgnorechangesList(),
+                protect: req.getProtect() ?? false,
+                retainOnDelete: req.getRetainondelete() ?? false,
+            };
+            await this.forward(req, urn, own, callback, (res) => {
                 const resp = new resproto.RegisterResourceResponse();
                 resp.setUrn(urn);
                 resp.setId(res.id);
                 resp.setObject(structpb.Struct.fromJavaScript(res.outputs as Record<string, any>));
-                callback(null, resp);
-            } catch (e) {
-                callback(e, undefined);
-            }
+                return resp;
+            });
         }
 
         override async readResource(req: any, callback: Callback): Promise<void> {
             const type: string = req.getType();
-            const name: string = req.getName();
             if (!isDynamic(type, true)) return super.readResource(req, callback);
-            try {
-                const urn = this.newUrn(req.getParent(), type, name);
-                const res = await ask({
-                    urn, type, name,
-                    parent: req.getParent(),
-                    inputs: toJs(req.getProperties()),
-                    dependencies: req.getDependenciesList(),
-                    additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
-                    ignoreChanges: [],
-                    protect: false,
-                    retainOnDelete: false,
-                    read: { id: req.getId() },
-                });
-                this.resources.set(urn, { urn, id: res.id || null, state: res.outputs });
+            const urn = this.newUrn(req.getParent(), type, req.getName());
+            const own = { inputs: toJs(req.getProperties()), ignoreChanges: [], protect: false, retainOnDelete: false, read: { id: req.getId() } };
+            await this.forward(req, urn, own, callback, (res) => {
                 const resp = new resproto.ReadResourceResponse();
                 resp.setUrn(urn);
                 resp.setProperties(structpb.Struct.fromJavaScript(res.outputs as Record<string, any>));
-                callback(null, resp);
+                return resp;
+            });
+        }
+
+        /** Asks the runner (the engine) for the resource's step; records its outputs and answers the SDK. */
+        private async forward(
+            req: any,
+            urn: string,
+            own: Pick<RegisterMessage, "inputs" | "ignoreChanges" | "protect" | "retainOnDelete" | "read">,
+            callback: Callback,
+            reply: (res: { id: string; outputs: WireObject }) => unknown,
+        ): Promise<void> {
+            try {
+                const res = await ask({
+                    urn, type: req.getType(), name: req.getName(), parent: req.getParent(),
+                    dependencies: req.getDependenciesList(), additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+                    ...own,
+                });
+                this.resources.set(urn, { urn, id: res.id || null, state: res.outputs });
+                callback(null, reply(res));
             } catch (e) {
                 callback(e, undefined);
             }
@@ -207,8 +226,14 @@ async function run(start: StartMessage): Promise<void> {
     if (sdk.log.hasErrors()) {
         throw new Error("One or more errors occurred: the program logged errors (see its output)");
     }
+    // The program's output so far reaches the runner before "done" does (pipes and IPC are not ordered together).
+    await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
     await send({ kind: "done", outputs: monitor.stackOutputs, echoed: monitor.echoed });
-    process.exit(0);
+}
+
+/** Writes the end-of-run mark (program-protocol.ts RUN_END) and resolves once the stream has taken it. */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+    return new Promise((resolve) => stream.write(RUN_END, () => resolve()));
 }
 
 // Boot ahead: the runner forks this process before the step that uses it, so load the SDK (the slow part) now. The
@@ -228,7 +253,18 @@ process.on("uncaughtException", (e) => void fatal(e));
 process.on("unhandledRejection", (e) => void fatal(e));
 // The runner went away (killed at its deadline, or the test process ended).
 process.on("disconnect", () => process.exit(2));
-process.once("message", (m: ParentMessage) => {
-    if (m.kind !== "start") return void fatal(new Error(`expected a start message, got ${m.kind}`));
-    run(m).catch(fatal);
+// One run at a time: the runner sends the next start only after "done" (a failed run ends the process).
+let running = false;
+process.on("message", (m: ParentMessage) => {
+    if (m.kind === "result") {
+        const p = pending.get(m.seq);
+        if (!p) return;
+        pending.delete(m.seq);
+        if (m.ok) p.resolve({ id: m.id, outputs: m.outputs });
+        else p.reject(new Error(m.error));
+        return;
+    }
+    if (running) return void fatal(new Error("a start message arrived while the program was running"));
+    running = true;
+    run(m).then(() => (running = false), fatal);
 });

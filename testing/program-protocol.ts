@@ -66,3 +66,10 @@ export interface FatalMessage {
 
 export type ChildMessage = RegisterMessage | DoneMessage | FatalMessage;
 export type ParentMessage = StartMessage | RegisterResult;
+
+/**
+ * Written by the child to its stdout and its stderr at the end of each clean run, before "done": the runner takes a
+ * run's output as complete once both streams have brought it (pipes and the IPC channel are not ordered together),
+ * and strips it.
+ */
+export const RUN_END = "\u001epulumi-cloudbees:end-of-run\u001e\n";

@@ -5,7 +5,10 @@
  */
 import { startEmulator, type Emulator, type EmulatorOptions } from "../emulator";
 import { emulatorStackConfig } from "./emulator-config";
-import { ProgramRunner, type ProgramPlan, type ProgramRunnerOptions, type ProgramState, type RunStepOptions } from "./program-runner";
+import type { ProgramPlan } from "./plan";
+import { ProgramRunner } from "./program-runner";
+import type { ProgramRunnerOptions, RunStepOptions } from "./runner-options";
+import type { ProgramState } from "./state";
 import type { JsonObject } from "./provider-host";
 import { unwrapSecrets } from "./values";
 

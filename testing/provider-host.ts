@@ -12,6 +12,16 @@ import type * as grpcTypes from "@grpc/grpc-js";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import type * as provpbTypes from "@pulumi/pulumi/proto/provider_pb";
 import type * as provgrpcTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
+import type {
+    CallOptions,
+    ConfigureResult,
+    InitFailure,
+    JsonObject,
+    ProviderHost,
+    ReadResult,
+    StartProviderHostOptions,
+} from "./provider-host-api";
+import { ProviderHostError } from "./provider-host-api";
 import { normalizeForWire, unwrapSecrets } from "./values";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -31,140 +41,7 @@ const structpb = requireFromPulumi<typeof structTypes>("google-protobuf/google/p
 const provpb = require(path.join(pulumiRoot, "proto", "provider_pb")) as typeof provpbTypes;
 const provgrpc = require(path.join(pulumiRoot, "proto", "provider_grpc_pb")) as typeof provgrpcTypes;
 
-// ---------------------------------------------------------------------------------------------------------------
-// Public types
-// ---------------------------------------------------------------------------------------------------------------
-
-export type JsonObject = Record<string, unknown>;
-
-export interface CheckFailure {
-    property: string;
-    reason: string;
-}
-
-export interface CheckResult {
-    inputs: JsonObject;
-    failures: CheckFailure[];
-}
-
-export interface DiffResult {
-    /**
-     * true = DIFF_SOME, false = DIFF_NONE, undefined = DIFF_UNKNOWN (the provider has no diff or left `changes`
-     * undefined; the engine then falls back to diffing all old and new inputs, `__provider` included, #12401).
-     */
-    changes: boolean | undefined;
-    replaces: string[];
-    deleteBeforeReplace: boolean;
-    /** Top-level changed keys as reported by the provider. The dynamic host never fills these: always []. */
-    diffs: string[];
-}
-
-export interface CreateResult {
-    id: string;
-    outs: JsonObject;
-}
-
-export interface ReadResult {
-    /** "" when the provider reported the object gone (read returned no id). */
-    id: string;
-    props: JsonObject;
-    /** Only present when the provider's read returned `inputs` (SDK >= 3.216). */
-    inputs?: JsonObject;
-}
-
-export interface UpdateResult {
-    outs: JsonObject;
-}
-
-export interface ConfigureResult {
-    acceptSecrets: boolean;
-    supportsPreview: boolean;
-}
-
-/** Detail of an `ErrorResourceInitFailed`: the provider threw an error carrying `{id, properties, reasons}`. */
-export interface InitFailure {
-    id: string;
-    properties: JsonObject;
-    reasons: string[];
-}
-
-/** The error every failed RPC rejects with. */
-export class ProviderHostError extends Error {
-    constructor(
-        message: string,
-        readonly method: string,
-        /** gRPC status code (2 = UNKNOWN for errors thrown by the provider, 4 = DEADLINE_EXCEEDED, 14 = UNAVAILABLE). */
-        readonly code: number | undefined,
-        /** The host's error detail: for a provider that threw, its error message. */
-        readonly details: string,
-        /** Present when create/update threw an error carrying an id (a partially created resource). */
-        readonly initFailure: InitFailure | undefined,
-        /** Everything the host printed so far (its stderr carries the provider's stack trace). */
-        readonly hostOutput: string,
-    ) {
-        super(message);
-        this.name = "ProviderHostError";
-    }
-}
-
-export interface StartProviderHostOptions {
-    /** Working directory of the host. `require(...)` inside a serialized provider resolves from here. */
-    cwd: string;
-    /** Extra environment for the host process (merged over process.env). */
-    env?: Record<string, string>;
-    /**
-     * Project and stack the host believes it runs in: `req.config.get("key")` without a namespace reads
-     * `<project>:key`. The host takes them from PULUMI_NODEJS_PROJECT / PULUMI_NODEJS_STACK (its own default is
-     * "project" / "stack"). Defaults here match engine.ts's URN defaults.
-     */
-    project?: string;
-    stack?: string;
-    /** Per-RPC deadline (ms). The host ignores the engine's timeouts, so without one a stuck provider would hang. */
-    callTimeoutMs?: number;
-    /** How long to wait for the host to print its port (ms). */
-    startTimeoutMs?: number;
-}
-
-export interface CallOptions {
-    /** Sets CreateRequest/UpdateRequest.preview. NOTE: the dynamic host ignores it and really creates/updates. */
-    preview?: boolean;
-    /** Old inputs, sent as `oldInputs` where the engine sends them (the dynamic host does not read them). */
-    oldInputs?: JsonObject;
-}
-
-export interface ProviderHost {
-    readonly port: number;
-    readonly pid: number;
-    /** Set by configure(): the host answers acceptSecrets=false, supportsPreview=false. */
-    readonly configureResult: ConfigureResult | undefined;
-    /**
-     * Stack config for the provider (keys like "cloudbees:apiToken"). Values may be `secret(...)`-wrapped: the
-     * engine sends config with secrets kept and the host unwraps each top-level value itself.
-     */
-    configure(config: Record<string, unknown>): Promise<ConfigureResult>;
-    check(urn: string, olds: JsonObject, news: JsonObject): Promise<CheckResult>;
-    diff(id: string, urn: string, olds: JsonObject, news: JsonObject, opts?: CallOptions): Promise<DiffResult>;
-    create(urn: string, props: JsonObject, opts?: CallOptions): Promise<CreateResult>;
-    read(id: string, urn: string, props: JsonObject, inputs?: JsonObject): Promise<ReadResult>;
-    update(id: string, urn: string, olds: JsonObject, news: JsonObject, opts?: CallOptions): Promise<UpdateResult>;
-    delete(id: string, urn: string, props: JsonObject, opts?: CallOptions): Promise<void>;
-    /** All stdout + stderr of the host so far (stdout starts with the port line). */
-    output(): string;
-    stdout(): string;
-    stderr(): string;
-    /** Output since the previous takeOutput() call (or since start): handy to assert one step's console output. */
-    takeOutput(): string;
-    /**
-     * Resolves with the output since the previous takeOutput() once it matches `pattern`. The host's stdout/stderr
-     * pipes are not ordered with its gRPC answers, so a provider's console line may arrive just after the reply.
-     * Rejects after `timeoutMs` with the output seen so far.
-     */
-    waitForOutput(pattern: string | RegExp, timeoutMs?: number): Promise<string>;
-    /** Exit code / signal once the process has exited. */
-    readonly exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    /** Closes the channel, kills the host and waits for it to exit. Idempotent. */
-    close(): Promise<void>;
-}
+export * from "./provider-host-api";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Struct conversion
@@ -330,6 +207,18 @@ export async function startProviderHost(options: StartProviderHostOptions): Prom
     // Secrets policy for requests, from the Configure answer (the engine always configures first).
     const keepSecrets = () => configureResult?.acceptSecrets ?? false;
 
+    /** Diff and Update carry the same olds and news: the old outputs, the checked inputs, and the old inputs. */
+    function change<R extends provpbTypes.DiffRequest | provpbTypes.UpdateRequest>(
+        req: R, id: string, urn: string, olds: JsonObject, news: JsonObject, opts: CallOptions | undefined,
+    ): R {
+        req.setId(id);
+        req.setUrn(urn);
+        req.setOlds(toStruct(olds, keepSecrets()));
+        req.setNews(toStruct(news, keepSecrets()));
+        if (opts?.oldInputs) req.setOldInputs(toStruct(opts.oldInputs, keepSecrets()));
+        return req;
+    }
+
     const host: ProviderHost = {
         port,
         pid: child.pid!,
@@ -370,12 +259,7 @@ export async function startProviderHost(options: StartProviderHostOptions): Prom
         },
 
         async diff(id, urn, olds, news, opts) {
-            const req = new provpb.DiffRequest();
-            req.setId(id);
-            req.setUrn(urn);
-            req.setOlds(toStruct(olds, keepSecrets()));
-            req.setNews(toStruct(news, keepSecrets()));
-            if (opts?.oldInputs) req.setOldInputs(toStruct(opts.oldInputs, keepSecrets()));
+            const req = change(new provpb.DiffRequest(), id, urn, olds, news, opts);
             const res = await call<provpbTypes.DiffRequest, provpbTypes.DiffResponse>("diff", req);
             const c = res.getChanges();
             const C = provpb.DiffResponse.DiffChanges;
@@ -409,12 +293,7 @@ export async function startProviderHost(options: StartProviderHostOptions): Prom
         },
 
         async update(id, urn, olds, news, opts) {
-            const req = new provpb.UpdateRequest();
-            req.setId(id);
-            req.setUrn(urn);
-            req.setOlds(toStruct(olds, keepSecrets()));
-            req.setNews(toStruct(news, keepSecrets()));
-            if (opts?.oldInputs) req.setOldInputs(toStruct(opts.oldInputs, keepSecrets()));
+            const req = change(new provpb.UpdateRequest(), id, urn, olds, news, opts);
             req.setPreview(opts?.preview ?? false);
             const res = await call<provpbTypes.UpdateRequest, provpbTypes.UpdateResponse>("update", req);
             return { outs: fromStruct(res.getProperties()) };

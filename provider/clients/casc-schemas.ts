@@ -28,7 +28,7 @@ export function bundleListSchema() {
   });
 }
 
-function validationLogRecordSchema() {
+export function validationLogRecordSchema() {
   return z.object({
     version: z.string(),
     errors: z.number().int(),
@@ -40,7 +40,7 @@ function validationLogRecordSchema() {
   });
 }
 
-function effectiveValidationLogRecordSchema() {
+export function effectiveValidationLogRecordSchema() {
   return validationLogRecordSchema().extend({ bundle: z.string(), assigned: z.boolean().optional() });
 }
 

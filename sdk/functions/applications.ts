@@ -1,22 +1,30 @@
 import { requireText } from "../../provider/clients/inputs";
+import { z } from "zod";
 import { featureManagementOf, run, type FunctionOptions } from "./context";
+import { defineFunction } from "./mocks";
+import { applicationInfoSchema } from "./result-schemas";
 import { applicationInfoOf, type ApplicationInfo } from "./results";
+
+const GET_APPLICATIONS = defineFunction("getApplications", () => z.array(applicationInfoSchema()));
+const GET_APPLICATION = defineFunction("getApplication", applicationInfoSchema);
 
 /**
  * Every application of the feature-flag account (GET `/public-api/applications`).
  * Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl` off the default service). The
  * service allows one request per second: calls in one process are spaced, never refused.
+ * Under `setMocks`: token `cloudbees:index:getApplications`.
  */
 export async function getApplications(options?: FunctionOptions): Promise<ApplicationInfo[]> {
-  return run("getApplications", {}, async (operation) => (await featureManagementOf(options, operation).client.listApplications()).map(applicationInfoOf));
+  return run(GET_APPLICATIONS, {}, async (operation) => (await featureManagementOf(options, operation).client.listApplications()).map(applicationInfoOf), options);
 }
 
 /**
  * One application by id (GET `/public-api/applications/{applicationId}`). An unknown id is a NotFoundError.
+ * Under `setMocks`: token `cloudbees:index:getApplication`, inputs `{ applicationId }`.
  */
 export async function getApplication(applicationId: string, options?: FunctionOptions): Promise<ApplicationInfo> {
-  return run("getApplication", { applicationId }, async (operation) => {
+  return run(GET_APPLICATION, { applicationId }, async (operation) => {
     const id = requireText(applicationId, "applicationId", operation);
     return applicationInfoOf(await featureManagementOf(options, operation).client.getApplication(id));
-  });
+  }, options);
 }

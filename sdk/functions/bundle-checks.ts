@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { requireBoolean, requireText } from "../../provider/clients/inputs";
 import { branchFolderName, DEFAULT_BRANCH, zipBundle, zipBundleTree } from "../../provider/bundle/bundle-zips";
 import { readBundleFolder, readBundleTree } from "../../provider/bundle/files";
@@ -5,6 +6,13 @@ import { InvalidInputError } from "../../provider/http/errors";
 import { instanceOf, operationsCenterOf, run, zipOf, type FunctionOptions, type InstanceOptions, type QuietOptions } from "./context";
 import { instanceValidationOf, preValidationResultOf, type BundlePreValidation, type InstanceValidationResult } from "./results";
 import { bundleFilesOf, type BundleFiles } from "./zips";
+import { defineFunction } from "./mocks";
+import { bundleFilesSchema, bundlePreValidationSchema, instanceValidationResultSchema } from "./result-schemas";
+
+// Under `setMocks` (mocks.ts): the inputs as the errors name them (a folder or zip path as given, a zip as its bytes).
+const VALIDATE_BUNDLE = defineFunction("validateBundle", instanceValidationResultSchema);
+const PRE_VALIDATE_BUNDLES = defineFunction("preValidateBundles", bundlePreValidationSchema);
+const GET_EFFECTIVE_BUNDLE = defineFunction("getEffectiveBundle", () => bundleFilesSchema().extend({ bundle: z.string() }));
 
 /** A bundle as a folder (its files), the path of a zip file, or the zip's bytes. */
 export type BundleSource = string | Uint8Array;
@@ -39,10 +47,11 @@ function checkTreeOptions(tree: BundleSource, options: Record<string, unknown>, 
  * or the controller at `instanceUrl`. `bundle` is the bundle's folder (zipped with its files at the top, as the
  * endpoint wants), a zip file's path, or the zip. Returns the verdict `{valid, validationMessages}`: an invalid
  * bundle is not an error.
+ * Under `setMocks`: token `cloudbees:index:validateBundle`.
  */
 export async function validateBundle(bundle: BundleSource, options?: InstanceOptions & QuietOptions): Promise<InstanceValidationResult> {
   const { instanceUrl, quiet } = options ?? {};
-  return run("validateBundle", { bundle, instanceUrl, quiet }, async (operation) => {
+  return run(VALIDATE_BUNDLE, { bundle, instanceUrl, quiet }, async (operation) => {
     if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
     const { zip } = await zipOf(bundle, "bundle", operation, async (dir) => {
       if (readBundleFolder(dir).files.size === 0) {
@@ -51,7 +60,7 @@ export async function validateBundle(bundle: BundleSource, options?: InstanceOpt
       return zipBundle(dir);
     });
     return instanceValidationOf(await instanceOf(options, operation).validateBundle(zip, { quiet }));
-  });
+  }, options);
 }
 
 export interface PreValidateBundlesOptions extends FunctionOptions, QuietOptions, BundleTreeOptions {
@@ -67,10 +76,11 @@ export interface PreValidateBundlesOptions extends FunctionOptions, QuietOptions
  * `casc-bundle/pre-validate-bundle`). `tree` is a bundle location folder (every folder below it holding a
  * bundle.yaml is a bundle, zipped in the branch-folder layout), a zip file's path, or the zip. Returns
  * `{validations: [{bundle, result}]}`; an inconsistent bundle (a reference to a missing file) is the server's error.
+ * Under `setMocks`: token `cloudbees:index:preValidateBundles`.
  */
 export async function preValidateBundles(tree: BundleSource, options?: PreValidateBundlesOptions): Promise<BundlePreValidation> {
   const { quiet, bundles, branch } = options ?? {};
-  return run("preValidateBundles", { tree, bundles, branch, quiet }, async (operation) => {
+  return run(PRE_VALIDATE_BUNDLES, { tree, bundles, branch, quiet }, async (operation) => {
     if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
     checkTreeOptions(tree, { bundles, branch }, operation);
     if (bundles !== undefined) {
@@ -86,7 +96,7 @@ export async function preValidateBundles(tree: BundleSource, options?: PreValida
       return zipBundleTree(dir, { bundles, branch });
     });
     return preValidationResultOf(await operationsCenterOf(options, operation).client.preValidateBundles(zip, { quiet }));
-  });
+  }, options);
 }
 
 export interface EffectiveBundleOptions extends FunctionOptions, BundleTreeOptions {
@@ -106,6 +116,7 @@ export interface EffectiveBundle extends BundleFiles {
  * path, or the zip (branch-folder layout). With a folder, `bundle` is its path below the folder (`team-a`) and the
  * zip holds it and its parents found there (other parents are the operations center's). An inconsistent bundle
  * (a reference to a missing file) fails with the server's message, and no effective bundle.
+ * Under `setMocks`: token `cloudbees:index:getEffectiveBundle`.
  */
 export async function getEffectiveBundle(
   tree: BundleSource,
@@ -115,7 +126,7 @@ export async function getEffectiveBundle(
 export async function getEffectiveBundle(tree: BundleSource, bundle: string, options?: EffectiveBundleOptions): Promise<EffectiveBundle>;
 export async function getEffectiveBundle(tree: BundleSource, bundle: string, options?: EffectiveBundleOptions): Promise<EffectiveBundle> {
   const { branch, includeZip } = options ?? {};
-  return run("getEffectiveBundle", { tree, bundle, branch }, async (operation) => {
+  return run(GET_EFFECTIVE_BUNDLE, { tree, bundle, branch }, async (operation) => {
     let name = requireText(bundle, "bundle", operation);
     if (includeZip !== undefined) requireBoolean(includeZip, "includeZip", operation);
     checkTreeOptions(tree, { branch }, operation);
@@ -131,5 +142,5 @@ export async function getEffectiveBundle(tree: BundleSource, bundle: string, opt
     });
     const result = await operationsCenterOf(options, operation).client.getEffectiveBundle(zip, { bundle: name });
     return { bundle: name, ...(await bundleFilesOf(result, includeZip === true, operation)) };
-  });
+  }, options);
 }

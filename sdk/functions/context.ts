@@ -19,6 +19,7 @@ import {
   type SettingValues,
 } from "../../provider/config";
 import { CloudBeesError, InvalidInputError } from "../../provider/http/errors";
+import { activeMockCall, callMock, type FunctionSpec } from "./mocks";
 
 /**
  * What every function shares: where its settings come from, which client it uses, how its errors read, and how it
@@ -170,10 +171,20 @@ function attribute(error: unknown, operation: string): unknown {
 /**
  * Runs one function: its errors keep their class (the clients' typed errors, SettingError, InvalidInputError) and
  * gain the call (`getBundle(name: "team-a"): listing bundles (GET /cjoc/casc-bundle/list): ...`).
+ *
+ * Under `pulumi.runtime.setMocks` the body does not run: the mocks' `call` answers with `spec.token` and the inputs
+ * (plus `connection` and `instance` when given; never `settings`), parsed as `spec.result` (mocks.ts).
  */
-export async function run<T>(fn: string, inputs: Record<string, unknown>, body: (operation: string) => Promise<T>): Promise<T> {
-  const operation = describeCall(fn, inputs);
+export async function run<T>(
+  spec: FunctionSpec<T>,
+  inputs: Record<string, unknown>,
+  body: (operation: string) => Promise<T>,
+  options?: InstanceOptions,
+): Promise<T> {
+  const operation = describeCall(spec.name, inputs);
   try {
+    const mockCall = activeMockCall();
+    if (mockCall) return await callMock(mockCall, spec, { ...inputs, connection: options?.connection, instance: options?.instance }, operation);
     return await body(operation);
   } catch (e) {
     throw attribute(e, operation);

@@ -1,5 +1,10 @@
 import type { ListedBundle } from "../../provider/clients/casc-schemas";
+import { z } from "zod";
 import { operationsCenterOf, run, type FunctionOptions } from "./context";
+import { defineFunction } from "./mocks";
+import { controllerSummarySchema } from "./result-schemas";
+
+const GET_CONTROLLERS = defineFunction("getControllers", () => z.array(controllerSummarySchema()));
 
 /** A controller as the operations center's bundle list shows it. */
 export interface ControllerSummary {
@@ -18,9 +23,11 @@ export interface ControllerSummary {
  *
  * These are the facts that other resources and people change (an assignment changes a bundle's `usedBy`, a pattern
  * its `availableFor`), so they are read here rather than kept in any resource's state.
+ *
+ * Under `setMocks`: token `cloudbees:index:getControllers`.
  */
 export async function getControllers(options?: FunctionOptions): Promise<ControllerSummary[]> {
-  return run("getControllers", {}, async (operation) => controllersOf(await operationsCenterOf(options, operation).client.listBundles()));
+  return run(GET_CONTROLLERS, {}, async (operation) => controllersOf(await operationsCenterOf(options, operation).client.listBundles()), options);
 }
 
 /** The controllers of a bundle list (see getControllers). */

@@ -1,16 +1,31 @@
-import type { AuditLog, Environment, Experiment, Flag, TargetGroup } from "../../provider/clients/feature-flag-schemas";
+import { z } from "zod";
+import {
+  environmentListSchema,
+  experimentListSchema,
+  flagListSchema,
+  flagSchema,
+  targetGroupListSchema,
+  type AuditLog,
+  type Environment,
+  type Experiment,
+  type Flag,
+  type TargetGroup,
+} from "../../provider/clients/feature-flag-schemas";
 import { featureManagementOf, run, type FunctionOptions } from "./context";
+import { defineFunction } from "./mocks";
 
 /**
  * Reads of an application's environments, flags, configurations and target groups: the same calls the resources
  * make, with the functions' settings. Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl`
  * off the default service). The service allows one request per second: calls in one process are spaced, never
- * refused. An environment is named by its name, as the API's paths take it (`Production`).
+ * refused. An environment is named by its name, as the API's paths take it (`Production`). Under `setMocks`, each
+ * answers from the mocks' `call` with token `cloudbees:index:<function name>` and its named arguments as inputs, the
+ * result parsed as the records the API answers.
  */
 
 /** The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key. */
 export async function getEnvironments(applicationId: string, options?: FunctionOptions): Promise<Environment[]> {
-  return run("getEnvironments", { applicationId }, (operation) => featureManagementOf(options, operation).client.listEnvironments(applicationId));
+  return run(GET_ENVIRONMENTS, { applicationId }, (operation) => featureManagementOf(options, operation).client.listEnvironments(applicationId), options);
 }
 
 /**
@@ -18,13 +33,13 @@ export async function getEnvironments(applicationId: string, options?: FunctionO
  * (GET `/public-api/applications/{applicationId}/{environment}/flags`).
  */
 export async function getFlags(applicationId: string, environment: string, options?: FunctionOptions): Promise<Flag[]> {
-  return run("getFlags", { applicationId, environment }, (operation) => featureManagementOf(options, operation).client.listFlags(applicationId, environment));
+  return run(GET_FLAGS, { applicationId, environment }, (operation) => featureManagementOf(options, operation).client.listFlags(applicationId, environment), options);
 }
 
 /** One flag with its configuration in `environment` (GET `.../{environment}/flags/{flag}`). Unknown: NotFoundError. */
 export async function getFlag(applicationId: string, environment: string, flag: string, options?: FunctionOptions): Promise<Flag> {
-  return run("getFlag", { applicationId, environment, flag }, (operation) =>
-    featureManagementOf(options, operation).client.getFlag(applicationId, environment, flag),
+  return run(GET_FLAG, { applicationId, environment, flag }, (operation) =>
+    featureManagementOf(options, operation).client.getFlag(applicationId, environment, flag), options,
   );
 }
 
@@ -33,15 +48,37 @@ export async function getFlag(applicationId: string, environment: string, flag: 
  * that exists but is not configured there is not in this list (it is in getFlags).
  */
 export async function getExperiments(applicationId: string, environment: string, options?: FunctionOptions): Promise<Experiment[]> {
-  return run("getExperiments", { applicationId, environment }, (operation) =>
-    featureManagementOf(options, operation).client.listExperiments(applicationId, environment),
+  return run(GET_EXPERIMENTS, { applicationId, environment }, (operation) =>
+    featureManagementOf(options, operation).client.listExperiments(applicationId, environment), options,
   );
 }
 
 /** The application's target groups (GET `/public-api/applications/{applicationId}/target-groups`). */
 export async function getTargetGroups(applicationId: string, options?: FunctionOptions): Promise<TargetGroup[]> {
-  return run("getTargetGroups", { applicationId }, (operation) => featureManagementOf(options, operation).client.listTargetGroups(applicationId));
+  return run(GET_TARGET_GROUPS, { applicationId }, (operation) => featureManagementOf(options, operation).client.listTargetGroups(applicationId), options);
 }
+
+function auditLogInfoSchema() {
+  return z.object({
+    id: z.string(),
+    creationDate: z.string(),
+    action: z.string().optional(),
+    message: z.string().optional(),
+    userName: z.string().optional(),
+    userEmail: z.string().optional(),
+    user: z.object({ id: z.string().optional(), email: z.string().optional(), name: z.string().optional(), picture: z.string().optional() }).optional(),
+    application: z.string().optional(),
+    experiment: z.string().optional(),
+    environmentId: z.string().optional(),
+  });
+}
+
+const GET_ENVIRONMENTS = defineFunction("getEnvironments", environmentListSchema);
+const GET_FLAGS = defineFunction("getFlags", flagListSchema);
+const GET_FLAG = defineFunction("getFlag", flagSchema);
+const GET_EXPERIMENTS = defineFunction("getExperiments", experimentListSchema);
+const GET_TARGET_GROUPS = defineFunction("getTargetGroups", targetGroupListSchema);
+const GET_AUDIT_LOGS = defineFunction("getAuditLogs", () => z.array(auditLogInfoSchema()));
 
 /** One audit-log record, camelCase (the wire's `_id` and `creation_date` are `id` and `creationDate`). */
 export interface AuditLogInfo {
@@ -83,7 +120,7 @@ function auditLogInfoOf(r: AuditLog): AuditLogInfo {
  */
 export async function getAuditLogs(applicationId: string, environment: string, startDate: Date | string, options?: FunctionOptions): Promise<AuditLogInfo[]> {
   const start = startDate instanceof Date ? startDate.toISOString() : startDate;
-  return run("getAuditLogs", { applicationId, environment, startDate: start }, async (operation) =>
-    (await featureManagementOf(options, operation).client.getAuditLogs(applicationId, environment, startDate)).map(auditLogInfoOf),
+  return run(GET_AUDIT_LOGS, { applicationId, environment, startDate: start }, async (operation) =>
+    (await featureManagementOf(options, operation).client.getAuditLogs(applicationId, environment, startDate)).map(auditLogInfoOf), options,
   );
 }

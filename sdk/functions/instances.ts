@@ -1,39 +1,63 @@
+import { z } from "zod";
 import { requireBoolean, requireOneOf, requireText, SCHEMA_FILES, SECTION_FILES, type SchemaFile, type SectionFile } from "../../provider/clients/inputs";
 import { instanceOf, run, type InstanceOptions, type QuietOptions } from "./context";
 import { bundleUpdateCheckOf, updateLogOf, type BundleUpdateCheckResult, type UpdateLogResult } from "./results";
 import { bundleFilesOf, type BundleFiles } from "./zips";
+import { defineFunction } from "./mocks";
+import { bufferSchema, bundleFilesSchema, bundleUpdateCheckResultSchema, updateLogResultSchema } from "./result-schemas";
+
+// Under `setMocks`, each answers from the mocks' call with token `cloudbees:index:<function name>` and the inputs its
+// errors name (`instanceUrl`, `quiet`, `fileName`, ...), plus `connection` and `instance` (mocks.ts).
+const GET_UPDATE_LOG = defineFunction("getUpdateLog", updateLogResultSchema);
+const CHECK_BUNDLE_UPDATE = defineFunction("checkBundleUpdate", bundleUpdateCheckResultSchema);
+const EXPORT_CONFIGURATION = defineFunction("exportConfiguration", () => z.string());
+const EXPORT_CONFIGURATION_ZIP = defineFunction("exportConfigurationZip", bufferSchema);
+const EXPORT_EFFECTIVE_BUNDLE = defineFunction("exportEffectiveBundle", bundleFilesSchema);
+const DOWNLOAD_EFFECTIVE_BUNDLE_FILE = defineFunction("downloadEffectiveBundleFile", () => z.string());
+const EXPORT_ITEM = defineFunction("exportItem", () => z.string());
+const DOWNLOAD_SCHEMA = defineFunction("downloadSchema", () => z.record(z.string(), z.unknown()));
 
 // The endpoints every instance has. Each function asks the operations center, or the controller at
 // `options.instanceUrl`, as the configured operations-center user.
 
-/** The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`). */
+/**
+ * The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`).
+ * Under `setMocks`: token `cloudbees:index:getUpdateLog`.
+ */
 export async function getUpdateLog(options?: InstanceOptions): Promise<UpdateLogResult> {
   const { instanceUrl } = options ?? {};
-  return run("getUpdateLog", { instanceUrl }, async (operation) => updateLogOf(await instanceOf(options, operation).getUpdateLog()));
+  return run(GET_UPDATE_LOG, { instanceUrl }, async (operation) => updateLogOf(await instanceOf(options, operation).getUpdateLog()), options);
 }
 
 /**
  * Whether a newer bundle is available to the instance (GET `casc-bundle-mgnt/check-bundle-update`): reads only;
  * the BundleReload resource applies it.
+ * Under `setMocks`: token `cloudbees:index:checkBundleUpdate`.
  */
 export async function checkBundleUpdate(options?: InstanceOptions & QuietOptions): Promise<BundleUpdateCheckResult> {
   const { instanceUrl, quiet } = options ?? {};
-  return run("checkBundleUpdate", { instanceUrl, quiet }, async (operation) => {
+  return run(CHECK_BUNDLE_UPDATE, { instanceUrl, quiet }, async (operation) => {
     if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
     return bundleUpdateCheckOf(await instanceOf(options, operation).checkBundleUpdate({ quiet }));
-  });
+  }, options);
 }
 
-/** The instance's whole configuration as one YAML text, every file concatenated (GET `core-casc-export`). */
+/**
+ * The instance's whole configuration as one YAML text, every file concatenated (GET `core-casc-export`).
+ * Under `setMocks`: token `cloudbees:index:exportConfiguration`.
+ */
 export async function exportConfiguration(options?: InstanceOptions): Promise<string> {
   const { instanceUrl } = options ?? {};
-  return run("exportConfiguration", { instanceUrl }, async (operation) => instanceOf(options, operation).exportConfiguration());
+  return run(EXPORT_CONFIGURATION, { instanceUrl }, async (operation) => instanceOf(options, operation).exportConfiguration(), options);
 }
 
-/** The instance's configuration files as a zip (GET `core-casc-export/zipExport`); `unzipBundle` reads it. */
+/**
+ * The instance's configuration files as a zip (GET `core-casc-export/zipExport`); `unzipBundle` reads it.
+ * Under `setMocks`: token `cloudbees:index:exportConfigurationZip`.
+ */
 export async function exportConfigurationZip(options?: InstanceOptions): Promise<Buffer> {
   const { instanceUrl } = options ?? {};
-  return run("exportConfigurationZip", { instanceUrl }, async (operation) => instanceOf(options, operation).exportConfigurationZip());
+  return run(EXPORT_CONFIGURATION_ZIP, { instanceUrl }, async (operation) => instanceOf(options, operation).exportConfigurationZip(), options);
 }
 
 export interface ExportEffectiveBundleOptions extends InstanceOptions {
@@ -44,6 +68,7 @@ export interface ExportEffectiveBundleOptions extends InstanceOptions {
 /**
  * The bundle in force on the instance (POST `core-casc-effective-bundle-export`), as files and their hash. An
  * instance that has applied no bundle yet answers 404 (NotFoundError).
+ * Under `setMocks`: token `cloudbees:index:exportEffectiveBundle`.
  */
 export async function exportEffectiveBundle(
   options: ExportEffectiveBundleOptions & { includeZip: true },
@@ -51,23 +76,24 @@ export async function exportEffectiveBundle(
 export async function exportEffectiveBundle(options?: ExportEffectiveBundleOptions): Promise<BundleFiles>;
 export async function exportEffectiveBundle(options?: ExportEffectiveBundleOptions): Promise<BundleFiles> {
   const { instanceUrl, includeZip } = options ?? {};
-  return run("exportEffectiveBundle", { instanceUrl }, async (operation) => {
+  return run(EXPORT_EFFECTIVE_BUNDLE, { instanceUrl }, async (operation) => {
     if (includeZip !== undefined) requireBoolean(includeZip, "includeZip", operation);
     const zip = await instanceOf(options, operation).exportEffectiveBundle();
     return bundleFilesOf(zip, includeZip === true, operation);
-  });
+  }, options);
 }
 
 /**
  * One file of the bundle in force, as text (POST `core-casc-effective-bundle-export/downloadFile/<fileName>`):
  * a path inside the effective bundle, as exportEffectiveBundle lists them.
+ * Under `setMocks`: token `cloudbees:index:downloadEffectiveBundleFile`.
  */
 export async function downloadEffectiveBundleFile(fileName: string, options?: InstanceOptions): Promise<string> {
   const { instanceUrl } = options ?? {};
-  return run("downloadEffectiveBundleFile", { fileName, instanceUrl }, async (operation) => {
+  return run(DOWNLOAD_EFFECTIVE_BUNDLE_FILE, { fileName, instanceUrl }, async (operation) => {
     requireText(fileName, "fileName", operation);
     return instanceOf(options, operation).downloadEffectiveBundleFile(fileName);
-  });
+  }, options);
 }
 
 export interface ExportItemOptions extends InstanceOptions {
@@ -75,25 +101,29 @@ export interface ExportItemOptions extends InstanceOptions {
   section?: SectionFile;
 }
 
-/** An item or job exported as CasC YAML (POST `<itemUri>/export/download[/<section>]`); `itemUri` like `job/team-a/job/build`. */
+/**
+ * An item or job exported as CasC YAML (POST `<itemUri>/export/download[/<section>]`); `itemUri` like `job/team-a/job/build`.
+ * Under `setMocks`: token `cloudbees:index:exportItem`.
+ */
 export async function exportItem(itemUri: string, options?: ExportItemOptions): Promise<string> {
   const { instanceUrl, section } = options ?? {};
-  return run("exportItem", { itemUri, section, instanceUrl }, async (operation) => {
+  return run(EXPORT_ITEM, { itemUri, section, instanceUrl }, async (operation) => {
     requireText(itemUri, "itemUri", operation);
     if (section !== undefined) requireOneOf(section, SECTION_FILES, "section", operation);
     return instanceOf(options, operation).exportItem(itemUri, { section });
-  });
+  }, options);
 }
 
 /**
  * A JSON schema the instance validates bundles with (GET `core-casc-schema-download/download/<name>`): one of
  * bundle-descriptor.json, plugin-catalog.json, plugins.json, items.json, rbac.json, variables.json. Needs product
  * 2.426.3.1 or later.
+ * Under `setMocks`: token `cloudbees:index:downloadSchema`.
  */
 export async function downloadSchema(name: SchemaFile, options?: InstanceOptions): Promise<Record<string, unknown>> {
   const { instanceUrl } = options ?? {};
-  return run("downloadSchema", { name, instanceUrl }, async (operation) => {
+  return run(DOWNLOAD_SCHEMA, { name, instanceUrl }, async (operation) => {
     const file = requireOneOf(name, SCHEMA_FILES, "name", operation);
     return instanceOf(options, operation).downloadSchema(file);
-  });
+  }, options);
 }

@@ -1,8 +1,16 @@
 import { inspect } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
 import { requireBoolean, requireFullPath, requireText } from "../../provider/clients/inputs";
 import { NotFoundError } from "../../provider/http/errors";
 import { operationsCenterOf, run, type FunctionOptions, type QuietOptions } from "./context";
+import { defineFunction } from "./mocks";
+import {
+  bundleSummarySchema,
+  bundleValidationResultSchema,
+  effectiveValidationLogResultSchema,
+  rawValidationLogResultSchema,
+} from "./result-schemas";
 import {
   bundleSummaryOf,
   effectiveValidationLogOf,
@@ -14,17 +22,32 @@ import {
   type RawBundleValidationLogResult,
 } from "./results";
 
-/** Every bundle of the operations center (GET `casc-bundle/list`), with `regex`, `availableFor` and `usedBy`. */
+// Under `setMocks`, each answers from the mocks' call with token `cloudbees:index:<function name>` (mocks.ts).
+const GET_BUNDLES = defineFunction("getBundles", () => z.array(bundleSummarySchema()));
+const GET_BUNDLE = defineFunction("getBundle", bundleSummarySchema);
+const GET_RAW_BUNDLE_VALIDATION_LOG = defineFunction("getRawBundleValidationLog", rawValidationLogResultSchema);
+const GET_EFFECTIVE_BUNDLE_VALIDATION_LOG = defineFunction("getEffectiveBundleValidationLog", effectiveValidationLogResultSchema);
+/** The mock answers `{ controllerPath, url, token }`; the function makes the token secret (or reveals it). */
+const GET_CONTROLLER_BUNDLE_LINK = defineFunction("getControllerBundleLink", () =>
+  z.object({ controllerPath: z.string(), url: z.string(), token: z.string() }),
+);
+const VALIDATE_UPLOADED_BUNDLE = defineFunction("validateUploadedBundle", bundleValidationResultSchema);
+
+/**
+ * Every bundle of the operations center (GET `casc-bundle/list`), with `regex`, `availableFor` and `usedBy`.
+ * Under `setMocks`: token `cloudbees:index:getBundles`.
+ */
 export async function getBundles(options?: FunctionOptions): Promise<BundleSummary[]> {
-  return run("getBundles", {}, async (operation) => (await operationsCenterOf(options, operation).client.listBundles()).map(bundleSummaryOf));
+  return run(GET_BUNDLES, {}, async (operation) => (await operationsCenterOf(options, operation).client.listBundles()).map(bundleSummaryOf), options);
 }
 
 /**
  * One bundle by name (its folder path in the bundle location, e.g. `team-a`), from GET `casc-bundle/list` (the API
  * has no single-bundle read). An unknown name is a NotFoundError that lists the bundles there are.
+ * Under `setMocks`: token `cloudbees:index:getBundle`.
  */
 export async function getBundle(name: string, options?: FunctionOptions): Promise<BundleSummary> {
-  return run("getBundle", { name }, async (operation) => {
+  return run(GET_BUNDLE, { name }, async (operation) => {
     const wanted = requireText(name, "name", operation);
     const { client } = operationsCenterOf(options, operation);
     const bundles = await client.listBundles();
@@ -39,7 +62,7 @@ export async function getBundle(name: string, options?: FunctionOptions): Promis
       });
     }
     return bundleSummaryOf(found);
-  });
+  }, options);
 }
 
 export interface RawBundleValidationLogOptions extends FunctionOptions {
@@ -52,14 +75,15 @@ export interface RawBundleValidationLogOptions extends FunctionOptions {
 /**
  * The raw bundle validation log (GET `casc-bundle/raw-bundle-validation-log`, parameters `bundle`, `controller`):
  * `{ validationLog: [{ bundleId, records, controllers? }] }`.
+ * Under `setMocks`: token `cloudbees:index:getRawBundleValidationLog`.
  */
 export async function getRawBundleValidationLog(options?: RawBundleValidationLogOptions): Promise<RawBundleValidationLogResult> {
   const { bundle, controller } = options ?? {};
-  return run("getRawBundleValidationLog", { bundle, controller }, async (operation) => {
+  return run(GET_RAW_BUNDLE_VALIDATION_LOG, { bundle, controller }, async (operation) => {
     if (bundle !== undefined) requireText(bundle, "bundle", operation);
     if (controller !== undefined) requireBoolean(controller, "controller", operation);
     return rawValidationLogOf(await operationsCenterOf(options, operation).client.getRawBundleValidationLog({ bundle, controller }));
-  });
+  }, options);
 }
 
 export interface EffectiveBundleValidationLogOptions extends FunctionOptions {
@@ -70,13 +94,14 @@ export interface EffectiveBundleValidationLogOptions extends FunctionOptions {
 /**
  * The effective bundle validation log per controller (GET `casc-bundle/effective-bundle-validation-log`):
  * `{ validationLog: [{ controller, records }] }`.
+ * Under `setMocks`: token `cloudbees:index:getEffectiveBundleValidationLog`.
  */
 export async function getEffectiveBundleValidationLog(options?: EffectiveBundleValidationLogOptions): Promise<EffectiveBundleValidationLogResult> {
   const { controller } = options ?? {};
-  return run("getEffectiveBundleValidationLog", { controller }, async (operation) => {
+  return run(GET_EFFECTIVE_BUNDLE_VALIDATION_LOG, { controller }, async (operation) => {
     if (controller !== undefined) requireText(controller, "controller", operation);
     return effectiveValidationLogOf(await operationsCenterOf(options, operation).client.getEffectiveBundleValidationLog({ controller }));
-  });
+  }, options);
 }
 
 /**
@@ -129,7 +154,8 @@ export interface ControllerBundleLinkOptions extends FunctionOptions {
 /**
  * The bundle link of a controller (full path, e.g. `team-a/controller-a`): GET `config-bundle-download-link`. A
  * controller without an assigned bundle has no link (NotFoundError). Reads only; the token does not change (the
- * ControllerBundleToken resource regenerates it).
+ * ControllerBundleToken resource regenerates it). Under `setMocks`: token `cloudbees:index:getControllerBundleLink`,
+ * inputs `{ controllerPath }`; the mock answers `{ controllerPath, url, token }`.
  */
 export async function getControllerBundleLink(
   controllerPath: string,
@@ -147,25 +173,27 @@ export async function getControllerBundleLink(
   controllerPath: string,
   options?: ControllerBundleLinkOptions,
 ): Promise<ControllerBundleLink | RevealedControllerBundleLink> {
-  return run("getControllerBundleLink", { controllerPath }, async (operation) => {
+  const link = await run(GET_CONTROLLER_BUNDLE_LINK, { controllerPath }, async (operation) => {
     const path = requireFullPath(controllerPath, "controllerPath", operation);
-    const reveal = options?.reveal === undefined ? false : requireBoolean(options.reveal, "reveal", operation);
-    const link = await operationsCenterOf(options, operation).client.getBundleDownloadLink(path);
-    const linkFileContent = `${link.url}\n${link.token}`;
-    if (reveal) return new RevealedControllerBundleLink(path, link.url, link.token, linkFileContent);
-    return { controllerPath: path, url: link.url, token: pulumi.secret(link.token), linkFileContent: pulumi.secret(linkFileContent) };
-  });
+    if (options?.reveal !== undefined) requireBoolean(options.reveal, "reveal", operation);
+    const { url, token } = await operationsCenterOf(options, operation).client.getBundleDownloadLink(path);
+    return { controllerPath: path, url, token };
+  }, options);
+  const linkFileContent = `${link.url}\n${link.token}`;
+  if (options?.reveal === true) return new RevealedControllerBundleLink(link.controllerPath, link.url, link.token, linkFileContent);
+  return { controllerPath: link.controllerPath, url: link.url, token: pulumi.secret(link.token), linkFileContent: pulumi.secret(linkFileContent) };
 }
 
 /**
  * Validates a bundle the operations center already has (POST `casc-bundle/validate-uploaded-bundle?bundleId=`):
  * `valid`, `structureValidations`, `controllerValidations`. A verdict, not an error: check `valid`.
+ * Under `setMocks`: token `cloudbees:index:validateUploadedBundle`.
  */
 export async function validateUploadedBundle(bundleId: string, options?: FunctionOptions & QuietOptions): Promise<BundleValidationResult> {
   const quiet = options?.quiet;
-  return run("validateUploadedBundle", { bundleId, quiet }, async (operation) => {
+  return run(VALIDATE_UPLOADED_BUNDLE, { bundleId, quiet }, async (operation) => {
     const id = requireText(bundleId, "bundleId", operation);
     if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
     return validationResultOf(await operationsCenterOf(options, operation).client.validateUploadedBundle(id, { quiet }));
-  });
+  }, options);
 }

@@ -4,8 +4,9 @@ import { OperationsCenterClient } from "../../provider";
 import { closeClients, getApplications, getBundles, getControllerBundleLink, getUpdateLog, SettingError } from "../../sdk";
 import { basicOf, isolateEnvironment, requests, valueOf } from "./helpers";
 
-// Inside a Pulumi program (the SDK's mocks, with the stack config a `pulumi config set` would give): the functions
-// read `cloudbees:*` from the stack config, secrets included, with the environment as fallback.
+// Inside a Pulumi program (the stack config a `pulumi config set` would give, as the language host sets it): the
+// functions read `cloudbees:*` from the stack config, secrets included, with the environment as fallback. Not under
+// `setMocks`: there the functions answer from the mocks' `call` (mocks.test.ts).
 
 let emu: Emulator;
 const CONTROLLER = "team-b/controller-b";
@@ -36,12 +37,6 @@ beforeAll(async () => {
   await oc.close();
 
   stackConfig();
-  await pulumi.runtime.setMocks(
-    { newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: () => ({}) },
-    "functions-project",
-    "dev",
-    false,
-  );
 });
 afterAll(async () => {
   await closeClients();

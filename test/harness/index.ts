@@ -4,3 +4,7 @@ export * from "./serialize";
 export { changedKeys, containsSecrets, deepEqual, normalizeForWire } from "../../testing/values";
 export type { SecretValue } from "../../testing/values";
 export * from "../../testing/program-runner";
+export * from "../../testing/runner-options";
+export * from "../../testing/step-record";
+export * from "../../testing/plan";
+export * from "../../testing/state";

@@ -1,56 +1,10 @@
-import type * as inspector from "inspector";
-import * as pulumi from "@pulumi/pulumi";
+import { closeSerializerSession } from "../../testing/serialize";
 
-export interface SerializedProvider {
-    text: string;
-    /** True when the closure captured a secret Output: the SDK then marks `__provider` itself as secret. */
-    containsSecrets: boolean;
-}
+export { closeSerializerSession, serializeProvider, serializeProviderDetailed, type SerializedProvider } from "../../testing/serialize";
 
-/**
- * The `__provider` text exactly as `new pulumi.dynamic.Resource(provider, ...)` stores it: @pulumi/pulumi/dynamic
- * calls `serializeFunction(() => provider, { allowSecrets: true })` and keeps `.text`. Not a factory function: the
- * text exports `handler = () => provider`, and the host rebuilds the provider with
- * `requireFromString(text).handler()`.
- *
- * Rejects with the serializer's message when something captured cannot be serialized (module-scope agents,
- * native classes, ...), where a real program under mocks would just hang.
- */
-export async function serializeProviderDetailed(provider: object): Promise<SerializedProvider> {
-    // Under `jest --coverage` istanbul would put counters into this arrow (and capture its coverage map), so the
-    // text would differ from the SDK's: keep the arrow uninstrumented.
-    const sf = await pulumi.runtime.serializeFunction(/* istanbul ignore next */ () => provider, { allowSecrets: true });
-    return { text: sf.text, containsSecrets: sf.containsSecrets };
-}
-
-export async function serializeProvider(provider: object): Promise<string> {
-    return (await serializeProviderDetailed(provider)).text;
-}
-
-/**
- * The SDK's closure serializer (`@pulumi/pulumi/runtime/closure/v8Hooks`), on its first use, connects an inspector
- * session with the Debugger enabled, and never disconnects it. In a program that is once per process; under jest
- * each test file loads its own copy of the SDK, so each file that serializes (serializeProvider() here, or a
- * `new pulumi.dynamic.Resource` under mocks) leaves one more session on the worker's shared inspector. Its
- * `Debugger.scriptParsed` listener keeps that file's whole module registry (vm context) alive, and every script
- * compiled later in the worker is reported to all of them: a worker ends the full suite holding ~20 dead test files
- * (1.5-2 GB RSS) and then needs more than jest's 500 ms to exit ("A worker process has failed to exit gracefully").
- *
- * Closes the session this file's copy of the SDK opened, if it opened one. Registered as an afterAll below for
- * every test file that imports the harness.
- */
-export async function closeSerializerSession(): Promise<void> {
-    // v8Hooks is loaded (by runtime/closure/v8.js) only when something serialized a function with this file's SDK;
-    // require.cache is jest's view of this file's module registry, so other files' copies are not touched.
-    const hooksPath = require.resolve("@pulumi/pulumi/runtime/closure/v8Hooks");
-    if (!(hooksPath in require.cache)) return;
-    const hooks = require(hooksPath) as { getSessionAsync(): Promise<inspector.Session> };
-    const session = await hooks.getSessionAsync();
-    session.disconnect();
-}
-
-// Outside jest (program-child.ts runs in its own process) there is no afterAll; when the harness is first required
-// inside a test or hook, jest refuses new hooks: that file then has to call closeSerializerSession() itself.
+// Every test file that imports the harness closes its SDK copy's serializer session (testing/serialize.ts says why).
+// Outside jest there is no afterAll; when the harness is first required inside a test or hook, jest refuses new
+// hooks: that file then has to call closeSerializerSession() itself.
 if (typeof afterAll === "function") {
     try {
         afterAll(closeSerializerSession);

@@ -182,6 +182,12 @@ export async function installConsumer(dir: string, tarball: string, dependencies
   return run(NPM, ["ci", "--offline", "--no-audit", "--no-fund"], dir);
 }
 
+/** Removes `dir` in a detached process: the test file does not wait for two installed projects' files to go. */
+export function removeInBackground(dir: string): void {
+  const script = "require('node:fs').rmSync(process.argv[1], { recursive: true, force: true })";
+  spawn(process.execPath, ["-e", script, dir], { detached: true, stdio: "ignore" }).unref();
+}
+
 /**
  * Starts `npx <bin> ...args` in `dir` (in a process group of its own), waits until its output matches `ready`, then
  * stops the whole group and resolves with the output.

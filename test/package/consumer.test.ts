@@ -2,14 +2,14 @@
  * The package as a user installs it: `npm pack`, installed into a fresh project outside this repository (so no link
  * in our node_modules can hide a missing file) with @pulumi/pulumi from the npm cache, offline. The project
  * typechecks test/package/consumer/index.ts (every resource and function) and runs its life cycle with
- * `pulumi-cloudbees/testing` (consumer/lifecycle.ts) with the newest @pulumi/pulumi of the peer range; a smaller
- * program (consumer/small) runs with the lowest. Packs dist/ as it is: `npm test` builds it first (run
- * `npm run build` before running this file alone).
+ * `pulumi-cloudbees/testing` (consumer/lifecycle.ts) and unit-tests it with `setMocks` (consumer/unit.ts), with the
+ * newest @pulumi/pulumi of the peer range; a smaller program (consumer/small) runs with the lowest. Packs dist/ as it
+ * is: `npm test` builds it first (run `npm run build` before running this file alone).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { installConsumer, NPM, pack, ROOT, run, startAndStop, type CommandResult } from "./consumer-project";
+import { installConsumer, pack, removeInBackground, ROOT, run, startAndStop, type CommandResult } from "./consumer-project";
 
 jest.setTimeout(400_000);
 
@@ -60,7 +60,7 @@ beforeAll(() => {
 });
 afterAll(async () => {
   await Promise.allSettled([newest, lowest]);
-  fs.rmSync(scratch, { recursive: true, force: true });
+  removeInBackground(scratch);
 });
 
 function succeeded(res: CommandResult | undefined): { code: number | null | undefined; output: string } {
@@ -74,10 +74,22 @@ async function lifecycle(p: Project, script = "lifecycle.ts"): Promise<Lifecycle
   return JSON.parse(res.output.trim().split("\n").at(-1)!) as LifecycleReport;
 }
 
-/** The paths of every @pulumi/pulumi installed in the project. */
+/** The paths of every @pulumi/pulumi installed in the project (what `npm ls --all @pulumi/pulumi` lists, found on disk). */
 async function pulumiCopies(dir: string): Promise<string[]> {
-  const res = await run(NPM, ["ls", "--all", "--parseable", "@pulumi/pulumi"], dir);
-  return res.output.split("\n").filter((l) => l.includes("node_modules")).map((l) => path.relative(dir, l.trim()));
+  const found: string[] = [];
+  const visit = (modules: string) => {
+    if (!fs.existsSync(modules)) return;
+    for (const name of fs.readdirSync(modules)) {
+      const names = name.startsWith("@") ? fs.readdirSync(path.join(modules, name)).map((n) => path.join(name, n)) : [name];
+      for (const pkgName of names) {
+        const pkgDir = path.join(modules, pkgName);
+        if (pkgName === path.join("@pulumi", "pulumi")) found.push(path.relative(dir, pkgDir));
+        visit(path.join(pkgDir, "node_modules"));
+      }
+    }
+  };
+  visit(path.join(dir, "node_modules"));
+  return found.sort();
 }
 
 it("the versions tested are the ends of the peer range", () => {
@@ -136,6 +148,17 @@ it(`installs offline next to the newest @pulumi/pulumi (${NEWEST}), typechecks, 
   // `npx cloudbees-emulator` starts the emulator from the project's bin.
   const banner = await startAndStop(p.dir, ["--offline", "cloudbees-emulator", "--port", "0"], /curl -u/);
   expect(banner).toMatch(/operations center\s+http:\/\/127\.0\.0\.1:\d+\/cjoc\//);
+});
+
+it("the same program passes a unit test with pulumi.runtime.setMocks: the functions answer from the mocks' call", async () => {
+  const p = await newest;
+  expect(succeeded(p.install)).toEqual({ code: 0, output: "" });
+  // consumer/unit.ts asserts the mocked values (getBundles, getControllers, getUpdateLog, ...) reach the outputs.
+  const res = await run(process.execPath, ["-r", "ts-node/register/transpile-only", "unit.ts"], p.dir);
+  expect(succeeded(res)).toEqual({ code: 0, output: "" });
+  const report = JSON.parse(res.output.trim().split("\n").at(-1)!) as { tokens: string[]; registered: number };
+  expect(report.tokens).toEqual(expect.arrayContaining(["cloudbees:index:getBundles", "cloudbees:index:getControllers", "cloudbees:index:getUpdateLog"]));
+  expect(report.registered).toBeGreaterThanOrEqual(10);
 });
 
 it(`runs a smaller program's life cycle with the lowest @pulumi/pulumi of the range (${LOWEST})`, async () => {

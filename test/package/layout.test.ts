@@ -1,4 +1,4 @@
-// Product code (what ships, and the examples users copy) never imports from test/: test/ holds only tests, their
+// Product code (what ships, the examples users copy, the bench and the soak) never imports from test/: test/ holds only tests, their
 // helpers and fixtures. The engine stand-in lives in testing/ (pulumi-cloudbees/testing).
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -11,9 +11,10 @@ function sources(dir: string): string[] {
     .map((f) => path.join(dir, f));
 }
 
-it("provider/, sdk/, emulator/, testing/ and examples/ import nothing from test/", () => {
-  const files = ["provider", "sdk", "emulator", "testing", "examples"].flatMap(sources);
+it("provider/, sdk/, emulator/, testing/, examples/, bench/ and soak/ import nothing from test/", () => {
+  const files = ["provider", "sdk", "emulator", "testing", "examples", "bench", "soak"].flatMap(sources);
   expect(files).toContain(path.join("examples", "main-job.ts"));
+  expect(files).toContain(path.join("bench", "harness.ts"));
   const offenders = files.filter((f) => {
     const text = fs.readFileSync(path.join(ROOT, f), "utf8");
     return [...text.matchAll(/(?:from |require\(|import\()"([^"]+)"/g)].some(([, spec]) => {

@@ -26,7 +26,7 @@ describe("BundleAvailability life cycle through the real provider host", () => {
 
   it("creates from a list of controllers: sets the anchored, escaped pattern; the state is the pattern alone", async () => {
     r = availability("team-b", { bundleId: "team-b", controllers: ["team-b/controller-b", "sandbox"] });
-    expect(await r.up()).toEqual({ name: "team-b", op: "create", changedFields: ["bundleId", "controllers"] });
+    expect(await r.up()).toEqual({ urn: r.urn, name: "team-b", type: r.type, op: "create", changedFields: ["bundleId", "controllers"] });
     expect(r.state!.id).toBe("bundle-availability/team-b");
     expect(apiPatterns()["team-b"]).toBe("^(?:sandbox|team-b/controller-b)$");
     expect(r.state!.outputs).toEqual({
@@ -41,9 +41,9 @@ describe("BundleAvailability life cycle through the real provider host", () => {
 
   it("reads back the same state, and the same inputs (in any order, with duplicates) make no diff", async () => {
     const before = r.state!;
-    expect(await r.refresh()).toEqual({ name: "team-b", op: "refresh", changedFields: [] });
+    expect(await r.refresh()).toEqual({ urn: r.urn, name: "team-b", type: r.type, op: "refresh", changedFields: [] });
     expect(r.state).toEqual(before);
-    expect(await r.up()).toEqual({ name: "team-b", op: "same", changedFields: [] });
+    expect(await r.up()).toEqual({ urn: r.urn, name: "team-b", type: r.type, op: "same", changedFields: [] });
     expect(await r.up({ bundleId: "team-b", controllers: ["sandbox", "team-b/controller-b", "sandbox"] })).toMatchObject({ op: "same" });
   });
 
@@ -127,7 +127,7 @@ describe("BundleAvailability on a bundle whose bundle.yaml has a pattern", () =>
     await r.up();
     await w.oc.clearAvailabilityPattern("team-a");
     await w.nextDeployment();
-    expect(await r.refresh()).toEqual({ name: "team-a-cleared", op: "refresh", changedFields: [], dropped: true });
+    expect(await r.refresh()).toEqual({ urn: r.urn, name: "team-a-cleared", type: r.type, op: "refresh", changedFields: [], dropped: true });
     expect(r.state).toBeUndefined();
     expect(await r.up()).toMatchObject({ op: "create" });
     expect(apiPatterns()["team-a"]).toBe("^(?:sandbox)$");

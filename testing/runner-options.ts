@@ -1,0 +1,48 @@
+/** How a ProgramRunner runs (`ProgramRunner.start`) and how one of its steps runs. */
+export interface ProgramRunnerOptions {
+    /** Project folder: the provider host's and the program's working directory; program paths are relative to it. */
+    cwd: string;
+    /**
+     * Stack config, keys `namespace:key`. Values may be `secret(...)`: the program then sees them as secret config
+     * (`config.requireSecret`), the provider's `configure` gets them plain. Non-string values reach the program as
+     * JSON text.
+     */
+    config?: Record<string, unknown>;
+    /** Defaults to Pulumi.yaml's `name` in cwd, else "project". */
+    project?: string;
+    /** Defaults to "stack" (the SDK's and the harness's default). */
+    stack?: string;
+    organization?: string;
+    /** Program used when up()/preview() get none: Pulumi.yaml's `main` in cwd, else cwd itself. */
+    program?: string;
+    /** Extra environment for the program process and the provider host. */
+    env?: Record<string, string>;
+    /** Deadline for a whole step (ms). A program that never finishes fails with a clear error. Default 60 s. */
+    timeoutMs?: number;
+    /** Deadline per provider RPC (ms), passed to the host driver. Default 20 s. */
+    callTimeoutMs?: number;
+    /** Keep the state in this JSON file: loaded by start() when it exists, written after every step. */
+    stateFile?: string;
+    /** tsconfig for ts-node in the program process. Default: the nearest tsconfig.json from cwd upwards. */
+    tsconfig?: string;
+    /**
+     * Boot the next step's provider host (and, when the current step's program process cannot serve it, a program
+     * process) while the current step runs (default true): each loads @pulumi/pulumi, about a second of CPU. A host
+     * serves nothing before its step, so each deployment still gets a fresh one. close() stops them.
+     */
+    prestart?: boolean;
+}
+
+export interface RunStepOptions {
+    /** Deadline for this step (ms). */
+    timeoutMs?: number;
+    /** How many refresh steps run at once (`--parallel`). Default: all of them. */
+    parallel?: number;
+    /** up / preview: refresh the state first (`--refresh`). A preview does not keep the refreshed state. */
+    refresh?: boolean;
+    /**
+     * Fail the step when it changes anything, listing the changes (`--expect-no-changes`): a refresh that finds
+     * drift or a vanished object, a preview or up planning anything but `same`. An up has made its changes by then.
+     */
+    expectNoChanges?: boolean;
+}

@@ -1,0 +1,75 @@
+/**
+ * The stack's state as the engine keeps it between steps: every resource with its id, inputs and outputs in wire
+ * form, in dependency order, and the stack outputs. In memory, or in a JSON file (`stateFile`).
+ */
+import * as fs from "fs";
+import type { JsonObject } from "./provider-host";
+
+export interface StateResource {
+    urn: string;
+    type: string;
+    name: string;
+    parent: string;
+    id: string;
+    /** Checked inputs in wire form (secrets marked, `__provider` included). */
+    inputs: JsonObject;
+    /** Outputs in wire form (secrets marked, `__provider` included). */
+    outputs: JsonObject;
+    dependencies: string[];
+    protect: boolean;
+    retainOnDelete: boolean;
+    additionalSecretOutputs: string[];
+    /** Read with ReadResource (`get`): refreshed and re-read, never updated or deleted. */
+    external: boolean;
+}
+
+export interface ProgramState {
+    version: 1;
+    /** In dependency order: a resource comes after everything it depends on. */
+    resources: StateResource[];
+    /** Stack outputs in wire form (secrets marked). */
+    outputs: JsonObject;
+}
+
+export function emptyState(): ProgramState {
+    return { version: 1, resources: [], outputs: {} };
+}
+
+/** The state in `file`, or an empty one when there is no file (yet). */
+export async function loadState(file: string | undefined): Promise<ProgramState> {
+    if (!file || !fs.existsSync(file)) return emptyState();
+    const state = JSON.parse(await fs.promises.readFile(file, "utf8")) as ProgramState;
+    if (state.version !== 1 || !Array.isArray(state.resources)) throw new Error(`${file}: not a ProgramRunner state file`);
+    return state;
+}
+
+/** Writes the state to `file` (when there is one) in one rename, so a reader never sees half of it. */
+export async function saveState(file: string | undefined, state: ProgramState): Promise<void> {
+    if (!file) return;
+    const tmp = `${file}.${process.pid}.tmp`;
+    await fs.promises.writeFile(tmp, JSON.stringify(state, null, 2));
+    await fs.promises.rename(tmp, file);
+}
+
+/** Stable topological order: every resource after its dependencies and parent (those present in the list). */
+export function topoSort(list: StateResource[]): StateResource[] {
+    const byUrn = new Map(list.map((s) => [s.urn, s]));
+    const mark = new Map<string, "visiting" | "done">();
+    const out: StateResource[] = [];
+    const visit = (s: StateResource) => {
+        if (mark.has(s.urn)) return; // done, or a cycle (which the SDK cannot produce): keep the given order
+        mark.set(s.urn, "visiting");
+        for (const d of [s.parent, ...s.dependencies]) {
+            const dep = d ? byUrn.get(d) : undefined;
+            if (dep) visit(dep);
+        }
+        mark.set(s.urn, "done");
+        out.push(s);
+    };
+    list.forEach(visit);
+    return out;
+}
+
+export function clone<T>(v: T): T {
+    return JSON.parse(JSON.stringify(v)) as T;
+}
