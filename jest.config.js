@@ -4,7 +4,9 @@ module.exports = {
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: { "^.+\\.ts$": "ts-jest" },
-  // Each test file starts its own emulator on a random loopback port; two workers match the two cores.
-  maxWorkers: 2,
+  // Each test file starts its own emulator on a random loopback port. Most of a file's time is spent waiting (provider
+  // hosts and program processes starting, the feature-flag service's one request per second), so four workers on two
+  // cores overlap the waits: measured on a fresh clone, jest took 206 s with four against 245 s with two.
+  maxWorkers: 4,
   testTimeout: 30000,
 };
