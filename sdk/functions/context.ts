@@ -163,8 +163,9 @@ function attribute(error: unknown, operation: string): unknown {
   if (error instanceof CloudBeesError) {
     (error as { operation: string }).operation = `${operation}: ${error.operation}`;
   }
-  // The stack's first line was written with the old message.
-  if (typeof error.stack === "string") error.stack = error.stack.replace(old, error.message);
+  // V8 writes the stack's first line when the stack is first read: before this call it holds the old message,
+  // after it (nobody read it yet) the new one already, which a replace would prefix a second time.
+  if (typeof error.stack === "string" && !error.stack.includes(error.message)) error.stack = error.stack.replace(old, error.message);
   return error;
 }
 

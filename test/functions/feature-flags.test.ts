@@ -99,9 +99,11 @@ describe("feature-flag functions", () => {
     await expect(getAuditLogs(appId, "Staging", "yesterday", opts())).rejects.toThrow('getAuditLogs(applicationId: ');
   });
 
-  it("errors name the function and its arguments", async () => {
-    await expect(getEnvironments("5e95ad1fa6de037e1793732b", opts())).rejects.toThrow(
-      /^getEnvironments\(applicationId: "5e95ad1fa6de037e1793732b"\): listing the environments of application "5e95ad1fa6de037e1793732b"/,
-    );
+  it("errors name the function and its arguments, once, in the message and in the stack", async () => {
+    const error = await getEnvironments("5e95ad1fa6de037e1793732b", opts()).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.message).toMatch(/^getEnvironments\(applicationId: "5e95ad1fa6de037e1793732b"\): listing the environments of application "5e95ad1fa6de037e1793732b"/);
+    // What a program prints on failure is the stack: its first line says the call once, as the message does.
+    expect(error.stack!.split("\n")[0]).toBe(`NotFoundError: ${error.message.split("\n")[0]}`);
   });
 });
