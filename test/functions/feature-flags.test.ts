@@ -100,7 +100,10 @@ describe("feature-flag functions", () => {
   });
 
   it("errors name the function and its arguments, once, in the message and in the stack", async () => {
-    const error = await getEnvironments("5e95ad1fa6de037e1793732b", opts()).catch((e: Error) => e);
+    const error = (await getEnvironments("5e95ad1fa6de037e1793732b", opts()).then(
+      () => new Error("getEnvironments did not fail"),
+      (e: Error) => e,
+    ));
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error.message).toMatch(/^getEnvironments\(applicationId: "5e95ad1fa6de037e1793732b"\): listing the environments of application "5e95ad1fa6de037e1793732b"/);
     // What a program prints on failure is the stack: its first line says the call once, as the message does.
