@@ -27,7 +27,7 @@ const PROD = "Production";
 
 describe("loopbackAddress", () => {
   it("takes 127.0.0.0/8, ::1 (and IPv4-mapped 127/8) and localhost; nothing else, and never resolves a name", () => {
-    const hosts = ["127.0.0.1", "127.1.2.3", "[::1]", "[::ffff:7f00:1]", "localhost", "LOCALHOST", "10.0.0.1", "0.0.0.0", "[::]", "[2001:db8::1]", "example.com", "127.0.0.1.nip.io", "localhost.example"];
+    const hosts = ["127.0.0.1", "127.1.2.3", "[::1]", "[::ffff:7f00:1]", "localhost", "LOCALHOST", "198.51.100.1", "0.0.0.0", "[::]", "[2001:db8::1]", "example.com", "127.0.0.1.nip.io", "localhost.example"];
     expect(Object.fromEntries(hosts.map((h) => [h, loopbackAddress(h)?.address ?? null]))).toEqual({
       "127.0.0.1": "127.0.0.1",
       "127.1.2.3": "127.1.2.3",
@@ -35,7 +35,7 @@ describe("loopbackAddress", () => {
       "[::ffff:7f00:1]": "::ffff:7f00:1",
       localhost: "127.0.0.1",
       LOCALHOST: "127.0.0.1",
-      "10.0.0.1": null,
+      "198.51.100.1": null,
       "0.0.0.0": null,
       "[::]": null,
       "[2001:db8::1]": null,
