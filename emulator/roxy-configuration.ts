@@ -26,6 +26,8 @@ import type {
   TargetGroup,
   VersionOperator,
 } from "../provider/clients/feature-flag-schemas";
+import { SERVICE_DEFAULTS } from "../provider/clients/feature-flag-schemas";
+import { isBooleanFlag } from "./feature-flags";
 import { ROXY_SIGNATURE } from "./undocumented-behaviour";
 
 /** A flag configured in the environment: its app-wide definition and its configuration there. */
@@ -90,7 +92,7 @@ export interface RoxyData {
   targetGroups: RoxyTargetGroup[];
 }
 
-export const DEFAULT_STICKINESS_PROPERTY = "rox.distinct_id";
+export const DEFAULT_STICKINESS_PROPERTY = SERVICE_DEFAULTS.stickinessProperty;
 /** The device property rox-node sets from its `version` option (rox-node: getDefaultCustomProperties). */
 export const APP_RELEASE_PROPERTY = "rox.app_release";
 /** The device property rox-node sets from its `platform` option, default "NodeJS" (rox-node: getDefaultCustomProperties). */
@@ -176,8 +178,8 @@ export function flagExpression(environmentKey: string, flag: RoxyFlag): string |
 
 /** Boolean unless the available values say otherwise (the API's default is `[false, true]`). */
 function flagKind(availableValues: FlagOption[] | undefined): FlagKind {
-  if (!availableValues || availableValues.length === 0) return "boolean";
-  if (availableValues.every((v) => typeof v === "boolean" || v === "true" || v === "false")) return "boolean";
+  // The server's own rule (the emulator's model), so that the SDK and the API agree on what a boolean flag is.
+  if (!availableValues || availableValues.length === 0 || isBooleanFlag({ availableValues })) return "boolean";
   if (availableValues.every((v) => typeof v === "number")) return "number";
   return "string";
 }

@@ -4,6 +4,7 @@
  */
 import { javaDateString } from "./dates";
 import { json, jsonError, notFoundPage, Reply } from "./http";
+import { SERVICE_DEFAULTS } from "../provider/clients/feature-flag-schemas";
 
 // ---------------------------------------------------------------- feature-flag service
 
@@ -82,13 +83,13 @@ export const FM_PUT_ENVIRONMENT_UPSERTS = true;
 export const FM_PUT_TARGET_GROUP_UPSERTS = true;
 
 /** availableValues when F3/X3 leave them out (the lead's reading of S3/S6). */
-export const FM_DEFAULT_AVAILABLE_VALUES: readonly (string | boolean)[] = [false, true];
+export const FM_DEFAULT_AVAILABLE_VALUES: readonly (string | number | boolean)[] = SERVICE_DEFAULTS.availableValues;
 
 /** stickinessProperty when left out (S6, without its typo). */
-export const FM_DEFAULT_STICKINESS_PROPERTY = "rox.distinct_id";
+export const FM_DEFAULT_STICKINESS_PROPERTY = SERVICE_DEFAULTS.stickinessProperty;
 
 /** A split or schedule entry without percentage is stored and answered with 100 (S6's default), as the server fills defaults. */
-export const FM_PERCENTAGE_DEFAULT = 100;
+export const FM_PERCENTAGE_DEFAULT = SERVICE_DEFAULTS.percentage;
 
 /** A value, split option or dependency value is matched to the flag's available values by its text and stored in the flag's own type ("true" on a boolean flag is answered true). */
 export const FM_VALUES_TAKE_THE_FLAGS_TYPE = true;

@@ -10,6 +10,23 @@ import { z } from "zod";
  * where a field's type decides behaviour (a value, a percentage, an operator).
  */
 
+/**
+ * What the service fills in where a request leaves a field out: the defaults of the configuration-as-code README and the
+ * docs' Flag Request (note section 3). One place for the emulator that applies them, the resources that compare
+ * against them, the import that leaves them out of a program, and the SDK translation.
+ */
+export const SERVICE_DEFAULTS = {
+  availableValues: [false, true] as readonly FlagOption[],
+  description: "",
+  enabled: true,
+  labels: [] as readonly string[],
+  stickinessProperty: "rox.distinct_id",
+  platforms: [] as readonly never[],
+  conditions: [] as readonly never[],
+  /** Of a split or a schedule entry. */
+  percentage: 100,
+} as const;
+
 /** Operators of a target group's conditions and of an inline `property` clause. */
 export const PROPERTY_OPERATORS = [
   "is-undefined",

@@ -9,7 +9,7 @@ import { inferVisibility } from "../../provider/resources/global-availability-pa
 import { getApplications } from "../functions/applications";
 import { getEnvironments, getExperiments, getFlags, getTargetGroups } from "../functions/feature-flags";
 import { getBundles } from "../functions/operations-center";
-import { programText, type ApplicationFlags, type Installation, type ProgramOptions } from "./program-text";
+import { matchesWhole, programText, uniquelyNamed, type ApplicationFlags, type Installation, type ProgramOptions } from "./program-text";
 
 export interface ImportOptions extends ProgramOptions {
   /** Only the flags side (environments, target groups, flags, configurations) of applications whose whole name matches. */
@@ -58,10 +58,8 @@ async function readFlags(
   only: RegExp | undefined,
   settings: { settings: Partial<SettingValues> },
 ): Promise<ApplicationFlags[]> {
-  const whole = only && new RegExp(`^(?:${only.source})$`, only.flags.replace("g", ""));
-  const unique = applications.filter((a) => applications.filter((b) => b.name === a.name).length === 1);
   const out: ApplicationFlags[] = [];
-  for (const app of unique.filter((a) => !whole || whole.test(a.name))) {
+  for (const app of uniquelyNamed(applications).filter((a) => matchesWhole(only, a.name))) {
     const environments = await getEnvironments(app.id, settings);
     const targetGroups = await getTargetGroups(app.id, settings);
     // Flags are application-wide: any environment's list has them all.

@@ -4,7 +4,8 @@
  * names derived from the ids. Pure: the same installation and options always give the same text.
  */
 import type { Application } from "../../provider/clients/feature-management-schemas";
-import type { Environment, Experiment, Flag, TargetGroup } from "../../provider/clients/feature-flag-schemas";
+import { SERVICE_DEFAULTS, type Environment, type Experiment, type Flag, type TargetGroup } from "../../provider/clients/feature-flag-schemas";
+import { sameAvailableValues } from "../../provider/resources/feature-flags/canonical";
 import { patternToControllers } from "../../provider/resources/shared/pattern";
 import type { BundleSummary } from "../functions/results";
 
@@ -45,9 +46,21 @@ export interface ProgramOptions {
 
 const MAX_LINE = 120;
 
+/** Whether `text` matches `re` as a whole (the command's filters take whole ids, names and paths); no filter: true. */
+export function matchesWhole(re: RegExp | undefined, text: string): boolean {
+  return !re || new RegExp(`^(?:${re.source})$`, re.flags.replace("g", "")).test(text);
+}
+
+/** The applications no other application of the account shares a name with: only those can be adopted by name. */
+export function uniquelyNamed<T extends { name: string }>(apps: readonly T[]): T[] {
+  const counts = new Map<string, number>();
+  for (const app of apps) counts.set(app.name, (counts.get(app.name) ?? 0) + 1);
+  return apps.filter((a) => counts.get(a.name) === 1);
+}
+
 export function programText(inst: Installation, options: ProgramOptions = {}): string {
   const names = new Names();
-  const whole = (re: RegExp | undefined, text: string) => !re || new RegExp(`^(?:${re.source})$`, re.flags.replace("g", "")).test(text);
+  const whole = matchesWhole;
   const bundles = [...inst.bundles].filter((b) => whole(options.bundles, b.name)).sort((a, b) => compare(a.name, b.name));
 
   const header = [
@@ -132,15 +145,6 @@ export function programText(inst: Installation, options: ProgramOptions = {}): s
   return `${[...header, "", ...body].join("\n")}\n`;
 }
 
-/** Documented defaults the service fills in: a declaration that leaves them out reads the same, and is shorter. */
-const CONFIGURATION_DEFAULTS: Record<string, unknown> = {
-  description: "",
-  enabled: true,
-  labels: [],
-  stickinessProperty: "rox.distinct_id",
-  platforms: [],
-  conditions: [],
-};
 
 /** Environments, target groups, flags and configurations of one application, each adopted by its name. */
 function flagStatements(read: ApplicationFlags, appVar: string, names: Names): string[] {
@@ -168,9 +172,8 @@ function flagStatements(read: ApplicationFlags, appVar: string, names: Names): s
     const variable = names.variable(`${app} ${flag.name}`, "Flag");
     flagRefs.set(flag.name, `${variable}.name`);
     const args: { [key: string]: Value } = { applicationId, name: flag.name };
-    const values = flag.availableValues ?? [true, false];
-    const isBoolean = values.length === 2 && values.includes(true) && values.includes(false);
-    if (!isBoolean) args.availableValues = values as Value;
+    // The service's default ([false, true]) reads the same left out, and is shorter.
+    if (flag.availableValues && !sameAvailableValues(flag.availableValues, SERVICE_DEFAULTS.availableValues)) args.availableValues = flag.availableValues as Value;
     if (flag.isPermanent) args.isPermanent = true;
     lines.push(statement(variable, "Flag", names.resource("Flag", `${app}-${flag.name}`), args));
   }
@@ -183,7 +186,8 @@ function flagStatements(read: ApplicationFlags, appVar: string, names: Names): s
       };
       for (const key of ["enabled", "description", "labels", "stickinessProperty", "platforms", "conditions", "value"] as const) {
         const v = exp[key];
-        if (v === undefined || JSON.stringify(v) === JSON.stringify(CONFIGURATION_DEFAULTS[key])) continue;
+        // A documented default the service filled in reads the same left out, and is shorter.
+        if (v === undefined || (key !== "value" && JSON.stringify(v) === JSON.stringify(SERVICE_DEFAULTS[key]))) continue;
         args[key] = (key === "labels" && typeof v === "string" ? [v] : v) as Value;
       }
       // The target groups its conditions name are created first (a condition naming a missing group fails).

@@ -159,13 +159,13 @@ export function describeCall(fn: string, inputs: Record<string, unknown>): strin
 function attribute(error: unknown, operation: string): unknown {
   if (!(error instanceof Error) || error.message.startsWith(operation)) return error;
   const old = error.message;
+  // Read before the message changes: V8 writes the stack's first line when the stack is first read.
+  const stack = error.stack;
   error.message = `${operation}: ${old}`;
   if (error instanceof CloudBeesError) {
     (error as { operation: string }).operation = `${operation}: ${error.operation}`;
   }
-  // V8 writes the stack's first line when the stack is first read: before this call it holds the old message,
-  // after it (nobody read it yet) the new one already, which a replace would prefix a second time.
-  if (typeof error.stack === "string" && !error.stack.includes(error.message)) error.stack = error.stack.replace(old, error.message);
+  if (typeof stack === "string") error.stack = stack.replace(old, error.message);
   return error;
 }
 

@@ -11,13 +11,13 @@
  * - a target group's operator defaults to "and" and its conditions are a set.
  * Values the server fills in (description "", enabled true, ...) are compared only when the program declares them.
  */
-import type { FlagOption } from "../../clients/feature-flag-schemas";
+import { SERVICE_DEFAULTS, type FlagOption } from "../../clients/feature-flag-schemas";
 import { UNKNOWN } from "../shared/values";
 
 export type Options = readonly FlagOption[] | undefined;
 
-export const DEFAULT_AVAILABLE_VALUES: FlagOption[] = [false, true];
-export const DEFAULT_STICKINESS_PROPERTY = "rox.distinct_id";
+export const DEFAULT_AVAILABLE_VALUES: FlagOption[] = [...SERVICE_DEFAULTS.availableValues];
+export const DEFAULT_STICKINESS_PROPERTY = SERVICE_DEFAULTS.stickinessProperty;
 
 /** A flag whose available values are true and false (in any form). */
 export function isBooleanFlag(options: Options): boolean {
@@ -37,7 +37,7 @@ export function canonicalOption(value: unknown, options: Options): unknown {
 }
 
 function canonicalPercentage(value: unknown): unknown {
-  return value === undefined || value === null ? 100 : value;
+  return value === undefined || value === null ? SERVICE_DEFAULTS.percentage : value;
 }
 
 /** An ISO date as an instant (`2026-01-01` and `2026-01-01T00:00:00.000Z` are the same), else as given. */
@@ -70,6 +70,11 @@ export function canonicalValue(value: unknown, options: Options): unknown {
 export function canonicalSet(values: readonly unknown[]): unknown[] {
   const byText = new Map(values.map((v) => [JSON.stringify(v), v]));
   return [...byText.keys()].sort().map((k) => byText.get(k));
+}
+
+/** Two lists of available values are the same flag type: the same set. */
+export function sameAvailableValues(a: readonly FlagOption[], b: readonly FlagOption[]): boolean {
+  return JSON.stringify(canonicalSet(a)) === JSON.stringify(canonicalSet(b));
 }
 
 /** Labels: a string or a list, as a set. */

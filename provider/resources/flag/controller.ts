@@ -14,8 +14,8 @@ import type { Flag, FlagOption } from "../../clients/feature-flag-schemas";
 import { InputChecker } from "../shared/check";
 import { operationFailed } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
-import { containsUnknown, plain, sameJson } from "../shared/values";
-import { canonicalSet, DEFAULT_AVAILABLE_VALUES } from "../feature-flags/canonical";
+import { containsUnknown, plain } from "../shared/values";
+import { DEFAULT_AVAILABLE_VALUES, sameAvailableValues } from "../feature-flags/canonical";
 import { declared, deleteOrFail, featureFlags, listOrFail, listOrGone, replacedKeys, sameIdentity, writeOrFail, type FeatureFlags } from "../feature-flags/common";
 import { prefixOf, removal, upsert } from "../feature-flags/lists";
 import { checkAvailableValues, pathName } from "../feature-flags/rules";
@@ -36,13 +36,9 @@ function valuesOf(props: Props): FlagOption[] {
   return Array.isArray(props.availableValues) ? (props.availableValues as FlagOption[]) : DEFAULT_AVAILABLE_VALUES;
 }
 
-function sameValues(a: readonly FlagOption[], b: readonly FlagOption[]): boolean {
-  return sameJson(canonicalSet(a), canonicalSet(b));
-}
-
 async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
   const replaces = replacedKeys(IDENTITY, olds, news);
-  if (containsUnknown(news.availableValues) || !sameValues(valuesOf(news), valuesOf(olds))) replaces.push("availableValues");
+  if (containsUnknown(news.availableValues) || !sameAvailableValues(valuesOf(news), valuesOf(olds))) replaces.push("availableValues");
   const permanence = declared(news, "isPermanent") && news.isPermanent !== (olds.isPermanent ?? false);
   // Said even when no input of ours replaces: a connection change (withConnection) replaces with the same name too.
   return { changes: replaces.length > 0 || permanence, replaces, deleteBeforeReplace: sameIdentity(IDENTITY, olds, news) };
@@ -51,7 +47,7 @@ async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> 
 function outputsOf(inputs: Props, flag: Flag): FlagOutputs {
   const held = flag.availableValues ?? DEFAULT_AVAILABLE_VALUES;
   // The program's order when it is the same set: a refresh must not show a reordering as a change.
-  const availableValues = declared(inputs, "availableValues") && sameValues(valuesOf(inputs), held) ? valuesOf(inputs) : held;
+  const availableValues = declared(inputs, "availableValues") && sameAvailableValues(valuesOf(inputs), held) ? valuesOf(inputs) : held;
   return { applicationId: String(inputs.applicationId), name: flag.name, availableValues, isPermanent: flag.isPermanent ?? false };
 }
 
@@ -85,7 +81,7 @@ async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
   const current = await findFlag(f, operation, undefined, applicationId, name);
   if (current) {
     const held = current.availableValues ?? DEFAULT_AVAILABLE_VALUES;
-    if (!sameValues(held, valuesOf(inputs))) {
+    if (!sameAvailableValues(held, valuesOf(inputs))) {
       throw operationFailed(
         operation,
         undefined,
