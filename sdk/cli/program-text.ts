@@ -4,7 +4,7 @@
  * names derived from the ids. Pure: the same installation and options always give the same text.
  */
 import type { Application } from "../../provider/clients/feature-management-schemas";
-import { SERVICE_DEFAULTS, type Environment, type Experiment, type Flag, type TargetGroup } from "../../provider/clients/feature-flag-schemas";
+import { SERVICE_DEFAULTS, type Condition, type Environment, type Experiment, type Flag, type TargetGroup } from "../../provider/clients/feature-flag-schemas";
 import { sameAvailableValues } from "../../provider/resources/feature-flags/canonical";
 import { patternToControllers } from "../../provider/resources/shared/pattern";
 import type { BundleSummary } from "../functions/results";
@@ -160,7 +160,7 @@ function flagStatements(read: ApplicationFlags, appVar: string, names: Names): s
   const groupRefs = new Map<string, string>();
   for (const group of [...read.targetGroups].sort((a, b) => compare(a.name, b.name))) {
     const variable = names.variable(`${app} ${group.name}`, "Group");
-    groupRefs.set(group.name, variable);
+    groupRefs.set(group.name, `${variable}.name`);
     const args: { [key: string]: Value } = { applicationId, name: group.name };
     if (group.description) args.description = group.description;
     if (group.operator) args.operator = group.operator;
@@ -190,12 +190,26 @@ function flagStatements(read: ApplicationFlags, appVar: string, names: Names): s
         if (v === undefined || (key !== "value" && JSON.stringify(v) === JSON.stringify(SERVICE_DEFAULTS[key]))) continue;
         args[key] = (key === "labels" && typeof v === "string" ? [v] : v) as Value;
       }
-      // The target groups its conditions name are created first (a condition naming a missing group fails).
-      const groups = [...new Set((exp.conditions ?? []).flatMap((c) => [c.group?.name ?? []].flat()))].map((g) => groupRefs.get(g)).filter((g): g is string => !!g);
-      lines.push(statement(undefined, "FlagConfiguration", names.resource("FlagConfiguration", `${app}-${env}-${exp.flag}`), args, groups.length ? { dependsOn: groups.map(raw) } : undefined));
+      if (args.conditions) args.conditions = referring(exp.conditions!, groupRefs, flagRefs);
+      if (args.platforms) args.platforms = exp.platforms!.map((p) => (p.conditions ? { ...p, conditions: referring(p.conditions, groupRefs, flagRefs) } : p)) as Value;
+      lines.push(statement(undefined, "FlagConfiguration", names.resource("FlagConfiguration", `${app}-${env}-${exp.flag}`), args));
     }
   }
   return lines;
+}
+
+/**
+ * Conditions whose target groups and dependency flags are the declared resources' `name` outputs, so that the engine
+ * creates them first (a condition naming a missing group or flag fails), as it does for `environment` and `flag`.
+ */
+function referring(conditions: Condition[], groupRefs: Map<string, string>, flagRefs: Map<string, string>): Value {
+  const ref = (refs: Map<string, string>, name: string): Value => (refs.has(name) ? raw(refs.get(name)!) : name);
+  return conditions.map((c) => {
+    const out: { [key: string]: Value } = { ...(c as unknown as { [key: string]: Value }) };
+    if (c.group) out.group = { ...c.group, name: Array.isArray(c.group.name) ? c.group.name.map((n) => ref(groupRefs, n)) : ref(groupRefs, c.group.name) } as Value;
+    if (c.dependency) out.dependency = { ...c.dependency, flag: ref(flagRefs, c.dependency.flag) };
+    return out;
+  });
 }
 
 function describePattern(b: BundleSummary): string {
