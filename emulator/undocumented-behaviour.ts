@@ -4,7 +4,7 @@
  */
 import { javaDateString } from "./dates";
 import { json, jsonError, notFoundPage, Reply } from "./http";
-import { SERVICE_DEFAULTS } from "../provider/clients/feature-flag-schemas";
+import { FEATURE_FLAG_LIMITS, isVersionText, SERVICE_DEFAULTS } from "../provider/clients/feature-flag-schemas";
 
 // ---------------------------------------------------------------- feature-flag service
 
@@ -113,21 +113,10 @@ export const FM_PATCH_KEEPS_IDENTITY = true;
 export const FM_LEGACY_EXPERIMENT_PATHS = true;
 
 /** A version (version clause, semver-* operand): 1 to 3 dot-separated numbers, optional -prerelease and +build ("2", "2.1" and "2.1.0" are release versions apps report). */
-export const isVersionText = (text: string): boolean => /^\d+(\.\d+){0,2}(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/.test(text);
+export { isVersionText };
 
-/** Bounds on every list and string, so one request cannot grow the state without limit (1,000 conditions is the issue's bound). */
-export const FM_LIMITS = {
-  nameLength: 256,
-  descriptionLength: 4096,
-  availableValues: 1000,
-  labels: 100,
-  platforms: 100,
-  conditions: 1000,
-  valueParts: 100,
-  groupNames: 100,
-  operandItems: 1000,
-  patchOperations: 100,
-} as const;
+/** Bounds on every list and string, so one request cannot grow the state without limit: the resources' checks refuse the same. */
+export const FM_LIMITS = { ...FEATURE_FLAG_LIMITS, patchOperations: 100 } as const;
 
 /** Audit logs: every change writes a record in the environment it concerns; flag create/delete and target-group changes, which concern every environment, write one in each. */
 export const FM_AUDIT_EVERY_ENVIRONMENT_FOR_APP_WIDE_CHANGES = true;

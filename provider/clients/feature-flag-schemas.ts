@@ -27,6 +27,32 @@ export const SERVICE_DEFAULTS = {
   percentage: 100,
 } as const;
 
+/**
+ * Bounds of what one request may carry (no public source gives the service's own): the emulator refuses past them,
+ * and the resources' checks refuse the same at preview, so that a preview that passes never fails at `up`.
+ */
+export const FEATURE_FLAG_LIMITS = {
+  nameLength: 255,
+  descriptionLength: 4096,
+  availableValues: 1000,
+  labels: 100,
+  platforms: 100,
+  /** The issue's bound: a chain of conditions, or a target group's. */
+  conditions: 1000,
+  /** Entries of a split or a schedule. */
+  valueParts: 100,
+  groupNames: 100,
+  operandItems: 1000,
+} as const;
+
+/**
+ * A release version as apps report it (a version clause, a `semver-*` operand): 1 to 3 dot-separated numbers, optional
+ * -prerelease and +build ("2", "2.1" and "2.1.0-rc.1").
+ */
+export function isVersionText(text: string): boolean {
+  return /^\d+(\.\d+){0,2}(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/.test(text);
+}
+
 /** Operators of a target group's conditions and of an inline `property` clause. */
 export const PROPERTY_OPERATORS = [
   "is-undefined",

@@ -54,6 +54,10 @@ describe("FlagConfiguration check refuses, naming the input", () => {
     ["a flag name a path cannot carry", { flag: ".." }, "flag", /cannot be a path segment/],
     ["a platform named twice", { platforms: [{ name: "Android" }, { name: "Android" }] }, "platforms[1].name", /appears twice/],
     ["labels that are not strings", { labels: [1] }, "labels", /non-empty strings/],
+    // The emulator's bounds (FEATURE_FLAG_LIMITS, shared): what the service would refuse at up fails at preview.
+    ["more labels than the service takes", { labels: Array.from({ length: 101 }, (_, i) => `l${i}`) }, "labels", /101 items; at most 100/],
+    ["a split of more entries than the service takes", { value: Array.from({ length: 101 }, () => ({ option: true, percentage: 0 })) }, "value", /101 items; at most 100/],
+    ["a group clause naming more groups than the service takes", { conditions: [{ group: { name: Array.from({ length: 101 }, (_, i) => `g${i}`) }, value: true }] }, "conditions[0].group.name", /101 items; at most 100/],
     ["an unknown input, with the nearest name", { enable: true }, "enable", /did you mean enabled\?/],
   ])("%s", async (_name, extra, property, reason) => {
     const found = await failures(fc, { ...base, ...extra });

@@ -5,25 +5,22 @@
  * (preview) pass.
  */
 import {
+  FEATURE_FLAG_LIMITS as LIMITS,
   GROUP_OPERATORS,
+  isVersionText,
   OPERATORS_WITHOUT_OPERAND,
   PROPERTY_OPERATORS,
   TARGET_GROUP_OPERATORS,
   VERSION_OPERATORS,
   type FlagOption,
 } from "../../clients/feature-flag-schemas";
-import { MAX_ID_LENGTH } from "../../clients/limits";
 import type { InputChecker } from "../shared/check";
 import { isUnknown } from "../shared/values";
 import { canonicalOption, isBooleanFlag, type Options } from "./canonical";
 
-/** Conditions of one chain, or of one target group, at most. */
-export const MAX_CONDITIONS = 1000;
 /** Longest description, label or operand text. */
-export const MAX_TEXT_LENGTH = 4096;
-
-/** A release version as apps report it: 1 to 3 dot-separated numbers, optional -prerelease and +build ("2", "2.1.0-rc.1"). */
-const SEMVER = /^\d+(\.\d+){0,2}(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+const MAX_TEXT_LENGTH = LIMITS.descriptionLength;
+const MAX_NAME_LENGTH = LIMITS.nameLength;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -96,7 +93,7 @@ export function checkValue(c: InputChecker, property: string, value: unknown, op
     checkOption(c, property, value, options);
     return;
   }
-  if (!c.listLength(property, value)) return;
+  if (!c.listLength(property, value, LIMITS.valueParts)) return;
   const scheduled = value.some((v) => isRecord(v) && "from" in v);
   if (scheduled) {
     if (options !== undefined && !isBooleanFlag(options)) {
@@ -152,8 +149,8 @@ function oneOf(c: InputChecker, property: string, value: unknown, allowed: reado
 
 function nonEmptyText(c: InputChecker, property: string, value: unknown, example: string): boolean {
   if (isUnknown(value)) return false;
-  if (typeof value !== "string" || value.trim() === "" || value.length > MAX_ID_LENGTH) {
-    c.fail(property, `${property} must be a non-empty string of at most ${MAX_ID_LENGTH} characters, e.g. "${example}", got ${show(value)}`);
+  if (typeof value !== "string" || value.trim() === "" || value.length > MAX_NAME_LENGTH) {
+    c.fail(property, `${property} must be a non-empty string of at most ${MAX_NAME_LENGTH} characters, e.g. "${example}", got ${show(value)}`);
     return false;
   }
   return true;
@@ -175,7 +172,7 @@ function checkOperand(c: InputChecker, property: string, operator: string, opera
     if (!Array.isArray(operand) || operand.some((o) => typeof o !== "string" && !isUnknown(o))) {
       c.fail(`${property}.operand`, `${property}.operand must be a list of strings for in-array, e.g. ["a@example.com"], got ${show(operand)}`);
     } else {
-      c.listLength(`${property}.operand`, operand);
+      c.listLength(`${property}.operand`, operand, LIMITS.operandItems);
     }
     return;
   }
@@ -193,7 +190,7 @@ function checkOperand(c: InputChecker, property: string, operator: string, opera
     } catch (e) {
       c.fail(`${property}.operand`, `${property}.operand ${show(operand)} is not a valid regular expression (${(e as Error).message}): fix the pattern`);
     }
-  } else if (operator.startsWith("semver") && !SEMVER.test(String(operand))) {
+  } else if (operator.startsWith("semver") && !isVersionText(String(operand))) {
     c.fail(`${property}.operand`, `${property}.operand ${show(operand)} is not a semantic version for ${operator}: write it as up to three dot-separated numbers, e.g. "1.2.0"`);
   } else if (["gt", "gte", "lt", "lte"].includes(operator) && typeof operand === "string" && operand.trim() === "") {
     c.fail(`${property}.operand`, `${property}.operand must not be empty for ${operator}`);
@@ -221,8 +218,8 @@ export function checkConditions(c: InputChecker, property: string, conditions: u
     c.fail(property, `${property} must be a list of conditions (an ordered if / else-if chain), e.g. [{ group: { name: "beta-users" }, value: true }]`);
     return;
   }
-  if (conditions.length > MAX_CONDITIONS) {
-    c.fail(property, `${property} has ${conditions.length} conditions; at most ${MAX_CONDITIONS} are allowed`);
+  if (conditions.length > LIMITS.conditions) {
+    c.fail(property, `${property} has ${conditions.length} conditions; at most ${LIMITS.conditions} are allowed`);
     return;
   }
   conditions.forEach((condition, i) => {
@@ -259,7 +256,7 @@ export function checkConditions(c: InputChecker, property: string, conditions: u
         if (!isUnknown(names)) {
           const list = typeof names === "string" ? [names] : names;
           if (!Array.isArray(list) || list.length === 0) c.fail(`${at}.group.name`, `${at}.group.name must be a target group's name or a non-empty list of them, e.g. "beta-users"`);
-          else list.forEach((n, j) => nonEmptyText(c, Array.isArray(names) ? `${at}.group.name[${j}]` : `${at}.group.name`, n, "beta-users"));
+          else if (c.listLength(`${at}.group.name`, list, LIMITS.groupNames)) list.forEach((n, j) => nonEmptyText(c, Array.isArray(names) ? `${at}.group.name[${j}]` : `${at}.group.name`, n, "beta-users"));
         }
       }
     }
@@ -269,7 +266,7 @@ export function checkConditions(c: InputChecker, property: string, conditions: u
       } else {
         extraKeys(c, `${at}.version`, version, ["operator", "semver"]);
         oneOf(c, `${at}.version.operator`, version.operator, VERSION_OPERATORS);
-        if (!isUnknown(version.semver) && (typeof version.semver !== "string" || !SEMVER.test(version.semver))) {
+        if (!isUnknown(version.semver) && (typeof version.semver !== "string" || !isVersionText(version.semver))) {
           c.fail(`${at}.version.semver`, `${at}.version.semver must be a semantic version, e.g. "2.0.0", got ${show(version.semver)}`);
         }
       }
@@ -286,7 +283,7 @@ export function checkPlatforms(c: InputChecker, property: string, platforms: unk
     c.fail(property, `${property} must be a list of { name, conditions?, value? }, e.g. [{ name: "Android", value: false }]`);
     return;
   }
-  if (!c.listLength(property, platforms)) return;
+  if (!c.listLength(property, platforms, LIMITS.platforms)) return;
   const seen = new Set<unknown>();
   platforms.forEach((p, i) => {
     const at = `${property}[${i}]`;
@@ -316,8 +313,8 @@ export function checkTargetGroupConditions(c: InputChecker, property: string, co
     c.fail(property, `${property} must be a list of { property, operator, operand? }`);
     return;
   }
-  if (conditions.length > MAX_CONDITIONS) {
-    c.fail(property, `${property} has ${conditions.length} conditions; at most ${MAX_CONDITIONS} are allowed`);
+  if (conditions.length > LIMITS.conditions) {
+    c.fail(property, `${property} has ${conditions.length} conditions; at most ${LIMITS.conditions} are allowed`);
     return;
   }
   conditions.forEach((condition, i) => checkPropertyTest(c, `${property}[${i}]`, condition, "property"));
@@ -338,11 +335,11 @@ export function checkFreeText(c: InputChecker, property: string, value: unknown)
 export function checkLabels(c: InputChecker, property: string, value: unknown): void {
   if (value === undefined || value === null || isUnknown(value)) return;
   const list = typeof value === "string" ? [value] : value;
-  if (!Array.isArray(list) || list.some((l) => !isUnknown(l) && (typeof l !== "string" || l.trim() === "" || l.length > MAX_ID_LENGTH))) {
+  if (!Array.isArray(list) || list.some((l) => !isUnknown(l) && (typeof l !== "string" || l.trim() === "" || l.length > MAX_NAME_LENGTH))) {
     c.fail(property, `${property} must be a list of non-empty strings, e.g. ["checkout", "team-a"], got ${show(value)}`);
     return;
   }
-  c.listLength(property, list);
+  c.listLength(property, list, LIMITS.labels);
 }
 
 /** A flag's available values: a non-empty list of distinct strings, numbers or booleans. */
@@ -352,11 +349,11 @@ export function checkAvailableValues(c: InputChecker, property: string, value: u
     c.fail(property, `${property} must be a non-empty list of the values the flag can take, e.g. ["red", "green"] (default [false, true])`);
     return;
   }
-  if (!c.listLength(property, value)) return;
+  if (!c.listLength(property, value, LIMITS.availableValues)) return;
   const seen = new Set<string>();
   value.forEach((v, i) => {
     if (isUnknown(v)) return;
-    if ((typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") || (typeof v === "string" && (v === "" || v.length > MAX_ID_LENGTH))) {
+    if ((typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") || (typeof v === "string" && (v === "" || v.length > MAX_NAME_LENGTH))) {
       c.fail(`${property}[${i}]`, `${property}[${i}] must be a non-empty string, a number or a boolean, got ${show(v)}`);
       return;
     }

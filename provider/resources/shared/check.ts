@@ -128,10 +128,10 @@ export class InputChecker {
     }
   }
 
-  /** Fails a list longer than MAX_LIST_LENGTH; true when it fits. */
-  listLength(property: string, list: unknown[]): boolean {
-    if (list.length <= MAX_LIST_LENGTH) return true;
-    this.fail(property, `${property} has ${list.length} items; at most ${MAX_LIST_LENGTH} are allowed`);
+  /** Fails a list longer than `max` (default MAX_LIST_LENGTH); true when it fits. */
+  listLength(property: string, list: unknown[], max: number = MAX_LIST_LENGTH): boolean {
+    if (list.length <= max) return true;
+    this.fail(property, `${property} has ${list.length} items; at most ${max} are allowed`);
     return false;
   }
 
