@@ -7,6 +7,7 @@ import type {
   TargetGroupCondition,
   TargetGroupOperator,
 } from "../provider/clients/feature-flag-schemas";
+import { isBooleanFlag as isBooleanFlagOf } from "../provider/clients/feature-flag-schemas";
 
 /**
  * The data model of one feature-flag application, apart from HTTP: its environments, its flags (app-wide) with a
@@ -90,8 +91,7 @@ const copy = <T>(value: T): T => structuredClone(value);
 
 /** A boolean flag offers exactly false and true. */
 export function isBooleanFlag(flag: Pick<FlagRecord, "availableValues">): boolean {
-  const values = flag.availableValues;
-  return values.length === 2 && values.includes(true) && values.includes(false);
+  return isBooleanFlagOf(flag.availableValues);
 }
 
 /** What a flag delivers when nothing is configured: false for a boolean flag, else null (the SDK's default in code). */

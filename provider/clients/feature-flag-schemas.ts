@@ -27,6 +27,11 @@ export const SERVICE_DEFAULTS = {
   percentage: 100,
 } as const;
 
+/** A boolean flag offers exactly the booleans false and true (the strings "true" and "false" make a string flag). */
+export function isBooleanFlag(availableValues: readonly FlagOption[] = SERVICE_DEFAULTS.availableValues): boolean {
+  return availableValues.length === 2 && availableValues.includes(true) && availableValues.includes(false);
+}
+
 /**
  * Bounds of what one request may carry (no public source gives the service's own): the emulator refuses past them,
  * and the resources' checks refuse the same at preview, so that a preview that passes never fails at `up`.

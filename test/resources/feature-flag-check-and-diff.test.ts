@@ -204,6 +204,10 @@ describe("values against the flag's available values (the rules create and updat
     ]);
     expect(run((c) => checkValue(c, "value", "true", [false, true]))).toEqual([]);
     expect(run((c) => checkValue(c, "value", [{ from: "2026-01-01", percentage: 10 }], [false, true]))).toEqual([]);
+    // The strings "true" and "false" make a string flag, as the emulator judges it: no schedule on it.
+    expect(run((c) => checkValue(c, "value", [{ from: "2026-01-01", percentage: 10 }], ["true", "false"]))).toEqual([
+      { property: "value", reason: expect.stringMatching(/apply to boolean flags only/) },
+    ]);
   });
 });
 

@@ -11,7 +11,7 @@
  * - a target group's operator defaults to "and" and its conditions are a set.
  * Values the server fills in (description "", enabled true, ...) are compared only when the program declares them.
  */
-import { SERVICE_DEFAULTS, type FlagOption } from "../../clients/feature-flag-schemas";
+import { isBooleanFlag as isBooleanFlagOf, SERVICE_DEFAULTS, type FlagOption } from "../../clients/feature-flag-schemas";
 import { UNKNOWN } from "../shared/values";
 
 export type Options = readonly FlagOption[] | undefined;
@@ -19,10 +19,9 @@ export type Options = readonly FlagOption[] | undefined;
 export const DEFAULT_AVAILABLE_VALUES: FlagOption[] = [...SERVICE_DEFAULTS.availableValues];
 export const DEFAULT_STICKINESS_PROPERTY = SERVICE_DEFAULTS.stickinessProperty;
 
-/** A flag whose available values are true and false (in any form). */
+/** A boolean flag (unknown values: the service's default, a boolean flag): the API's one rule. */
 export function isBooleanFlag(options: Options): boolean {
-  const values = options ?? DEFAULT_AVAILABLE_VALUES;
-  return values.length > 0 && values.every((v) => v === true || v === false || v === "true" || v === "false");
+  return isBooleanFlagOf(options ?? DEFAULT_AVAILABLE_VALUES);
 }
 
 /** The option as the flag names it: `"true"` on a boolean flag is `true`; `"3"` on a number flag is `3`. */
