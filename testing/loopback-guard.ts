@@ -51,6 +51,9 @@ interface Target {
   family: 4 | 6;
 }
 
+/** How long a request of the SDK (and a fetch of startRoxClient) may take, unless told otherwise. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
 /** Bounds: an answer larger than this, or slower than the timeout, fails. */
 const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
@@ -58,7 +61,7 @@ export class LoopbackGuard {
   private allowedCount = 0;
   private readonly refusedList: string[] = [];
 
-  constructor(private readonly timeoutMs = 10_000) {}
+  constructor(private readonly timeoutMs = DEFAULT_TIMEOUT_MS) {}
 
   stats(): LoopbackGuardStats {
     return { allowed: this.allowedCount, refused: this.refusedList.length, refusedUrls: [...this.refusedList] };

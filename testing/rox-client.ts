@@ -13,7 +13,7 @@
  * - the guard (loopback-guard.ts) as `networkApi` and `eventSourceImpl`: whatever the SDK still tries goes through
  *   it, and it refuses, before any connection, every address that is not loopback.
  */
-import { LoopbackGuard, type LoopbackGuardStats } from "./loopback-guard";
+import { DEFAULT_TIMEOUT_MS, LoopbackGuard, type LoopbackGuardStats } from "./loopback-guard";
 import type { RoxContext, RoxFetchResult, RoxSdk } from "./rox-sdk";
 
 export interface RoxClientOptions {
@@ -97,15 +97,19 @@ export async function startRoxClient(options: RoxClientOptions): Promise<RoxClie
   };
   owners.set(rox, options.roxyUrl);
   let closed = false;
+  // rox-node reports results without saying which fetch they answer: once one is late, none can be told apart.
+  let lateFetch: string | undefined;
 
   const fetch = (): Promise<RoxFetchResult> => {
     if (closed) return Promise.reject(new Error("startRoxClient: this client is closed"));
-    const timeoutMs = options.timeoutMs ?? 10_000;
+    if (lateFetch) return Promise.reject(new Error(`startRoxClient: ${lateFetch}; its result may still come and would answer this fetch: close this client and start another`));
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const done = new Promise<RoxFetchResult>((resolve, reject) => {
       const timer = setTimeout(() => {
         const i = waiters.findIndex((w) => w.timer === timer);
         if (i >= 0) waiters.splice(i, 1);
-        reject(new Error(`rox-node fetched nothing from ${options.roxyUrl} within ${timeoutMs} ms`));
+        lateFetch = `rox-node fetched nothing from ${options.roxyUrl} within ${timeoutMs} ms`;
+        reject(new Error(lateFetch));
       }, timeoutMs);
       waiters.push({ resolve, reject, timer });
     });

@@ -162,6 +162,15 @@ describe("startRoxClient against the emulator", () => {
     expect(guard.stats().allowed).toBe(0);
   });
 
+  it("after a fetch that timed out, the next one is refused: a late result could not be told from its own", async () => {
+    // A stand-in for rox-node whose fetch never reports (a configuration that takes too long), so the timeout is sure.
+    const silent = { setup: async () => undefined, fetch: () => undefined } as unknown as RoxSdk;
+    const late = await startRoxClient({ roxyUrl: s.emu.roxyUrl("0123456789abcdef01234567"), rox: silent, fetchOnStart: false, timeoutMs: 50 });
+    await expect(late.fetch()).rejects.toThrow(/fetched nothing from .* within 50 ms/);
+    await expect(late.fetch()).rejects.toThrow(/may still come and would answer this fetch: close this client and start another/);
+    await late.close();
+  });
+
   it("during this whole file, every connection of the process went to loopback and no name was resolved", () => {
     expect(tripwire.connections().length).toBeGreaterThan(0);
     expect(tripwire.connections().filter((c) => !isLoopbackTarget(c))).toEqual([]);
