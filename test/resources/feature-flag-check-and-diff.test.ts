@@ -54,6 +54,10 @@ describe("FlagConfiguration check refuses, naming the input", () => {
     ["a flag name a path cannot carry", { flag: ".." }, "flag", /cannot be a path segment/],
     ["a platform named twice", { platforms: [{ name: "Android" }, { name: "Android" }] }, "platforms[1].name", /appears twice/],
     ["labels that are not strings", { labels: [1] }, "labels", /non-empty strings/],
+    // Names inside structured inputs get the top-level names' rule (issue 19): no control character to forge a line.
+    ["a group name with a line break", { conditions: [{ group: { name: "beta\nerror: forged" }, value: true }] }, "conditions[0].group.name", /holds a control character/],
+    ["a label with an escape sequence", { labels: ["ok", "\u001b[31mred"] }, "labels[1]", /holds a control character/],
+    ["a property name with a NUL", { conditions: [{ property: { name: "plan\u0000", operator: "is-true" }, value: true }] }, "conditions[0].property.name", /holds a control character/],
     // The emulator's bounds (FEATURE_FLAG_LIMITS, shared): what the service would refuse at up fails at preview.
     ["more labels than the service takes", { labels: Array.from({ length: 101 }, (_, i) => `l${i}`) }, "labels", /101 items; at most 100/],
     ["a split of more entries than the service takes", { value: Array.from({ length: 101 }, () => ({ option: true, percentage: 0 })) }, "value", /101 items; at most 100/],

@@ -14,7 +14,7 @@ import {
   VERSION_OPERATORS,
   type FlagOption,
 } from "../../clients/feature-flag-schemas";
-import type { InputChecker } from "../shared/check";
+import { controlCharacterProblem, type InputChecker } from "../shared/check";
 import { isUnknown } from "../shared/values";
 import { canonicalOption, isBooleanFlag, type Options } from "./canonical";
 
@@ -147,10 +147,19 @@ function oneOf(c: InputChecker, property: string, value: unknown, allowed: reado
   return true;
 }
 
+/**
+ * A name inside a structured input (a group's, a dependency's flag, a property's, a label): the rules `c.text` gives a
+ * top-level name (non-empty, bounded, no control character), so that no nested name can forge a line either.
+ */
 function nonEmptyText(c: InputChecker, property: string, value: unknown, example: string): boolean {
   if (isUnknown(value)) return false;
   if (typeof value !== "string" || value.trim() === "" || value.length > MAX_NAME_LENGTH) {
     c.fail(property, `${property} must be a non-empty string of at most ${MAX_NAME_LENGTH} characters, e.g. "${example}", got ${show(value)}`);
+    return false;
+  }
+  const control = controlCharacterProblem(value);
+  if (control) {
+    c.fail(property, `${property} "${value}" ${control}`);
     return false;
   }
   return true;
@@ -339,7 +348,8 @@ export function checkLabels(c: InputChecker, property: string, value: unknown): 
     c.fail(property, `${property} must be a list of non-empty strings, e.g. ["checkout", "team-a"], got ${show(value)}`);
     return;
   }
-  c.listLength(property, list, LIMITS.labels);
+  if (!c.listLength(property, list, LIMITS.labels)) return;
+  list.forEach((l, i) => typeof l === "string" && nonEmptyText(c, Array.isArray(value) ? `${property}[${i}]` : property, l, "checkout"));
 }
 
 /** A flag's available values: a non-empty list of distinct strings, numbers or booleans. */
