@@ -1,6 +1,7 @@
 import {
   GROUP_OPERATORS,
   OPERATORS_WITHOUT_OPERAND,
+  SERVICE_DEFAULTS,
   PROPERTY_OPERATORS,
   TARGET_GROUP_OPERATORS,
   VERSION_OPERATORS,
@@ -252,7 +253,7 @@ function readCondition(value: unknown, field: string, ctx: ConfigurationContext)
   }
   if (o.group !== undefined) {
     const g = readObject(o.group, `${field}.group`, ["operator", "name"]);
-    const operator = readEnum(g.operator ?? "or", `${field}.group.operator`, GROUP_OPERATORS);
+    const operator = readEnum(g.operator ?? SERVICE_DEFAULTS.groupOperator, `${field}.group.operator`, GROUP_OPERATORS);
     const names = typeof g.name === "string" ? [g.name] : readArray(g.name, `${field}.group.name`, FM_LIMITS.groupNames);
     if (names.length === 0) fail(`${field}.group.name`, "name at least one target group");
     names.forEach((n, j) => {
@@ -332,7 +333,7 @@ export function readTargetGroup(body: unknown): TargetGroupRecord {
   return {
     name: readName(o.name, "name"),
     description: readText(o.description, "description") ?? "",
-    operator: readEnum(o.operator ?? "and", "operator", TARGET_GROUP_OPERATORS),
+    operator: readEnum(o.operator ?? SERVICE_DEFAULTS.targetGroupOperator, "operator", TARGET_GROUP_OPERATORS),
     conditions,
   };
 }

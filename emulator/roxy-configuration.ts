@@ -197,7 +197,7 @@ function conditionTest(c: Condition): string {
     const names = Array.isArray(c.group.name) ? c.group.name : [c.group.name];
     // An unknown group matches nobody (rox-node: isInTargetGroup of an unknown id is false).
     const members = names.map((n) => `isInTargetGroup(${literal(targetGroupId(n))})`);
-    const operator = c.group.operator ?? "or";
+    const operator = c.group.operator ?? SERVICE_DEFAULTS.groupOperator;
     if (operator === "and") clauses.push(fold("and", members, "true"));
     else if (operator === "not") clauses.push(`not(${fold("or", members, "false")})`);
     else clauses.push(fold("or", members, "false"));

@@ -25,6 +25,10 @@ export const SERVICE_DEFAULTS = {
   conditions: [] as readonly never[],
   /** Of a split or a schedule entry. */
   percentage: 100,
+  /** How a condition's group clause combines its groups. */
+  groupOperator: "or",
+  /** How a target group combines its conditions. */
+  targetGroupOperator: "and",
 } as const;
 
 /** A boolean flag offers exactly the booleans false and true (the strings "true" and "false" make a string flag). */

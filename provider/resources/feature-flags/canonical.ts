@@ -102,7 +102,7 @@ export function canonicalCondition(condition: unknown, options: Options, options
   }
   if (isRecord(group)) {
     const names = typeof group.name === "string" ? [group.name] : Array.isArray(group.name) ? canonicalSet(group.name) : group.name;
-    out.group = { operator: group.operator ?? "or", name: names };
+    out.group = { operator: group.operator ?? SERVICE_DEFAULTS.groupOperator, name: names };
   }
   if (isRecord(version)) out.version = { operator: version.operator, semver: version.semver };
   if (isRecord(property)) out.property = { name: property.name, operator: property.operator, operand: canonicalOperand(property.operator, property.operand) };
@@ -160,5 +160,5 @@ export function canonicalTargetGroupConditions(conditions: unknown): unknown {
 }
 
 export function canonicalTargetGroupOperator(operator: unknown): unknown {
-  return operator ?? "and";
+  return operator ?? SERVICE_DEFAULTS.targetGroupOperator;
 }
