@@ -27,7 +27,7 @@ import {
   type TargetGroup,
   type TargetGroupRequest,
 } from "./feature-flag-schemas";
-import { requireSegment, requireText } from "./inputs";
+import { requireDate, requireSegment, requireText } from "./inputs";
 
 export interface FeatureManagementClientOptions extends HttpOptions {
   /** Default `https://x-api.rollout.io`. */
@@ -239,10 +239,7 @@ export class FeatureManagementClient {
   /** The environment's audit-log records since `startDate` (the service answers at most 30 per call). */
   async getAuditLogs(applicationId: string, environment: string, startDate: Date | string): Promise<AuditLog[]> {
     const operation = `reading the audit logs of application "${applicationId}" in environment "${environment}"`;
-    const date = typeof startDate === "string" ? new Date(startDate) : startDate;
-    if (!(date instanceof Date) || Number.isNaN(date.getTime())) {
-      throw new InvalidInputError("startDate", `"${String(startDate)}" is not a date: give an ISO-8601 instant, e.g. "2026-01-01T00:00:00.000Z"`, operation);
-    }
+    const date = requireDate(startDate, "startDate", operation);
     const spec: RequestSpec = {
       operation,
       method: "GET",

@@ -115,6 +115,15 @@ export function requireZip(value: unknown, input: string, operation: string): Ui
   return value;
 }
 
+/** An instant: a Date, or a text Date parses (ISO-8601 is what the API takes). */
+export function requireDate(value: unknown, input: string, operation: string): Date {
+  const date = typeof value === "string" ? new Date(value) : value;
+  if (!(date instanceof Date) || Number.isNaN(date.getTime())) {
+    throw new InvalidInputError(input, `"${String(value)}" is not a date: give an ISO-8601 instant, e.g. "2026-01-01T00:00:00.000Z"`, operation);
+  }
+  return date;
+}
+
 export function requireBoolean(value: unknown, input: string, operation: string): boolean {
   if (typeof value !== "boolean") throw new InvalidInputError(input, `expected true or false, got ${String(value)}`, operation);
   return value;

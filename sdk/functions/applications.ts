@@ -1,4 +1,4 @@
-import { requireText } from "../../provider/clients/inputs";
+import { requireSegment } from "../../provider/clients/inputs";
 import { z } from "zod";
 import { featureManagementOf, run, type FunctionOptions } from "./context";
 import { defineFunction } from "./mocks";
@@ -23,8 +23,11 @@ export async function getApplications(options?: FunctionOptions): Promise<Applic
  * Under `setMocks`: token `cloudbees:index:getApplication`, inputs `{ applicationId }`.
  */
 export async function getApplication(applicationId: string, options?: FunctionOptions): Promise<ApplicationInfo> {
-  return run(GET_APPLICATION, { applicationId }, async (operation) => {
-    const id = requireText(applicationId, "applicationId", operation);
-    return applicationInfoOf(await featureManagementOf(options, operation).client.getApplication(id));
-  }, options);
+  return run(
+    GET_APPLICATION,
+    { applicationId },
+    async (operation) => applicationInfoOf(await featureManagementOf(options, operation).client.getApplication(applicationId)),
+    options,
+    (operation) => requireSegment(applicationId, "applicationId", operation),
+  );
 }

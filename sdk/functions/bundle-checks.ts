@@ -3,7 +3,7 @@ import { requireBoolean, requireText } from "../../provider/clients/inputs";
 import { branchFolderName, DEFAULT_BRANCH, zipBundle, zipBundleTree } from "../../provider/bundle/bundle-zips";
 import { readBundleFolder, readBundleTree } from "../../provider/bundle/files";
 import { InvalidInputError } from "../../provider/http/errors";
-import { instanceOf, operationsCenterOf, run, zipOf, type FunctionOptions, type InstanceOptions, type QuietOptions } from "./context";
+import { instanceOf, operationsCenterOf, requireBundleSource, run, zipOf, type FunctionOptions, type InstanceOptions, type QuietOptions } from "./context";
 import { instanceValidationOf, preValidationResultOf, type BundlePreValidation, type InstanceValidationResult } from "./results";
 import { bundleFilesOf, type BundleFiles } from "./zips";
 import { defineFunction } from "./mocks";
@@ -51,8 +51,11 @@ function checkTreeOptions(tree: BundleSource, options: Record<string, unknown>, 
  */
 export async function validateBundle(bundle: BundleSource, options?: InstanceOptions & QuietOptions): Promise<InstanceValidationResult> {
   const { instanceUrl, quiet } = options ?? {};
-  return run(VALIDATE_BUNDLE, { bundle, instanceUrl, quiet }, async (operation) => {
+  const check = (operation: string) => {
+    requireBundleSource(bundle, "bundle", operation);
     if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
+  };
+  return run(VALIDATE_BUNDLE, { bundle, instanceUrl, quiet }, async (operation) => {
     const { zip } = await zipOf(bundle, "bundle", operation, async (dir) => {
       if (readBundleFolder(dir).files.size === 0) {
         throw new Error(`the folder "${dir}" holds no bundle file (for a folder of bundles, use preValidateBundles)`);
@@ -60,7 +63,7 @@ export async function validateBundle(bundle: BundleSource, options?: InstanceOpt
       return zipBundle(dir);
     });
     return instanceValidationOf(await instanceOf(options, operation).validateBundle(zip, { quiet }));
-  }, options);
+  }, options, check);
 }
 
 export interface PreValidateBundlesOptions extends FunctionOptions, QuietOptions, BundleTreeOptions {
@@ -80,13 +83,16 @@ export interface PreValidateBundlesOptions extends FunctionOptions, QuietOptions
  */
 export async function preValidateBundles(tree: BundleSource, options?: PreValidateBundlesOptions): Promise<BundlePreValidation> {
   const { quiet, bundles, branch } = options ?? {};
-  return run(PRE_VALIDATE_BUNDLES, { tree, bundles, branch, quiet }, async (operation) => {
+  const check = (operation: string) => {
+    requireBundleSource(tree, "tree", operation);
     if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
     checkTreeOptions(tree, { bundles, branch }, operation);
     if (bundles !== undefined) {
       if (!Array.isArray(bundles) || bundles.length === 0) throw new InvalidInputError("bundles", "expected a non-empty list of bundle names", operation);
       bundles.forEach((b, i) => requireText(b, `bundles[${i}]`, operation));
     }
+  };
+  return run(PRE_VALIDATE_BUNDLES, { tree, bundles, branch, quiet }, async (operation) => {
     const { zip } = await zipOf(tree, "tree", operation, async (dir) => {
       const known = [...readBundleTree(dir).keys()];
       const unknown = (bundles ?? []).filter((b) => !known.includes(b));
@@ -96,7 +102,7 @@ export async function preValidateBundles(tree: BundleSource, options?: PreValida
       return zipBundleTree(dir, { bundles, branch });
     });
     return preValidationResultOf(await operationsCenterOf(options, operation).client.preValidateBundles(zip, { quiet }));
-  }, options);
+  }, options, check);
 }
 
 export interface EffectiveBundleOptions extends FunctionOptions, BundleTreeOptions {
@@ -126,10 +132,14 @@ export async function getEffectiveBundle(
 export async function getEffectiveBundle(tree: BundleSource, bundle: string, options?: EffectiveBundleOptions): Promise<EffectiveBundle>;
 export async function getEffectiveBundle(tree: BundleSource, bundle: string, options?: EffectiveBundleOptions): Promise<EffectiveBundle> {
   const { branch, includeZip } = options ?? {};
-  return run(GET_EFFECTIVE_BUNDLE, { tree, bundle, branch }, async (operation) => {
-    let name = requireText(bundle, "bundle", operation);
+  const check = (operation: string) => {
+    requireBundleSource(tree, "tree", operation);
+    requireText(bundle, "bundle", operation);
     if (includeZip !== undefined) requireBoolean(includeZip, "includeZip", operation);
     checkTreeOptions(tree, { branch }, operation);
+  };
+  return run(GET_EFFECTIVE_BUNDLE, { tree, bundle, branch, includeZip }, async (operation) => {
+    let name = bundle;
     const { zip } = await zipOf(tree, "tree", operation, async (dir) => {
       // A name given with its branch folder (`main/team-a`) means the same bundle.
       const prefix = `${branchFolderName(branch ?? DEFAULT_BRANCH)}/`;
@@ -142,5 +152,5 @@ export async function getEffectiveBundle(tree: BundleSource, bundle: string, opt
     });
     const result = await operationsCenterOf(options, operation).client.getEffectiveBundle(zip, { bundle: name });
     return { bundle: name, ...(await bundleFilesOf(result, includeZip === true, operation)) };
-  }, options);
+  }, options, check);
 }

@@ -128,9 +128,7 @@ export function featureManagementOf(options: FunctionOptions | undefined, operat
  */
 export function instanceOf(options: InstanceOptions | undefined, operation: string): InstanceClient {
   const { instanceUrl, instance } = options ?? {};
-  if (instanceUrl !== undefined && instance !== undefined) {
-    throw new InvalidInputError("instance", "give either instance (a name from the connection's instances) or instanceUrl, not both", operation);
-  }
+  // run() has refused both at once (checkOptions).
   if (instance !== undefined) {
     const name = requireText(instance, "instance", operation);
     return namedInstanceFor(settingsFor(options, operation), name).client;
@@ -170,26 +168,58 @@ function attribute(error: unknown, operation: string): unknown {
 }
 
 /**
+ * What every call's options must be, checked without reading a setting (so also under mocks): `settings` an object
+ * of known settings, `connection` a usable name, and `instance` and `instanceUrl` not both, each a text.
+ */
+function checkOptions(options: InstanceOptions | undefined, operation: string): void {
+  explicitSettings(options, operation);
+  connectionOf(options, operation);
+  const { instanceUrl, instance } = options ?? {};
+  if (instanceUrl !== undefined && instance !== undefined) {
+    throw new InvalidInputError("instance", "give either instance (a name from the connection's instances) or instanceUrl, not both", operation);
+  }
+  if (instance !== undefined) requireText(instance, "instance", operation);
+  if (instanceUrl !== undefined) requireText(instanceUrl, "instanceUrl", operation);
+}
+
+/**
  * Runs one function: its errors keep their class (the clients' typed errors, SettingError, InvalidInputError) and
  * gain the call (`getBundle(name: "team-a"): listing bundles (GET /cjoc/casc-bundle/list): ...`).
  *
- * Under `pulumi.runtime.setMocks` the body does not run: the mocks' `call` answers with `spec.token` and the inputs
- * (plus `connection` and `instance` when given; never `settings`), parsed as `spec.result` (mocks.ts).
+ * `check` tests the arguments (no request, no file read) before anything else, so a bad argument fails the same way
+ * in a program and under `pulumi.runtime.setMocks`. Under mocks the body does not run: the mocks' `call` answers
+ * with `spec.token` and the inputs (plus `connection` and `instance` when given; never `settings`), parsed as
+ * `spec.result` (mocks.ts).
  */
 export async function run<T>(
   spec: FunctionSpec<T>,
   inputs: Record<string, unknown>,
   body: (operation: string) => Promise<T>,
   options?: InstanceOptions,
+  check?: (operation: string) => void,
 ): Promise<T> {
   const operation = describeCall(spec.name, inputs);
   try {
+    checkOptions(options, operation);
+    check?.(operation);
     const mockCall = activeMockCall();
     if (mockCall) return await callMock(mockCall, spec, { ...inputs, connection: options?.connection, instance: options?.instance }, operation);
     return await body(operation);
   } catch (e) {
     throw attribute(e, operation);
   }
+}
+
+/** A bundle source's shape (a zip's bytes, or a path as text), checked without reading the path: see zipOf. */
+export function requireBundleSource(value: unknown, input: string, operation: string): asserts value is string | Uint8Array {
+  if (value instanceof Uint8Array) {
+    requireZip(value, input, operation);
+    return;
+  }
+  if (typeof value !== "string") {
+    throw new InvalidInputError(input, "expected the path of a folder or zip file, or the zip as a Buffer", operation);
+  }
+  requireText(value, input, operation);
 }
 
 const ZIP_MAGIC = [Buffer.from("PK\x03\x04", "latin1"), Buffer.from("PK\x05\x06", "latin1")];
@@ -204,14 +234,10 @@ export async function zipOf(
   operation: string,
   zipFolder: (dir: string) => Promise<Buffer>,
 ): Promise<{ zip: Buffer; folder?: string }> {
+  requireBundleSource(value, input, operation);
   if (value instanceof Uint8Array) {
-    const bytes = requireZip(value, input, operation);
-    return { zip: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+    return { zip: Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength) };
   }
-  if (typeof value !== "string") {
-    throw new InvalidInputError(input, "expected the path of a folder or zip file, or the zip as a Buffer", operation);
-  }
-  requireText(value, input, operation);
   const abs = path.resolve(value);
   let stat: fs.Stats;
   try {

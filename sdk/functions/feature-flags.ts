@@ -11,6 +11,7 @@ import {
   type Flag,
   type TargetGroup,
 } from "../../provider/clients/feature-flag-schemas";
+import { requireDate, requireSegment } from "../../provider/clients/inputs";
 import { featureManagementOf, run, type FunctionOptions } from "./context";
 import { defineFunction } from "./mocks";
 
@@ -25,7 +26,9 @@ import { defineFunction } from "./mocks";
 
 /** The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key. */
 export async function getEnvironments(applicationId: string, options?: FunctionOptions): Promise<Environment[]> {
-  return run(GET_ENVIRONMENTS, { applicationId }, (operation) => featureManagementOf(options, operation).client.listEnvironments(applicationId), options);
+  return run(GET_ENVIRONMENTS, { applicationId }, (operation) => featureManagementOf(options, operation).client.listEnvironments(applicationId), options, (operation) =>
+    requireSegments({ applicationId }, operation),
+  );
 }
 
 /**
@@ -33,13 +36,16 @@ export async function getEnvironments(applicationId: string, options?: FunctionO
  * (GET `/public-api/applications/{applicationId}/{environment}/flags`).
  */
 export async function getFlags(applicationId: string, environment: string, options?: FunctionOptions): Promise<Flag[]> {
-  return run(GET_FLAGS, { applicationId, environment }, (operation) => featureManagementOf(options, operation).client.listFlags(applicationId, environment), options);
+  return run(GET_FLAGS, { applicationId, environment }, (operation) => featureManagementOf(options, operation).client.listFlags(applicationId, environment), options, (operation) =>
+    requireSegments({ applicationId, environment }, operation),
+  );
 }
 
 /** One flag with its configuration in `environment` (GET `.../{environment}/flags/{flag}`). Unknown: NotFoundError. */
 export async function getFlag(applicationId: string, environment: string, flag: string, options?: FunctionOptions): Promise<Flag> {
   return run(GET_FLAG, { applicationId, environment, flag }, (operation) =>
-    featureManagementOf(options, operation).client.getFlag(applicationId, environment, flag), options,
+    featureManagementOf(options, operation).client.getFlag(applicationId, environment, flag), options, (operation) =>
+    requireSegments({ applicationId, environment, flag }, operation),
   );
 }
 
@@ -49,13 +55,16 @@ export async function getFlag(applicationId: string, environment: string, flag: 
  */
 export async function getExperiments(applicationId: string, environment: string, options?: FunctionOptions): Promise<Experiment[]> {
   return run(GET_EXPERIMENTS, { applicationId, environment }, (operation) =>
-    featureManagementOf(options, operation).client.listExperiments(applicationId, environment), options,
+    featureManagementOf(options, operation).client.listExperiments(applicationId, environment), options, (operation) =>
+    requireSegments({ applicationId, environment }, operation),
   );
 }
 
 /** The application's target groups (GET `/public-api/applications/{applicationId}/target-groups`). */
 export async function getTargetGroups(applicationId: string, options?: FunctionOptions): Promise<TargetGroup[]> {
-  return run(GET_TARGET_GROUPS, { applicationId }, (operation) => featureManagementOf(options, operation).client.listTargetGroups(applicationId), options);
+  return run(GET_TARGET_GROUPS, { applicationId }, (operation) => featureManagementOf(options, operation).client.listTargetGroups(applicationId), options, (operation) =>
+    requireSegments({ applicationId }, operation),
+  );
 }
 
 function auditLogInfoSchema() {
@@ -119,8 +128,16 @@ function auditLogInfoOf(r: AuditLog): AuditLogInfo {
  * The service answers at most 30 records a call: ask again from the last record's `creationDate` for more.
  */
 export async function getAuditLogs(applicationId: string, environment: string, startDate: Date | string, options?: FunctionOptions): Promise<AuditLogInfo[]> {
-  const start = startDate instanceof Date ? startDate.toISOString() : startDate;
+  // An invalid Date reads as itself in the error, not as toISOString's RangeError.
+  const start = startDate instanceof Date && !Number.isNaN(startDate.getTime()) ? startDate.toISOString() : startDate;
   return run(GET_AUDIT_LOGS, { applicationId, environment, startDate: start }, async (operation) =>
-    (await featureManagementOf(options, operation).client.getAuditLogs(applicationId, environment, startDate)).map(auditLogInfoOf), options,
-  );
+    (await featureManagementOf(options, operation).client.getAuditLogs(applicationId, environment, startDate)).map(auditLogInfoOf), options, (operation) => {
+    requireSegments({ applicationId, environment }, operation);
+    requireDate(startDate, "startDate", operation);
+  });
+}
+
+/** Each argument that the API's paths take as one segment (an id, an environment's name, a flag's name), checked. */
+function requireSegments(values: Record<string, unknown>, operation: string): void {
+  for (const [input, value] of Object.entries(values)) requireSegment(value, input, operation);
 }

@@ -36,10 +36,15 @@ export async function getUpdateLog(options?: InstanceOptions): Promise<UpdateLog
  */
 export async function checkBundleUpdate(options?: InstanceOptions & QuietOptions): Promise<BundleUpdateCheckResult> {
   const { instanceUrl, quiet } = options ?? {};
-  return run(CHECK_BUNDLE_UPDATE, { instanceUrl, quiet }, async (operation) => {
-    if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
-    return bundleUpdateCheckOf(await instanceOf(options, operation).checkBundleUpdate({ quiet }));
-  }, options);
+  return run(
+    CHECK_BUNDLE_UPDATE,
+    { instanceUrl, quiet },
+    async (operation) => bundleUpdateCheckOf(await instanceOf(options, operation).checkBundleUpdate({ quiet })),
+    options,
+    (operation) => {
+      if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
+    },
+  );
 }
 
 /**
@@ -76,11 +81,15 @@ export async function exportEffectiveBundle(
 export async function exportEffectiveBundle(options?: ExportEffectiveBundleOptions): Promise<BundleFiles>;
 export async function exportEffectiveBundle(options?: ExportEffectiveBundleOptions): Promise<BundleFiles> {
   const { instanceUrl, includeZip } = options ?? {};
-  return run(EXPORT_EFFECTIVE_BUNDLE, { instanceUrl }, async (operation) => {
-    if (includeZip !== undefined) requireBoolean(includeZip, "includeZip", operation);
-    const zip = await instanceOf(options, operation).exportEffectiveBundle();
-    return bundleFilesOf(zip, includeZip === true, operation);
-  }, options);
+  return run(
+    EXPORT_EFFECTIVE_BUNDLE,
+    { instanceUrl, includeZip },
+    async (operation) => bundleFilesOf(await instanceOf(options, operation).exportEffectiveBundle(), includeZip === true, operation),
+    options,
+    (operation) => {
+      if (includeZip !== undefined) requireBoolean(includeZip, "includeZip", operation);
+    },
+  );
 }
 
 /**
@@ -90,10 +99,13 @@ export async function exportEffectiveBundle(options?: ExportEffectiveBundleOptio
  */
 export async function downloadEffectiveBundleFile(fileName: string, options?: InstanceOptions): Promise<string> {
   const { instanceUrl } = options ?? {};
-  return run(DOWNLOAD_EFFECTIVE_BUNDLE_FILE, { fileName, instanceUrl }, async (operation) => {
-    requireText(fileName, "fileName", operation);
-    return instanceOf(options, operation).downloadEffectiveBundleFile(fileName);
-  }, options);
+  return run(
+    DOWNLOAD_EFFECTIVE_BUNDLE_FILE,
+    { fileName, instanceUrl },
+    async (operation) => instanceOf(options, operation).downloadEffectiveBundleFile(fileName),
+    options,
+    (operation) => requireText(fileName, "fileName", operation),
+  );
 }
 
 export interface ExportItemOptions extends InstanceOptions {
@@ -107,11 +119,16 @@ export interface ExportItemOptions extends InstanceOptions {
  */
 export async function exportItem(itemUri: string, options?: ExportItemOptions): Promise<string> {
   const { instanceUrl, section } = options ?? {};
-  return run(EXPORT_ITEM, { itemUri, section, instanceUrl }, async (operation) => {
-    requireText(itemUri, "itemUri", operation);
-    if (section !== undefined) requireOneOf(section, SECTION_FILES, "section", operation);
-    return instanceOf(options, operation).exportItem(itemUri, { section });
-  }, options);
+  return run(
+    EXPORT_ITEM,
+    { itemUri, section, instanceUrl },
+    async (operation) => instanceOf(options, operation).exportItem(itemUri, { section }),
+    options,
+    (operation) => {
+      requireText(itemUri, "itemUri", operation);
+      if (section !== undefined) requireOneOf(section, SECTION_FILES, "section", operation);
+    },
+  );
 }
 
 /**
@@ -122,8 +139,11 @@ export async function exportItem(itemUri: string, options?: ExportItemOptions): 
  */
 export async function downloadSchema(name: SchemaFile, options?: InstanceOptions): Promise<Record<string, unknown>> {
   const { instanceUrl } = options ?? {};
-  return run(DOWNLOAD_SCHEMA, { name, instanceUrl }, async (operation) => {
-    const file = requireOneOf(name, SCHEMA_FILES, "name", operation);
-    return instanceOf(options, operation).downloadSchema(file);
-  }, options);
+  return run(
+    DOWNLOAD_SCHEMA,
+    { name, instanceUrl },
+    async (operation) => instanceOf(options, operation).downloadSchema(name),
+    options,
+    (operation) => requireOneOf(name, SCHEMA_FILES, "name", operation),
+  );
 }

@@ -48,7 +48,7 @@ export async function getBundles(options?: FunctionOptions): Promise<BundleSumma
  */
 export async function getBundle(name: string, options?: FunctionOptions): Promise<BundleSummary> {
   return run(GET_BUNDLE, { name }, async (operation) => {
-    const wanted = requireText(name, "name", operation);
+    const wanted = name;
     const { client } = operationsCenterOf(options, operation);
     const bundles = await client.listBundles();
     const found = bundles.find((b) => b.name === wanted);
@@ -62,7 +62,7 @@ export async function getBundle(name: string, options?: FunctionOptions): Promis
       });
     }
     return bundleSummaryOf(found);
-  }, options);
+  }, options, (operation) => requireText(name, "name", operation));
 }
 
 export interface RawBundleValidationLogOptions extends FunctionOptions {
@@ -79,11 +79,16 @@ export interface RawBundleValidationLogOptions extends FunctionOptions {
  */
 export async function getRawBundleValidationLog(options?: RawBundleValidationLogOptions): Promise<RawBundleValidationLogResult> {
   const { bundle, controller } = options ?? {};
-  return run(GET_RAW_BUNDLE_VALIDATION_LOG, { bundle, controller }, async (operation) => {
-    if (bundle !== undefined) requireText(bundle, "bundle", operation);
-    if (controller !== undefined) requireBoolean(controller, "controller", operation);
-    return rawValidationLogOf(await operationsCenterOf(options, operation).client.getRawBundleValidationLog({ bundle, controller }));
-  }, options);
+  return run(
+    GET_RAW_BUNDLE_VALIDATION_LOG,
+    { bundle, controller },
+    async (operation) => rawValidationLogOf(await operationsCenterOf(options, operation).client.getRawBundleValidationLog({ bundle, controller })),
+    options,
+    (operation) => {
+      if (bundle !== undefined) requireText(bundle, "bundle", operation);
+      if (controller !== undefined) requireBoolean(controller, "controller", operation);
+    },
+  );
 }
 
 export interface EffectiveBundleValidationLogOptions extends FunctionOptions {
@@ -98,10 +103,15 @@ export interface EffectiveBundleValidationLogOptions extends FunctionOptions {
  */
 export async function getEffectiveBundleValidationLog(options?: EffectiveBundleValidationLogOptions): Promise<EffectiveBundleValidationLogResult> {
   const { controller } = options ?? {};
-  return run(GET_EFFECTIVE_BUNDLE_VALIDATION_LOG, { controller }, async (operation) => {
-    if (controller !== undefined) requireText(controller, "controller", operation);
-    return effectiveValidationLogOf(await operationsCenterOf(options, operation).client.getEffectiveBundleValidationLog({ controller }));
-  }, options);
+  return run(
+    GET_EFFECTIVE_BUNDLE_VALIDATION_LOG,
+    { controller },
+    async (operation) => effectiveValidationLogOf(await operationsCenterOf(options, operation).client.getEffectiveBundleValidationLog({ controller })),
+    options,
+    (operation) => {
+      if (controller !== undefined) requireText(controller, "controller", operation);
+    },
+  );
 }
 
 /**
@@ -173,12 +183,14 @@ export async function getControllerBundleLink(
   controllerPath: string,
   options?: ControllerBundleLinkOptions,
 ): Promise<ControllerBundleLink | RevealedControllerBundleLink> {
-  const link = await run(GET_CONTROLLER_BUNDLE_LINK, { controllerPath }, async (operation) => {
-    const path = requireFullPath(controllerPath, "controllerPath", operation);
+  const check = (operation: string) => {
+    requireFullPath(controllerPath, "controllerPath", operation);
     if (options?.reveal !== undefined) requireBoolean(options.reveal, "reveal", operation);
-    const { url, token } = await operationsCenterOf(options, operation).client.getBundleDownloadLink(path);
-    return { controllerPath: path, url, token };
-  }, options);
+  };
+  const link = await run(GET_CONTROLLER_BUNDLE_LINK, { controllerPath }, async (operation) => {
+    const { url, token } = await operationsCenterOf(options, operation).client.getBundleDownloadLink(controllerPath);
+    return { controllerPath, url, token };
+  }, options, check);
   const linkFileContent = `${link.url}\n${link.token}`;
   if (options?.reveal === true) return new RevealedControllerBundleLink(link.controllerPath, link.url, link.token, linkFileContent);
   return { controllerPath: link.controllerPath, url: link.url, token: pulumi.secret(link.token), linkFileContent: pulumi.secret(linkFileContent) };
@@ -191,9 +203,14 @@ export async function getControllerBundleLink(
  */
 export async function validateUploadedBundle(bundleId: string, options?: FunctionOptions & QuietOptions): Promise<BundleValidationResult> {
   const quiet = options?.quiet;
-  return run(VALIDATE_UPLOADED_BUNDLE, { bundleId, quiet }, async (operation) => {
-    const id = requireText(bundleId, "bundleId", operation);
-    if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
-    return validationResultOf(await operationsCenterOf(options, operation).client.validateUploadedBundle(id, { quiet }));
-  }, options);
+  return run(
+    VALIDATE_UPLOADED_BUNDLE,
+    { bundleId, quiet },
+    async (operation) => validationResultOf(await operationsCenterOf(options, operation).client.validateUploadedBundle(bundleId, { quiet })),
+    options,
+    (operation) => {
+      requireText(bundleId, "bundleId", operation);
+      if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
+    },
+  );
 }

@@ -181,3 +181,45 @@ it("an error thrown by the mocks is the function's error, naming the call", asyn
   };
   await expect(cloudbees.getBundle("team-z")).rejects.toThrow('getBundle(name: "team-z"): no such bundle in this test');
 });
+
+it("a bad argument fails under mocks as in a program, naming the input, before the mocks are asked", async () => {
+  // Each case: the call, and the input its InvalidInputError names. None reaches the mocks' call.
+  const cases: Array<[() => Promise<unknown>, string]> = [
+    [() => cloudbees.getBundle(""), "name"],
+    [() => cloudbees.getControllerBundleLink("team-a/../controller"), "controllerPath"],
+    [() => cloudbees.getControllerBundleLink("team-a/controller-a", { reveal: "yes" as unknown as false }), "reveal"],
+    [() => cloudbees.validateUploadedBundle("team-a", { quiet: 1 as unknown as boolean }), "quiet"],
+    [() => cloudbees.getRawBundleValidationLog({ controller: "true" as unknown as boolean }), "controller"],
+    [() => cloudbees.downloadSchema("nope.json" as cloudbees.SchemaFile), "name"],
+    [() => cloudbees.exportItem("job/a", { section: "jobs.yaml" as cloudbees.SectionFile }), "section"],
+    [() => cloudbees.downloadEffectiveBundleFile("  "), "fileName"],
+    [() => cloudbees.exportEffectiveBundle({ includeZip: "yes" as unknown as boolean }), "includeZip"],
+    [() => cloudbees.validateBundle(42 as unknown as string), "bundle"],
+    [() => cloudbees.preValidateBundles(Buffer.from("PK\x05\x06"), { branch: "main" }), "branch"],
+    [() => cloudbees.preValidateBundles("bundles/", { bundles: [] }), "bundles"],
+    [() => cloudbees.getEffectiveBundle("bundles/", "team-a", { includeZip: "yes" as unknown as boolean }), "includeZip"],
+    [() => cloudbees.getEffectiveBundle(Buffer.alloc(0), "team-a"), "tree"],
+    [() => cloudbees.getApplication("a/b"), "applicationId"],
+    [() => cloudbees.getFlag("app1", "Production", "a\nb"), "flag"],
+    [() => cloudbees.getAuditLogs("app1", "Production", "yesterday"), "startDate"],
+    // The options every function takes.
+    [() => cloudbees.getUpdateLog({ instance: "sandbox", instanceUrl: "https://ci.example.com/a/" }), "instance"],
+    [() => cloudbees.getControllers({ connection: "" }), "connection"],
+    [() => cloudbees.getBundles({ settings: { apiTokn: "x" } as cloudbees.FunctionOptions["settings"] }), "settings"],
+  ];
+  for (const [call, input] of cases) {
+    const error = await call().then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(cloudbees.InvalidInputError);
+    expect([(error as cloudbees.InvalidInputError).input, (error as Error).message]).toEqual([input, expect.stringContaining(`invalid ${input}: `)]);
+  }
+  expect(calls).toEqual([]);
+});
+
+it("includeZip reaches the mocks, which answer the zip", async () => {
+  override = (args) => ({ bundle: "team-a", files: {}, hash: "ab", zip: new Uint8Array([80, 75, 5, 6]) });
+  const effective = await cloudbees.getEffectiveBundle("bundles/", "team-a", { includeZip: true });
+  expect(Buffer.isBuffer(effective.zip) && effective.zip.equals(Buffer.from([80, 75, 5, 6]))).toBe(true);
+  override = () => ({ files: {}, hash: "cd", zip: new Uint8Array([80, 75, 5, 6]) });
+  expect((await cloudbees.exportEffectiveBundle({ includeZip: true })).zip).toHaveLength(4);
+  expect(calls.map((c) => c.inputs)).toEqual([{ tree: "bundles/", bundle: "team-a", includeZip: true }, { includeZip: true }]);
+});
