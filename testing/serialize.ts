@@ -1,6 +1,6 @@
 /** The `__provider` text of a dynamic provider, as a program's `new pulumi.dynamic.Resource` serializes it. */
 import type * as inspector from "inspector";
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumiTypes from "@pulumi/pulumi";
 
 export interface SerializedProvider {
     text: string;
@@ -20,6 +20,9 @@ export interface SerializedProvider {
 export async function serializeProviderDetailed(provider: object): Promise<SerializedProvider> {
     // Under `jest --coverage` istanbul would put counters into this arrow (and capture its coverage map), so the
     // text would differ from the SDK's: keep the arrow uninstrumented.
+    // Loaded here, not at the top: the SDK is about a second of CPU to load, and a test file that imports the
+    // testing kit without serializing (most of them: they read the texts serialized once, test/harness) skips it.
+    const pulumi = require("@pulumi/pulumi") as typeof pulumiTypes;
     const sf = await pulumi.runtime.serializeFunction(/* istanbul ignore next */ () => provider, { allowSecrets: true });
     return { text: sf.text, containsSecrets: sf.containsSecrets };
 }

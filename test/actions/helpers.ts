@@ -3,12 +3,12 @@
  * Set-up of the action-resource tests: test/resources/helpers.ts's world (one emulator and one real provider host
  * per test file, the host running the built package from the repository root) plus the action kinds' provider texts.
  */
-import { providerShell } from "../../sdk/resources/provider-shell";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { ActionKind } from "../../provider/resources";
-import { dynamicType, serializeProvider, type JsonObject, type ManagedResource } from "../harness";
+import { dynamicType, type JsonObject, type ManagedResource } from "../harness";
+import { providerTextsOf } from "../harness/provider-texts";
 import { REPO_ROOT, startWorld, type World } from "../resources/helpers";
 
 export { REPO_ROOT, requests, copyBundles, cascSnapshot, type World } from "../resources/helpers";
@@ -24,10 +24,8 @@ export const ACTION_TYPES: Record<ActionKind, string> = {
 export const ACTION_KINDS = Object.keys(ACTION_TYPES) as ActionKind[];
 
 /** The provider texts exactly as the SDK classes store them in `__provider`. */
-export async function actionTexts(): Promise<Record<ActionKind, string>> {
-  const out = {} as Record<ActionKind, string>;
-  for (const kind of ACTION_KINDS) out[kind] = await serializeProvider(providerShell(kind));
-  return out;
+export function actionTexts(): Promise<Record<ActionKind, string>> {
+  return providerTextsOf(ACTION_KINDS);
 }
 
 export interface ActionWorld extends World {

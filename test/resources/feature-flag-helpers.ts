@@ -11,8 +11,8 @@
  */
 import type { FeatureFlagKind } from "../../provider/resources";
 import { FeatureManagementClient } from "../../provider";
-import { providerShell } from "../../sdk/resources/provider-shell";
-import { dynamicType, secret, serializeProvider, type JsonObject, type ManagedResource } from "../harness";
+import { dynamicType, secret, type JsonObject, type ManagedResource } from "../harness";
+import { providerTextsOf } from "../harness/provider-texts";
 import { adminConfig, startWorld, type World } from "./helpers";
 
 export const FF_TYPES: Record<FeatureFlagKind, string> = {
@@ -51,8 +51,7 @@ export async function startFlagWorld(options: Parameters<typeof startWorld>[0] &
     }),
     ...worldOptions,
   });
-  const texts = {} as Record<FeatureFlagKind, string>;
-  for (const kind of FF_KINDS) texts[kind] = await serializeProvider(providerShell(kind));
+  const texts = await providerTextsOf(FF_KINDS);
   const fm = new FeatureManagementClient({ baseUrl: w.emu.featureManagementUrl, token: w.emu.credentials.featureManagementToken, timeoutMs: 5000, maxRetries: 1, minRequestIntervalMs: interval });
   const close = w.close.bind(w);
   const fmEntries = () => w.emu.journal.entries().filter((e) => e.path.startsWith(FM_PREFIX));

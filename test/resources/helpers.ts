@@ -9,9 +9,9 @@ import * as path from "node:path";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../emulator";
 import { OperationsCenterClient, type ListedBundle } from "../../provider";
 import type { ResourceKind } from "../../provider/resources";
-import { providerShell } from "../../sdk/resources/provider-shell";
 import { emulatorStackConfig } from "../../testing/emulator-config";
-import { dynamicType, Lifecycle, serializeProvider, startProviderHost, type ProviderHost } from "../harness";
+import { dynamicType, Lifecycle, startProviderHost, type ProviderHost } from "../harness";
+import { providerTextsOf } from "../harness/provider-texts";
 
 export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 
@@ -26,10 +26,8 @@ export const TYPES: Record<ResourceKind, string> = {
 export const KINDS = Object.keys(TYPES) as ResourceKind[];
 
 /** The provider texts exactly as the SDK classes store them in `__provider`. */
-export async function providerTexts(): Promise<Record<ResourceKind, string>> {
-  const out = {} as Record<ResourceKind, string>;
-  for (const kind of KINDS) out[kind] = await serializeProvider(providerShell(kind));
-  return out;
+export function providerTexts(): Promise<Record<ResourceKind, string>> {
+  return providerTextsOf(KINDS);
 }
 
 function newestMtime(dir: string, ext: string): number {

@@ -9,7 +9,9 @@ import {
 } from "../../sdk";
 import { providerShell } from "../../sdk/resources/provider-shell";
 import { serializeProviderDetailed } from "../harness";
+import { PROVIDER_TEXTS_FILE_VARIABLE, providerTextsOf } from "../harness/provider-texts";
 import { useRecordingMocks } from "../harness/recording-mocks";
+import { resources, type ProviderKind } from "../../provider/resources";
 import { KINDS, TYPES } from "./helpers";
 
 // Credentials in this process's environment and config must never reach a provider text.
@@ -29,6 +31,14 @@ describe("provider shells", () => {
     }
     // Every method the host calls is there; nothing else is.
     for (const method of ["configure", "check", "diff", "create", "read", "update", "delete"]) expect(text).toContain(`${method}:`);
+  });
+
+  it("the texts the other test files send (serialized once per run, test/global-setup.ts) are the SDK's own", async () => {
+    // Every kind, the action and feature-flag ones too: what this file's SDK serializes is what the run shares.
+    const kinds = Object.keys(resources) as ProviderKind[];
+    const shared = await providerTextsOf(kinds);
+    for (const kind of kinds) expect([kind, shared[kind]]).toEqual([kind, (await serializeProviderDetailed(providerShell(kind))).text]);
+    expect(process.env[PROVIDER_TEXTS_FILE_VARIABLE]).toEqual(expect.stringContaining("provider-texts.json"));
   });
 
   it("one shell object per kind, so the SDK serializes each once", () => {
