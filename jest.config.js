@@ -12,4 +12,6 @@ module.exports = {
   // The provider shells' texts, serialized once for every file (test/harness/provider-texts.ts).
   globalSetup: "<rootDir>/test/global-setup.ts",
   globalTeardown: "<rootDir>/test/global-teardown.ts",
+  // The longest files first, also on a fresh clone (test/sequencer.js).
+  testSequencer: "<rootDir>/test/sequencer.js",
 };
