@@ -1,0 +1,74 @@
+/**
+ * testing/host-preload.ts: the provider hosts this kit starts defer `typescript` and `@npmcli/arborist`, which
+ * @pulumi/pulumi loads at start for closure serialization only (runtime/closure/parseFunction.js through
+ * typescript-shim.js, and runtime/closure/codePaths.js). The stand-ins must serve the SDK's own uses unchanged.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { PROVIDER_KEY, serializeProvider, startProviderHost, type ProviderHost } from "../harness";
+import { REPO_ROOT } from "../resources/helpers";
+
+const PRELOAD = path.join(REPO_ROOT, "dist", "testing", "host-preload.js");
+
+/** In a fresh Node process (with the preload or not): what is loaded at start, and the SDK's serializer and code paths at work. */
+function sdkAtWork(preload: boolean): Record<string, unknown> {
+  const script = `
+    const pulumi = require(require.resolve("@pulumi/pulumi", { paths: [${JSON.stringify(REPO_ROOT)}] }));
+    const loaded = (name) => Object.keys(require.cache).some((k) => k.includes("/node_modules/" + name + "/"));
+    const report = { atStart: { typescript: loaded("typescript"), arborist: loaded("@npmcli/arborist") } };
+    (async () => {
+      report.serialized = (await pulumi.runtime.serializeFunction(() => 6 * 7)).text;
+      report.codePaths = [...(await pulumi.runtime.computeCodePaths())];
+      report.afterUse = { typescript: loaded("typescript"), arborist: loaded("@npmcli/arborist") };
+      console.log(JSON.stringify(report));
+    })().catch((e) => console.log(JSON.stringify({ error: e.stack })));`;
+  // An empty project: computeCodePaths reads its package.json with arborist.
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), "host-preload-"));
+  fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "empty", version: "1.0.0", dependencies: {} }));
+  try {
+    const res = spawnSync(process.execPath, [...(preload ? ["--require", PRELOAD] : []), "-e", script], { cwd: project, encoding: "utf8", timeout: 60_000 });
+    return JSON.parse(res.stdout.trim().split("\n").at(-1) ?? "{}") as Record<string, unknown>;
+  } finally {
+    fs.rmSync(project, { recursive: true, force: true });
+  }
+}
+
+it("the SDK loads neither module at start; its serializer and code paths load them at first use and answer as without the preload", () => {
+  expect(fs.existsSync(PRELOAD)).toBe(true);
+  const deferred = sdkAtWork(true);
+  const plain = sdkAtWork(false);
+  expect(plain.atStart).toEqual({ typescript: true, arborist: true });
+  expect(deferred.atStart).toEqual({ typescript: false, arborist: false });
+  expect(deferred.afterUse).toEqual({ typescript: true, arborist: true });
+  expect(deferred.serialized).toContain("6 * 7");
+  expect([deferred.serialized, deferred.codePaths]).toEqual([plain.serialized, plain.codePaths]);
+});
+
+describe("a provider host started by the kit", () => {
+  let host: ProviderHost;
+  beforeAll(async () => {
+    host = await startProviderHost({ cwd: REPO_ROOT });
+  });
+  afterAll(async () => {
+    await host?.close();
+  });
+
+  it("has loaded neither module, and a provider that uses typescript gets the real one", async () => {
+    // Runs in the host: what its process has loaded, then a use of typescript through the SDK's own shim.
+    const provider = {
+      async check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
+        const loaded = (name: string) => Object.keys(require.cache).some((k) => k.includes(`/node_modules/${name}/`));
+        const before = { typescript: loaded("typescript"), arborist: loaded("@npmcli/arborist") };
+        const ts = require("@pulumi/pulumi/typescript-shim");
+        const parsed = ts.isVariableStatement(ts.createSourceFile("x.ts", "let x = 1;", ts.ScriptTarget.Latest).statements[0]);
+        return { inputs: { ...news, before, parsed, after: loaded("typescript") } };
+      },
+    };
+    const text = await serializeProvider(provider);
+    const res = await host.check("urn:pulumi:stack::project::pulumi-nodejs:dynamic:Resource::probe", {}, { [PROVIDER_KEY]: text });
+    expect(res.failures ?? []).toEqual([]);
+    expect(res.inputs).toMatchObject({ before: { typescript: false, arborist: false }, parsed: true, after: true });
+  });
+});
