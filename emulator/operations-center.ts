@@ -144,13 +144,13 @@ export class OperationsCenter {
     return this.yamlPatterns.get(stored);
   }
 
+  /** Patterns that went past their time budget (bounded-pattern.ts): they fail at once from then on. */
+  private readonly stalledPatterns = new Set<string>();
+
   /**
    * The controllers the pattern in force matches whole; without pattern, global visibility decides. A pattern that
    * backtracks past its budget throws PatternStalledError (a 500, see bounded-pattern.ts).
    */
-  /** Patterns that went past their time budget (bounded-pattern.ts): they fail at once from then on. */
-  private readonly stalledPatterns = new Set<string>();
-
   availableFor(bundle: string, controllers = this.controllerPaths()): string[] {
     const { regex } = this.patternOf(bundle);
     if (regex === "") return this.visibility ? [...controllers] : [];

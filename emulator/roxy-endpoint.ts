@@ -8,7 +8,7 @@
  * is the SDK key, as on the service's CDN).
  */
 import type { FeatureManagementService } from "./feature-management";
-import { json, jsonError, type EmulatorRequest, type Reply } from "./http";
+import { decodeSegment, json, jsonError, type EmulatorRequest, type Reply } from "./http";
 import { roxyPayload } from "./roxy-configuration";
 import { roxyUnknownKey } from "./undocumented-behaviour";
 
@@ -24,12 +24,7 @@ export function handleRoxyRequest(req: EmulatorRequest, subPath: string, service
   const m = /^([^/]+)(?:\/|\/device\/request_configuration\/?)?$/.exec(subPath);
   if (!m) return jsonError(404, "Not found: the SDK's configuration is at /roxy/<environment key>");
   if (req.method !== "GET") return json(405, { error: "Method not allowed: the SDK reads its configuration with GET" }, { allow: "GET" });
-  let key: string;
-  try {
-    key = decodeURIComponent(m[1]!);
-  } catch {
-    key = m[1]!;
-  }
+  const key = decodeSegment(m[1]!);
   const found = service.environmentOfKey(key);
   if (!found) return roxyUnknownKey(key);
   const { environment, model } = found;

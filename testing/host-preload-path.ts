@@ -1,14 +1,17 @@
 import * as fs from "fs";
 import * as path from "path";
 
+let args: string[] | undefined;
+
 /**
- * The built host-preload.js (it defers two modules of @pulumi/pulumi that provider hosts never use, and programs only
- * when they serialize): beside this file when this is the built kit, else (this file run from its sources, under
- * jest) the built copy. Undefined without one: the process then starts as it is, only slower.
+ * `--require <host-preload.js>` for a node process (it defers two modules of @pulumi/pulumi that provider hosts never
+ * use, and programs only when they serialize): the copy beside this file when this is the built kit, else (this file
+ * run from its sources, under jest) the built copy. None without one: the process then starts as it is, only slower.
  */
-export function hostPreloadPath(): string | undefined {
-    for (const candidate of [path.join(__dirname, "host-preload.js"), path.join(__dirname, "..", "dist", "testing", "host-preload.js")]) {
-        if (fs.existsSync(candidate)) return candidate;
+export function hostPreloadArgs(): string[] {
+    if (!args) {
+        const preload = [path.join(__dirname, "host-preload.js"), path.join(__dirname, "..", "dist", "testing", "host-preload.js")].find((p) => fs.existsSync(p));
+        args = preload ? ["--require", preload] : [];
     }
-    return undefined;
+    return args;
 }

@@ -18,7 +18,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { hostPreloadPath } from "./host-preload-path";
+import { hostPreloadArgs } from "./host-preload-path";
 import type { JsonObject } from "./provider-host";
 import { RUN_END, type ChildMessage, type DoneMessage, type RegisterMessage, type RegisterResult, type StartMessage } from "./program-protocol";
 
@@ -61,8 +61,7 @@ export class ProgramProcess {
     static fork(opts: ForkOptions): ProgramProcess {
         const env: Record<string, string | undefined> = { ...process.env, ...opts.env };
         // The program loads typescript when it serializes its providers; @npmcli/arborist it does not use.
-        const preload = hostPreloadPath();
-        const execArgv: string[] = preload ? ["--require", preload] : [];
+        const execArgv: string[] = [...hostPreloadArgs()];
         let tsNode: string | undefined;
         try {
             tsNode = require.resolve("ts-node/register/transpile-only", { paths: [opts.cwd, __dirname] });

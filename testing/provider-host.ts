@@ -22,7 +22,7 @@ import type {
     StartProviderHostOptions,
 } from "./provider-host-api";
 import { ProviderHostError } from "./provider-host-api";
-import { hostPreloadPath } from "./host-preload-path";
+import { hostPreloadArgs } from "./host-preload-path";
 import { normalizeForWire, unwrapSecrets } from "./values";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -77,11 +77,10 @@ function resolveHostScript(cwd: string): string {
 export async function startProviderHost(options: StartProviderHostOptions): Promise<ProviderHost> {
     const callTimeoutMs = options.callTimeoutMs ?? 20_000;
     const script = resolveHostScript(options.cwd);
-    const preload = hostPreloadPath();
     const child: ChildProcess = spawn(
         process.execPath,
         // The engine passes its own address; the host requires the argument but never dials it.
-        [...(preload ? ["--require", preload] : []), script, "127.0.0.1:0"],
+        [...hostPreloadArgs(), script, "127.0.0.1:0"],
         {
             cwd: options.cwd,
             env: {

@@ -1,8 +1,7 @@
-import { ConfigurationError } from "../http/errors";
+import { ConfigurationError, InvalidInputError } from "../http/errors";
 import { HttpClient } from "../http/http-client";
 import type { HttpOptions } from "../http/options";
 import { Secret } from "../http/redaction";
-import { InvalidInputError } from "../http/errors";
 import type { RequestSpec } from "../http/http-client";
 import { applicationListSchema, applicationSchema, type Application } from "./feature-management-schemas";
 import {
@@ -90,7 +89,7 @@ export class FeatureManagementClient {
         operation,
         method: "POST",
         path: "public-api/applications",
-        body: { contentType: "application/json", data: JSON.stringify({ applicationName }) },
+        body: jsonBody({ applicationName }),
         idempotency: "unsafe",
       },
       applicationSchema,
@@ -99,15 +98,8 @@ export class FeatureManagementClient {
 
   async getApplication(applicationId: string): Promise<Application> {
     const operation = `reading application "${applicationId}"`;
-    const id = requireSegment(applicationId, "applicationId", operation);
     return this.http.json(
-      {
-        operation,
-        method: "GET",
-        path: `public-api/applications/${encodeURIComponent(id)}`,
-        idempotency: "safe",
-        notFoundHint: "No application has this id in the token's account.",
-      },
+      { operation, method: "GET", path: appPath(applicationId, operation), idempotency: "safe", notFoundHint: NO_APPLICATION },
       applicationSchema,
     );
   }

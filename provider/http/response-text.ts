@@ -82,12 +82,6 @@ export function bounded(text: string, max: number): string {
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const NAMED_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
-/** Whether `text` holds a character printable() escapes. */
-export function hasUnprintable(text: string): boolean {
-  UNPRINTABLE.lastIndex = 0;
-  return UNPRINTABLE.test(text);
-}
-
 /**
  * `text` with every control and bidi-override character shown as an escape (`\n`, `\u001b`, `\u202e`): what every
  * error and warning does with the values it echoes, so that no input or answer can forge a line or a colour.

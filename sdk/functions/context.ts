@@ -127,14 +127,10 @@ export function featureManagementOf(options: FunctionOptions | undefined, operat
  * (an OperationsCenterClient is an InstanceClient).
  */
 export function instanceOf(options: InstanceOptions | undefined, operation: string): InstanceClient {
+  // run() has checked both (checkOptions): texts, not both at once.
   const { instanceUrl, instance } = options ?? {};
-  // run() has refused both at once (checkOptions).
-  if (instance !== undefined) {
-    const name = requireText(instance, "instance", operation);
-    return namedInstanceFor(settingsFor(options, operation), name).client;
-  }
+  if (instance !== undefined) return namedInstanceFor(settingsFor(options, operation), instance).client;
   if (instanceUrl === undefined) return operationsCenterOf(options, operation).client;
-  requireText(instanceUrl, "instanceUrl", operation);
   return instanceFor(settingsFor(options, operation), instanceUrl.trim(), { input: "instanceUrl", operation }).client;
 }
 
@@ -229,12 +225,12 @@ const ZIP_MAGIC = [Buffer.from("PK\x03\x04", "latin1"), Buffer.from("PK\x05\x06"
  * from the working directory (a program's folder under `pulumi up`). Everything is checked before any request.
  */
 export async function zipOf(
-  value: unknown,
+  value: string | Uint8Array,
   input: string,
   operation: string,
   zipFolder: (dir: string) => Promise<Buffer>,
 ): Promise<{ zip: Buffer; folder?: string }> {
-  requireBundleSource(value, input, operation);
+  // Its shape is checked (requireBundleSource) in the function's check, before this runs.
   if (value instanceof Uint8Array) {
     return { zip: Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength) };
   }

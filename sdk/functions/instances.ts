@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { requireBoolean, requireOneOf, requireText, SCHEMA_FILES, SECTION_FILES, type SchemaFile, type SectionFile } from "../../provider/clients/inputs";
+import { jsonDocumentSchema } from "../../provider/clients/casc-schemas";
 import { instanceOf, run, type InstanceOptions, type QuietOptions } from "./context";
 import { bundleUpdateCheckOf, updateLogOf, type BundleUpdateCheckResult, type UpdateLogResult } from "./results";
 import { bundleFilesOf, type BundleFiles } from "./zips";
@@ -15,7 +16,7 @@ const EXPORT_CONFIGURATION_ZIP = defineFunction("exportConfigurationZip", buffer
 const EXPORT_EFFECTIVE_BUNDLE = defineFunction("exportEffectiveBundle", bundleFilesSchema);
 const DOWNLOAD_EFFECTIVE_BUNDLE_FILE = defineFunction("downloadEffectiveBundleFile", () => z.string());
 const EXPORT_ITEM = defineFunction("exportItem", () => z.string());
-const DOWNLOAD_SCHEMA = defineFunction("downloadSchema", () => z.record(z.string(), z.unknown()));
+const DOWNLOAD_SCHEMA = defineFunction("downloadSchema", jsonDocumentSchema);
 
 // The endpoints every instance has. Each function asks the operations center, or the controller at
 // `options.instanceUrl`, as the configured operations-center user.

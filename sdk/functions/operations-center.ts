@@ -48,13 +48,12 @@ export async function getBundles(options?: FunctionOptions): Promise<BundleSumma
  */
 export async function getBundle(name: string, options?: FunctionOptions): Promise<BundleSummary> {
   return run(GET_BUNDLE, { name }, async (operation) => {
-    const wanted = name;
     const { client } = operationsCenterOf(options, operation);
     const bundles = await client.listBundles();
-    const found = bundles.find((b) => b.name === wanted);
+    const found = bundles.find((b) => b.name === name);
     if (!found) {
       const known = bundles.map((b) => b.name).sort();
-      throw new NotFoundError(`no bundle is named "${wanted}" (bundles: ${known.length ? known.join(", ") : "none"})`, {
+      throw new NotFoundError(`no bundle is named "${name}" (bundles: ${known.length ? known.join(", ") : "none"})`, {
         operation: "listing bundles",
         method: "GET",
         path: new URL("casc-bundle/list", client.baseUrl).pathname,

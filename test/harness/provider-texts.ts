@@ -18,9 +18,8 @@ let shared: Partial<Record<ProviderKind, string>> | undefined;
 
 /** Every kind's text, written to `file` (global-setup.ts). */
 export async function writeProviderTexts(file: string): Promise<void> {
-  const texts: Partial<Record<ProviderKind, string>> = {};
-  for (const kind of Object.keys(resources) as ProviderKind[]) texts[kind] = await serializeProvider(providerShell(kind));
-  fs.writeFileSync(file, JSON.stringify(texts));
+  // The variable is not set yet in global-setup.ts: providerTextsOf serializes them.
+  fs.writeFileSync(file, JSON.stringify(await providerTextsOf(Object.keys(resources) as ProviderKind[])));
 }
 
 /** The texts of `kinds`: those of the run when global-setup.ts wrote them, else serialized here. */

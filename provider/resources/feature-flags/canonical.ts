@@ -46,7 +46,7 @@ function canonicalDate(value: unknown): unknown {
   return Number.isNaN(t) ? value : new Date(t).toISOString();
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
+export function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 

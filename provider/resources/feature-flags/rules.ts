@@ -16,15 +16,11 @@ import {
 } from "../../clients/feature-flag-schemas";
 import { controlCharacterProblem, type InputChecker } from "../shared/check";
 import { isUnknown } from "../shared/values";
-import { canonicalOption, isBooleanFlag, type Options } from "./canonical";
+import { canonicalOption, isBooleanFlag, isRecord, type Options } from "./canonical";
 
 /** Longest description, label or operand text. */
 const MAX_TEXT_LENGTH = LIMITS.descriptionLength;
 const MAX_NAME_LENGTH = LIMITS.nameLength;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 function show(v: unknown): string {
   const text = JSON.stringify(v) ?? String(v);
@@ -39,11 +35,10 @@ function optionsText(options: readonly FlagOption[]): string {
  * Why `name` cannot be a path segment of the API (an environment or a flag appears in paths by its name), or
  * undefined. "/" and "\" are refused even encoded: proxies and servers decode %2F and route it as a separator.
  */
-export function pathNameProblem(name: string): string | undefined {
+function pathNameProblem(name: string): string | undefined {
   if (name === "." || name === "..") return `"${name}" cannot be a path segment`;
   if (/[/\\]/.test(name)) return `"${name}" holds a slash, which a URL path cannot carry as part of a name`;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(name)) return `"${show(name)}" holds a control character`;
+  // Control characters: c.text has refused them (pathName).
   return undefined;
 }
 
