@@ -1,13 +1,15 @@
 import { ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { assertBuiltPackage, REPO_ROOT } from "../resources/helpers";
 import { basic, copyBundles } from "./helpers";
 
-const ROOT = path.resolve(__dirname, "..", "..");
+/** The bin `cloudbees-emulator` runs (package.json "bin"), built: `npm test` builds it first. */
+const BIN = path.join(REPO_ROOT, (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { bin: Record<string, string> }).bin["cloudbees-emulator"]!);
 
 function runCli(args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [require.resolve("ts-node/dist/bin.js"), "--transpile-only", "emulator/cli.ts", ...args], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: REPO_ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -31,6 +33,7 @@ const extra: ChildProcess[] = [];
 
 // This file's emulator is the CLI itself, in a child process.
 beforeAll(async () => {
+  assertBuiltPackage();
   dir = copyBundles();
   fs.renameSync(path.join(dir, "team-b"), path.join(dir, "team-z"));
   emulator = runCli(["--port", "0", "--bundles", dir]);
@@ -42,7 +45,7 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe("cloudbees-emulator (emulator/cli.ts)", () => {
+describe("cloudbees-emulator (the built emulator/cli.ts)", () => {
   it("prints URLs and credentials and serves the --bundles folder", async () => {
     const out = emulator.output();
     expect(out).toContain("admin:admin-api-token-7f3c9d");
