@@ -1,9 +1,8 @@
-/** Removes what global-setup.ts wrote. */
+/** Removes the suite's scratch folder (global-setup.ts made it), with whatever the tests left in it. */
 import * as fs from "node:fs";
-import * as path from "node:path";
-import { PROVIDER_TEXTS_FILE_VARIABLE } from "./harness/provider-texts";
+import { SCRATCH_VARIABLE } from "./harness/scratch";
 
 export default function globalTeardown(): void {
-  const file = process.env[PROVIDER_TEXTS_FILE_VARIABLE];
-  if (file) fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  const scratch = process.env[SCRATCH_VARIABLE];
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 }

@@ -1,0 +1,16 @@
+/** What test/global-setup.ts gives every test file: its scratch folder as the temporary folder, and no extra CAs. */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { SCRATCH_VARIABLE, scratchRoot } from "./harness/scratch";
+
+it("the temporary folder of every worker, and of the processes it starts, is the suite's scratch folder", () => {
+  const scratch = process.env[SCRATCH_VARIABLE];
+  expect(scratch).toEqual(expect.stringContaining(`${path.sep}pulumi-cloudbees-jest-`));
+  expect(os.tmpdir()).toBe(scratch);
+  expect(process.env.TMPDIR).toBe(scratch);
+  expect(fs.statSync(scratch!).isDirectory()).toBe(true);
+  // On a RAM disk where the machine has one with room (this one has: /dev/shm).
+  expect(path.dirname(scratch!)).toBe(scratchRoot());
+  expect(process.env.NODE_EXTRA_CA_CERTS).toBe("");
+});
