@@ -4,8 +4,8 @@ import * as path from "path";
 let args: string[] | undefined;
 
 /**
- * `--require <host-preload.js>` for a node process (it defers two modules of @pulumi/pulumi that provider hosts never
- * use, and programs only when they serialize): the copy beside this file when this is the built kit, else (this file
+ * `--require <host-preload.js>` for a node process (it defers modules of @pulumi/pulumi that provider hosts never
+ * use, and programs only when they serialize or drive the CLI): the copy beside this file when this is the built kit, else (this file
  * run from its sources, under jest) the built copy. None without one: the process then starts as it is, only slower.
  */
 export function hostPreloadArgs(): string[] {

@@ -2,13 +2,14 @@
  * Preloaded into every provider host and program process this kit starts (`node --require`: provider-host.ts,
  * program-process.ts), to make their start cheap.
  *
- * At start, @pulumi/pulumi loads two large modules that only closure *serialization* uses, which happens in the
- * program, never in a provider host: `typescript` (runtime/closure/parseFunction.js, through typescript-shim.js) and
- * `@npmcli/arborist` (runtime/closure/codePaths.js). Measured on a 2-core machine they are two thirds of a host's
- * start (0.8 of 1.2 s of CPU), and a suite starts a host per deployment, as the engine does. Here those two modules
- * get a stand-in that loads the real module at its first use: a host that did use one would still get it, and a
- * program gets typescript when it first serializes a provider. Nothing else is touched, and only those two requires
- * from those two files.
+ * At start, @pulumi/pulumi loads large modules that a provider host never uses: two that only closure
+ * *serialization* uses, which happens in the program, `typescript` (runtime/closure/parseFunction.js, through
+ * typescript-shim.js) and `@npmcli/arborist` (runtime/closure/codePaths.js), and the Automation API (index.js's
+ * `automation`, with execa, js-yaml and the rest of what drives the CLI). Measured on a 2-core machine they are two
+ * thirds of a host's start (0.85 of 1.25 s of CPU), and a suite starts a host per deployment, as the engine does.
+ * Here those modules get a stand-in that loads the real module at its first use: a host that did use one would still
+ * get it, and a program gets typescript when it first serializes a provider. Nothing else is touched, and only those
+ * requires from those files.
  */
 import Module = require("node:module");
 
@@ -18,9 +19,9 @@ interface Deferred {
     /** The end of the path of the @pulumi/pulumi file that asks for it. */
     from: string;
     /**
-     * What the stand-in answers for `__esModule` before the real module is loaded. codePaths.js wraps arborist in
-     * `__importStar`, which would copy (so load) every export unless the module says it is an ES module; given the
-     * stand-in, it reads `arborist.Arborist` from it at its first use.
+     * What the stand-in answers for `__esModule` before the real module is loaded. codePaths.js wraps arborist, and
+     * index.js the Automation API, in `__importStar`, which would copy (so load) every export unless the module says
+     * it is an ES module (both are); given the stand-in, they read from it at first use.
      */
     esModule?: boolean;
 }
@@ -28,6 +29,7 @@ interface Deferred {
 const DEFERRED: Deferred[] = [
     { request: "typescript", from: "/@pulumi/pulumi/typescript-shim.js" },
     { request: "@npmcli/arborist", from: "/@pulumi/pulumi/runtime/closure/codePaths.js", esModule: true },
+    { request: "./automation", from: "/@pulumi/pulumi/index.js", esModule: true },
 ];
 
 /** A module's stand-in: every access loads the real module (once) and is answered by it. */
@@ -50,12 +52,26 @@ function standIn(load: () => object, esModule: boolean | undefined): object {
     );
 }
 
-type Load = (request: string, parent: { filename?: string } | undefined, isMain: boolean) => unknown;
-const loader = Module as unknown as { _load: Load };
+type Parent = { filename?: string } | undefined;
+type Load = (request: string, parent: Parent, isMain: boolean) => unknown;
+const loader = Module as unknown as { _load: Load; _resolveFilename(request: string, parent: Parent, isMain: boolean): string };
 const load = loader._load;
 loader._load = function (request, parent, isMain) {
     const filename = parent?.filename?.split("\\").join("/");
     const deferred = filename && DEFERRED.find((d) => d.request === request && filename.endsWith(d.from));
-    if (!deferred) return load.call(this, request, parent, isMain);
+    if (!deferred || !resolvable(request, parent, isMain)) return load.call(this, request, parent, isMain);
     return standIn(() => load.call(this, request, parent, isMain) as object, deferred.esModule);
 };
+
+/**
+ * Whether the real require would find the module. One that is not installed throws at once, as without this preload:
+ * typescript-shim.js catches that and falls back to the SDK's vendored TypeScript (a JavaScript project has none).
+ */
+function resolvable(request: string, parent: Parent, isMain: boolean): boolean {
+    try {
+        loader._resolveFilename(request, parent, isMain);
+        return true;
+    } catch {
+        return false;
+    }
+}

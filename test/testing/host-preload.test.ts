@@ -1,7 +1,8 @@
 /**
  * testing/host-preload.ts: the provider hosts this kit starts defer `typescript` and `@npmcli/arborist`, which
  * @pulumi/pulumi loads at start for closure serialization only (runtime/closure/parseFunction.js through
- * typescript-shim.js, and runtime/closure/codePaths.js). The stand-ins must serve the SDK's own uses unchanged.
+ * typescript-shim.js, and runtime/closure/codePaths.js), and the Automation API (index.js). The stand-ins must serve
+ * the SDK's own uses unchanged.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -12,16 +13,32 @@ import { REPO_ROOT } from "../resources/helpers";
 
 const PRELOAD = path.join(REPO_ROOT, "dist", "testing", "host-preload.js");
 
-/** In a fresh Node process (with the preload or not): what is loaded at start, and the SDK's serializer and code paths at work. */
-function sdkAtWork(preload: boolean): Record<string, unknown> {
-  const script = `
+/**
+ * In a fresh Node process (with the preload or not): what is loaded at start, and the SDK's serializer and code paths
+ * at work. `noTypescript`: as in a JavaScript project, `typescript` cannot be found (the SDK then uses its vendored
+ * copy).
+ */
+function sdkAtWork(preload: boolean, noTypescript = false): Record<string, unknown> {
+  const hide = `
+    const Module = require("node:module");
+    const resolve = Module._resolveFilename;
+    Module._resolveFilename = function (request, ...rest) {
+      if (request === "typescript") throw Object.assign(new Error("Cannot find module 'typescript'"), { code: "MODULE_NOT_FOUND" });
+      return resolve.call(this, request, ...rest);
+    };`;
+  const script = `${noTypescript ? hide : ""}
     const pulumi = require(require.resolve("@pulumi/pulumi", { paths: [${JSON.stringify(REPO_ROOT)}] }));
     const loaded = (name) => Object.keys(require.cache).some((k) => k.includes("/node_modules/" + name + "/"));
-    const report = { atStart: { typescript: loaded("typescript"), arborist: loaded("@npmcli/arborist") } };
+    const automation = () => Object.keys(require.cache).some((k) => k.endsWith("/@pulumi/pulumi/automation/index.js"));
+    const report = { atStart: { typescript: loaded("typescript"), arborist: loaded("@npmcli/arborist"), automation: automation() } };
     (async () => {
       report.serialized = (await pulumi.runtime.serializeFunction(() => 6 * 7)).text;
       report.codePaths = [...(await pulumi.runtime.computeCodePaths())];
-      report.afterUse = { typescript: loaded("typescript"), arborist: loaded("@npmcli/arborist") };
+      // The Automation API as a program uses it: its exports, and a class that works.
+      report.automationApi = Object.keys(pulumi.automation).sort();
+      report.stackAlreadyExists = new pulumi.automation.StackAlreadyExistsError({ commandResult: "x", stderr: "", stdout: "", code: 1 }) instanceof Error;
+      report.afterUse = { typescript: loaded("typescript"), arborist: loaded("@npmcli/arborist"), automation: automation() };
+      report.vendoredTypescript = Object.keys(require.cache).some((k) => k.includes("/@pulumi/pulumi/vendor/typescript@"));
       console.log(JSON.stringify(report));
     })().catch((e) => console.log(JSON.stringify({ error: e.stack })));`;
   // An empty project: computeCodePaths reads its package.json with arborist.
@@ -35,15 +52,26 @@ function sdkAtWork(preload: boolean): Record<string, unknown> {
   }
 }
 
-it("the SDK loads neither module at start; its serializer and code paths load them at first use and answer as without the preload", () => {
+it("the SDK loads none of them at start; its serializer, code paths and Automation API load them at first use and answer as without the preload", () => {
   expect(fs.existsSync(PRELOAD)).toBe(true);
   const deferred = sdkAtWork(true);
   const plain = sdkAtWork(false);
-  expect(plain.atStart).toEqual({ typescript: true, arborist: true });
-  expect(deferred.atStart).toEqual({ typescript: false, arborist: false });
-  expect(deferred.afterUse).toEqual({ typescript: true, arborist: true });
+  expect(plain.atStart).toEqual({ typescript: true, arborist: true, automation: true });
+  expect(deferred.atStart).toEqual({ typescript: false, arborist: false, automation: false });
+  expect(deferred.afterUse).toEqual({ typescript: true, arborist: true, automation: true });
   expect(deferred.serialized).toContain("6 * 7");
-  expect([deferred.serialized, deferred.codePaths]).toEqual([plain.serialized, plain.codePaths]);
+  expect(deferred.automationApi).toEqual(expect.arrayContaining(["LocalWorkspace", "Stack", "StackAlreadyExistsError"]));
+  expect(deferred.stackAlreadyExists).toBe(true);
+  const shared = (r: Record<string, unknown>) => [r.serialized, r.codePaths, r.automationApi, r.stackAlreadyExists];
+  expect(shared(deferred)).toEqual(shared(plain));
+});
+
+it("where typescript is not installed, the SDK's serializer falls back to its vendored copy as without the preload", () => {
+  const deferred = sdkAtWork(true, true);
+  expect(deferred.error).toBeUndefined();
+  expect(deferred.serialized).toContain("6 * 7");
+  expect(deferred.vendoredTypescript).toBe(true);
+  expect(deferred.serialized).toEqual(sdkAtWork(false, true).serialized);
 });
 
 describe("a provider host started by the kit", () => {
