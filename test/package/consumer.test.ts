@@ -3,8 +3,9 @@
  * in our node_modules can hide a missing file) with @pulumi/pulumi from the npm cache, offline. The project
  * typechecks test/package/consumer/index.ts (every resource and function) and runs its life cycle with
  * `pulumi-cloudbees/testing` (consumer/lifecycle.ts) and unit-tests it with `setMocks` (consumer/unit.ts), with the
- * newest @pulumi/pulumi of the peer range; a smaller program (consumer/small) runs with the lowest. Packs dist/ as it
- * is: `npm test` builds it first (run `npm run build` before running this file alone).
+ * newest @pulumi/pulumi of the peer range; a smaller program in JavaScript (consumer/small) runs with the lowest, in a
+ * project that installs nothing but the SDK and the package. Packs dist/ as it is: `npm test` builds it first (run
+ * `npm run build` before running this file alone).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -19,7 +20,7 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"))
 };
 const NEWEST = pkg.devDependencies["@pulumi/pulumi"]!;
 const LOWEST = pkg.devDependencies["pulumi-sdk-lowest"]!.replace(/^npm:@pulumi\/pulumi@/, "");
-// Build tools of the consumer's project, from our own lock.
+// Build tools of the TypeScript project (the newest), from our own lock.
 const TOOLS = { typescript: "node_modules/typescript", "ts-node": "node_modules/ts-node", "@types/node": "node_modules/@types/node" };
 
 let scratch: string;
@@ -40,9 +41,9 @@ interface Project {
 }
 
 /** Installs a project; both install at once (I/O mostly), their life cycles run one after the other. */
-async function install(name: string, pulumiFrom: string, tarball: Promise<string>): Promise<Project> {
+async function install(name: string, dependencies: Record<string, string>, tarball: Promise<string>): Promise<Project> {
   const dir = path.join(scratch, name);
-  const result: Project = { dir, install: await installConsumer(dir, await tarball, { "@pulumi/pulumi": pulumiFrom, ...TOOLS }), copies: [], version: "" };
+  const result: Project = { dir, install: await installConsumer(dir, await tarball, dependencies), copies: [], version: "" };
   if (result.install.code !== 0) return result;
   result.copies = await pulumiCopies(dir);
   result.version = (JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as { version: string }).version;
@@ -52,8 +53,8 @@ async function install(name: string, pulumiFrom: string, tarball: Promise<string
 beforeAll(() => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cloudbees-consumer-"));
   const tarball = pack(scratch);
-  newest = install("newest", "node_modules/@pulumi/pulumi", tarball);
-  lowest = install("lowest", "node_modules/pulumi-sdk-lowest", tarball);
+  newest = install("newest", { "@pulumi/pulumi": "node_modules/@pulumi/pulumi", ...TOOLS }, tarball);
+  lowest = install("lowest", { "@pulumi/pulumi": "node_modules/pulumi-sdk-lowest" }, tarball);
   // Awaited by the tests; a failure is reported there.
   newest.catch(() => undefined);
   lowest.catch(() => undefined);
@@ -67,9 +68,10 @@ function succeeded(res: CommandResult | undefined): { code: number | null | unde
   return { code: res?.code, output: res?.code === 0 ? "" : res?.output ?? "(not run)" };
 }
 
-/** Runs lifecycle.ts (or small-lifecycle.ts) in the project: a program's life cycle with pulumi-cloudbees/testing. */
+/** Runs lifecycle.ts (or small-lifecycle.js) in the project: a program's life cycle with pulumi-cloudbees/testing. */
 async function lifecycle(p: Project, script = "lifecycle.ts"): Promise<LifecycleReport> {
-  const res = await run(process.execPath, ["-r", "ts-node/register/transpile-only", script], p.dir, 240_000);
+  const args = script.endsWith(".ts") ? ["-r", "ts-node/register/transpile-only", script] : [script];
+  const res = await run(process.execPath, args, p.dir, 240_000);
   expect(succeeded(res)).toEqual({ code: 0, output: "" });
   return JSON.parse(res.output.trim().split("\n").at(-1)!) as LifecycleReport;
 }
@@ -168,6 +170,8 @@ it(`runs a smaller program's life cycle with the lowest @pulumi/pulumi of the ra
   expect(p.version).toBe(LOWEST);
   // The shells and the host of the lowest SDK: a setting resource, a dependent one, an action on a controller, and
   // a function (the program with every resource and function runs with the newest, above).
-  const r = await lifecycle(p, "small-lifecycle.ts");
+  // Nothing but the SDK and the package: the program and its life cycle are JavaScript.
+  expect(fs.existsSync(path.join(p.dir, "node_modules", "typescript"))).toBe(false);
+  const r = await lifecycle(p, "small-lifecycle.js");
   expect(r.outputs).toEqual({ regex: "^(?:team-b/controller-b)$", assigned: "team-b/controller-b <- team-b", reloaded: true, usedBy: ["team-b/controller-b"] });
 });

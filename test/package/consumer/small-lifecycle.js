@@ -1,11 +1,12 @@
-// The life cycle of small/index.ts against the emulator with pulumi-cloudbees/testing: preview, up, a refresh that
+// @ts-check
+// The life cycle of small/index.js against the emulator with pulumi-cloudbees/testing: preview, up, a refresh that
 // must find nothing, an up that changes nothing, destroy. Prints one JSON line for the package test.
-import * as assert from "node:assert/strict";
-import * as path from "node:path";
-import { closeClients } from "pulumi-cloudbees";
-import { changesOf, formatPlan, ProgramTest, startEmulator } from "pulumi-cloudbees/testing";
+const assert = require("node:assert/strict");
+const path = require("node:path");
+const { closeClients } = require("pulumi-cloudbees");
+const { changesOf, formatPlan, ProgramTest, startEmulator } = require("pulumi-cloudbees/testing");
 
-async function main(): Promise<void> {
+async function main() {
   const emulator = await startEmulator();
   const test = await ProgramTest.start({
     dir: path.join(__dirname, "small"),
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
     assert.ok(preview.length === 3 && preview.every((e) => e.op === "create"), formatPlan(preview));
     const up = await test.up();
     assert.equal(up.filter((e) => e.op === "create").length, 3, formatPlan(up));
-    const outputs = test.outputs().outputs as Record<string, unknown>;
+    const outputs = test.outputs().outputs;
     assert.equal(emulator.state.assignments()["team-b/controller-b"], "team-b");
     await test.refresh({ expectNoChanges: true });
     const again = await test.up();
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => {
+main().catch((e) => {
   console.error(e instanceof Error ? (e.stack ?? e.message) : e);
   process.exit(1);
 });

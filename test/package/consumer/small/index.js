@@ -1,8 +1,10 @@
+// @ts-check
 // A setting resource, one that depends on it, an action resource on a controller and a function: enough to prove
 // the provider shells and the host of the lowest @pulumi/pulumi of the range (index.ts, with every resource and
-// function, runs with the newest).
-import * as pulumi from "@pulumi/pulumi";
-import * as cloudbees from "pulumi-cloudbees";
+// function, runs with the newest). JavaScript, as a program of a project without TypeScript: the project that
+// installs the lowest SDK installs nothing else (the newest project's tsc checks this file with checkJs).
+const pulumi = require("@pulumi/pulumi");
+const cloudbees = require("pulumi-cloudbees");
 
 const config = new pulumi.Config("consumer");
 const controller = "team-b/controller-b";
@@ -11,7 +13,7 @@ const availability = new cloudbees.BundleAvailability("team-b", { bundleId: "tea
 const assignment = new cloudbees.ControllerBundleAssignment("assign", { controllerPath: controller, bundleId: availability.bundleId });
 const reload = new cloudbees.BundleReload("reload", { instanceUrl: config.require("controllerUrl") }, { dependsOn: [assignment] });
 
-export const outputs = {
+exports.outputs = {
   regex: availability.regex,
   assigned: pulumi.interpolate`${assignment.controllerPath} <- ${assignment.bundleId}`,
   reloaded: reload.reloaded,
