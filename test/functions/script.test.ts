@@ -2,15 +2,18 @@ import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { OperationsCenterClient } from "../../provider";
+import { assertBuiltPackage } from "../resources/helpers";
 import { adminEnvironment } from "./helpers";
 
 // A script run by node, outside jest and outside any Pulumi program: it reads the environment, prints no token,
-// and exits on its own as soon as its work is done.
+// and exits on its own as soon as its work is done. It imports the package by name, as a user's script does: the
+// built one (`npm test` builds it).
 
 const CONTROLLER = "team-a/controller-a";
 let emu: Emulator;
 
 beforeAll(async () => {
+  assertBuiltPackage();
   emu = await startEmulator();
   const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin });
   await oc.setControllerToBundle("team-a", CONTROLLER);

@@ -41,8 +41,9 @@ function newestMtime(dir: string, ext: string): number {
 }
 
 /**
- * The host runs the *built* provider (dist/), found by package name, and the emulator's bin is the built one. Fail
- * with the fix rather than test stale code (`npm test` builds first; `npx jest` alone does not).
+ * The host runs the *built* provider (dist/), found by package name, as do the emulator's bin, scripts that import the
+ * package by name, and the kit's program processes. Fail with the fix rather than test stale code (`npm test` builds
+ * first; `npx jest` alone does not).
  */
 export function assertBuiltPackage(): void {
   let resolved: string;
@@ -52,7 +53,7 @@ export function assertBuiltPackage(): void {
     throw new Error("pulumi-cloudbees does not resolve from the repository root: run `npm run build && node scripts/link-self.js`");
   }
   const built = fs.statSync(resolved).mtimeMs;
-  for (const folder of ["provider", "emulator"]) {
+  for (const folder of ["provider", "sdk", "emulator", "testing"]) {
     if (Math.min(built, newestMtime(path.join(REPO_ROOT, "dist", folder), ".js")) < newestMtime(path.join(REPO_ROOT, folder), ".ts")) {
       throw new Error(`dist/${folder} is older than ${folder}/: run \`npm run build\` (npm test does it for you)`);
     }
