@@ -2,10 +2,10 @@
  * Preloaded into every provider host and program process this kit starts (`node --require`: provider-host.ts,
  * program-process.ts), to make their start cheap.
  *
- * At start, @pulumi/pulumi loads large modules that a provider host never uses: two that only closure
+ * At start, @pulumi/pulumi loads large modules that a provider host never uses: those that only closure
  * *serialization* uses, which happens in the program, `typescript` (runtime/closure/parseFunction.js, through
- * typescript-shim.js) and `@npmcli/arborist` (runtime/closure/codePaths.js), and the Automation API (index.js's
- * `automation`, with execa, js-yaml and the rest of what drives the CLI). Measured on a 2-core machine they are two
+ * typescript-shim.js) and `@npmcli/arborist` with two helpers (runtime/closure/codePaths.js), and the Automation API
+ * (index.js's `automation`, with execa, js-yaml and the rest of what drives the CLI). Measured on a 2-core machine they are two
  * thirds of a host's start (0.85 of 1.25 s of CPU), and a suite starts a host per deployment, as the engine does.
  * Here those modules get a stand-in that loads the real module at its first use: a host that did use one would still
  * get it, and a program gets typescript when it first serializes a provider. Nothing else is touched, and only those
@@ -24,21 +24,28 @@ interface Deferred {
      * it is an ES module (both are); given the stand-in, they read from it at first use.
      */
     esModule?: boolean;
+    /** The module is a function (normalize-package-data, which codePaths.js calls through `__importDefault`). */
+    callable?: boolean;
 }
 
 const DEFERRED: Deferred[] = [
     { request: "typescript", from: "/@pulumi/pulumi/typescript-shim.js" },
     { request: "@npmcli/arborist", from: "/@pulumi/pulumi/runtime/closure/codePaths.js", esModule: true },
     { request: "./automation", from: "/@pulumi/pulumi/index.js", esModule: true },
+    // codePaths.js's other helpers: only computeCodePaths (serialization) uses them.
+    { request: "normalize-package-data", from: "/@pulumi/pulumi/runtime/closure/codePaths.js", esModule: false, callable: true },
+    { request: "fdir", from: "/@pulumi/pulumi/runtime/closure/codePaths.js" },
 ];
 
-/** A module's stand-in: every access loads the real module (once) and is answered by it. */
-function standIn(load: () => object, esModule: boolean | undefined): object {
+/** A module's stand-in: every access (or call) loads the real module (once) and is answered by it. */
+function standIn(load: () => object, { esModule, callable }: Deferred): object {
     let real: object | undefined;
     const target = () => (real ??= load());
+    // An arrow function when callable: it has no non-configurable own property that the real module would lack.
     return new Proxy(
-        {},
+        callable ? () => undefined : {},
         {
+            apply: (_, self, args) => Reflect.apply(target() as (...a: unknown[]) => unknown, self, args),
             get: (_, key) => (key === "__esModule" && real === undefined && esModule !== undefined ? esModule : Reflect.get(target(), key)),
             set: (_, key, value) => Reflect.set(target(), key, value),
             has: (_, key) => Reflect.has(target(), key),
@@ -60,7 +67,7 @@ loader._load = function (request, parent, isMain) {
     const filename = parent?.filename?.split("\\").join("/");
     const deferred = filename && DEFERRED.find((d) => d.request === request && filename.endsWith(d.from));
     if (!deferred || !resolvable(request, parent, isMain)) return load.call(this, request, parent, isMain);
-    return standIn(() => load.call(this, request, parent, isMain) as object, deferred.esModule);
+    return standIn(() => load.call(this, request, parent, isMain) as object, deferred);
 };
 
 /**

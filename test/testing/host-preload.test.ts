@@ -1,8 +1,8 @@
 /**
  * testing/host-preload.ts: the provider hosts this kit starts defer `typescript` and `@npmcli/arborist`, which
  * @pulumi/pulumi loads at start for closure serialization only (runtime/closure/parseFunction.js through
- * typescript-shim.js, and runtime/closure/codePaths.js), and the Automation API (index.js). The stand-ins must serve
- * the SDK's own uses unchanged.
+ * typescript-shim.js, and runtime/closure/codePaths.js with normalize-package-data and fdir), and the Automation API
+ * (index.js). The stand-ins must serve the SDK's own uses unchanged.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -30,22 +30,26 @@ function sdkAtWork(preload: boolean, noTypescript = false): Record<string, unkno
     const pulumi = require(require.resolve("@pulumi/pulumi", { paths: [${JSON.stringify(REPO_ROOT)}] }));
     const loaded = (name) => Object.keys(require.cache).some((k) => k.includes("/node_modules/" + name + "/"));
     const automation = () => Object.keys(require.cache).some((k) => k.endsWith("/@pulumi/pulumi/automation/index.js"));
-    const report = { atStart: { typescript: loaded("typescript"), arborist: loaded("@npmcli/arborist"), automation: automation() } };
+    const helpers = () => loaded("normalize-package-data") && loaded("fdir");
+    const report = { atStart: { typescript: loaded("typescript"), arborist: loaded("@npmcli/arborist"), helpers: helpers(), automation: automation() } };
     (async () => {
       report.serialized = (await pulumi.runtime.serializeFunction(() => 6 * 7)).text;
       report.codePaths = [...(await pulumi.runtime.computeCodePaths())];
       // The Automation API as a program uses it: its exports, and a class that works.
       report.automationApi = Object.keys(pulumi.automation).sort();
       report.stackAlreadyExists = new pulumi.automation.StackAlreadyExistsError({ commandResult: "x", stderr: "", stdout: "", code: 1 }) instanceof Error;
-      report.afterUse = { typescript: loaded("typescript"), arborist: loaded("@npmcli/arborist"), automation: automation() };
+      report.afterUse = { typescript: loaded("typescript"), arborist: loaded("@npmcli/arborist"), helpers: helpers(), automation: automation() };
       report.vendoredTypescript = Object.keys(require.cache).some((k) => k.includes("/@pulumi/pulumi/vendor/typescript@"));
       console.log(JSON.stringify(report));
     })().catch((e) => console.log(JSON.stringify({ error: e.stack })));`;
-  // An empty project: computeCodePaths reads its package.json with arborist.
+  // An empty project in a workspace: computeCodePaths reads its package.json (normalize-package-data), finds the
+  // workspace root (fdir) and reads the tree with arborist.
   const project = fs.mkdtempSync(path.join(os.tmpdir(), "host-preload-"));
-  fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "empty", version: "1.0.0", dependencies: {} }));
+  fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "root", private: true, workspaces: ["app"] }));
+  fs.mkdirSync(path.join(project, "app"));
+  fs.writeFileSync(path.join(project, "app", "package.json"), JSON.stringify({ name: "empty", version: "1.0.0", dependencies: {} }));
   try {
-    const res = spawnSync(process.execPath, [...(preload ? ["--require", PRELOAD] : []), "-e", script], { cwd: project, encoding: "utf8", timeout: 60_000 });
+    const res = spawnSync(process.execPath, [...(preload ? ["--require", PRELOAD] : []), "-e", script], { cwd: path.join(project, "app"), encoding: "utf8", timeout: 60_000 });
     return JSON.parse(res.stdout.trim().split("\n").at(-1) ?? "{}") as Record<string, unknown>;
   } finally {
     fs.rmSync(project, { recursive: true, force: true });
@@ -56,9 +60,9 @@ it("the SDK loads none of them at start; its serializer, code paths and Automati
   expect(fs.existsSync(PRELOAD)).toBe(true);
   const deferred = sdkAtWork(true);
   const plain = sdkAtWork(false);
-  expect(plain.atStart).toEqual({ typescript: true, arborist: true, automation: true });
-  expect(deferred.atStart).toEqual({ typescript: false, arborist: false, automation: false });
-  expect(deferred.afterUse).toEqual({ typescript: true, arborist: true, automation: true });
+  expect(plain.atStart).toEqual({ typescript: true, arborist: true, helpers: true, automation: true });
+  expect(deferred.atStart).toEqual({ typescript: false, arborist: false, helpers: false, automation: false });
+  expect(deferred.afterUse).toEqual({ typescript: true, arborist: true, helpers: true, automation: true });
   expect(deferred.serialized).toContain("6 * 7");
   expect(deferred.automationApi).toEqual(expect.arrayContaining(["LocalWorkspace", "Stack", "StackAlreadyExistsError"]));
   expect(deferred.stackAlreadyExists).toBe(true);
