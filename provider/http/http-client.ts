@@ -1,5 +1,4 @@
 import type { Dispatcher } from "undici";
-import { undici } from "../libraries";
 import type { ZodType } from "zod";
 import {
   AuthenticationError,
@@ -202,11 +201,14 @@ export class HttpClient {
     if (spec.body) headers["content-type"] = spec.body.contentType;
     const deadline = AbortSignal.timeout(this.deadlineMs(spec));
     try {
-      const response = await undici().request(url, {
+      const dispatcher = (this.dispatcher ??= createDispatcher(this.baseUrl, this.options));
+      // As undici's top-level request(url, ...) calls it.
+      const response = await dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method: spec.method,
         headers,
         body: spec.body?.data,
-        dispatcher: (this.dispatcher ??= createDispatcher(this.baseUrl, this.options)),
         signal: deadline,
       });
       const body = await this.readBody(response, spec, url);
