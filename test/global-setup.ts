@@ -13,14 +13,15 @@
  *   hundred: provider hosts, programs, CLIs).
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { PROVIDER_TEXTS_FILE_VARIABLE, writeProviderTexts } from "./harness/provider-texts";
 import { withoutNewGlobals } from "./harness/global-state";
 import { closeSerializerSession } from "./harness/serialize";
-import { SCRATCH_VARIABLE, scratchRoot } from "./harness/scratch";
+import { ramDisk, SCRATCH_VARIABLE } from "./harness/scratch";
 
 export default async function globalSetup(): Promise<void> {
-  const scratch = fs.mkdtempSync(path.join(scratchRoot(), "pulumi-cloudbees-jest-"));
+  const scratch = fs.mkdtempSync(path.join(ramDisk() ?? os.tmpdir(), "pulumi-cloudbees-jest-"));
   process.env[SCRATCH_VARIABLE] = scratch;
   process.env.TMPDIR = scratch;
   const file = path.join(scratch, "provider-texts.json");
