@@ -7,6 +7,7 @@
  * typescript-shim.js) and `@npmcli/arborist` with two helpers (runtime/closure/codePaths.js), and the Automation API
  * (index.js's `automation`, with execa, js-yaml and the rest of what drives the CLI). Measured on a 2-core machine they are two
  * thirds of a host's start (0.85 of 1.25 s of CPU), and a suite starts a host per deployment, as the engine does.
+ * semver and @opentelemetry/api, which only a program uses, were a further 30 ms of the 300 ms left.
  * Here those modules get a stand-in that loads the real module at its first use: a host that did use one would still
  * get it, and a program gets typescript when it first serializes a provider. Nothing else is touched, and only those
  * requires from those files.
@@ -35,6 +36,14 @@ const DEFERRED: Deferred[] = [
     // codePaths.js's other helpers: only computeCodePaths (serialization) uses them.
     { request: "normalize-package-data", from: "/@pulumi/pulumi/runtime/closure/codePaths.js", esModule: false, callable: true },
     { request: "fdir", from: "/@pulumi/pulumi/runtime/closure/codePaths.js" },
+    // Read only when a program registers a resource with a provider version (rpc.js: semver.eq, semver.gt), when
+    // serialization transforms a function (rewriteSuper.js: semver.parse, semver.satisfies) and when a client call
+    // carries a trace context (settings.js); a host does none of these. All go through `__importStar`, and both files
+    // read only named members of semver, so its stand-in may say it is an ES module (which keeps __importStar from
+    // copying, so loading, every export).
+    { request: "semver", from: "/@pulumi/pulumi/runtime/rpc.js", esModule: true },
+    { request: "semver", from: "/@pulumi/pulumi/runtime/closure/rewriteSuper.js", esModule: true },
+    { request: "@opentelemetry/api", from: "/@pulumi/pulumi/runtime/settings.js", esModule: true },
 ];
 
 /** A module's stand-in: every access (or call) loads the real module (once) and is answered by it. */

@@ -1,8 +1,9 @@
 /**
  * testing/host-preload.ts: the provider hosts this kit starts defer `typescript` and `@npmcli/arborist`, which
  * @pulumi/pulumi loads at start for closure serialization only (runtime/closure/parseFunction.js through
- * typescript-shim.js, and runtime/closure/codePaths.js with normalize-package-data and fdir), and the Automation API
- * (index.js). The stand-ins must serve the SDK's own uses unchanged.
+ * typescript-shim.js, and runtime/closure/codePaths.js with normalize-package-data and fdir), the Automation API
+ * (index.js), semver (runtime/rpc.js, runtime/closure/rewriteSuper.js) and @opentelemetry/api (runtime/settings.js).
+ * The stand-ins must serve the SDK's own uses unchanged.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -31,14 +32,27 @@ function sdkAtWork(preload: boolean, noTypescript = false): Record<string, unkno
     const loaded = (name) => Object.keys(require.cache).some((k) => k.includes("/node_modules/" + name + "/"));
     const automation = () => Object.keys(require.cache).some((k) => k.endsWith("/@pulumi/pulumi/automation/index.js"));
     const helpers = () => loaded("normalize-package-data") && loaded("fdir");
-    const report = { atStart: { typescript: loaded("typescript"), arborist: loaded("@npmcli/arborist"), helpers: helpers(), automation: automation() } };
+    const state = () => ({ typescript: loaded("typescript"), arborist: loaded("@npmcli/arborist"), helpers: helpers(), automation: automation(), semver: loaded("semver"), opentelemetry: loaded("@opentelemetry/api") });
+    const report = { atStart: state() };
     (async () => {
       report.serialized = (await pulumi.runtime.serializeFunction(() => 6 * 7)).text;
+      // rpc.js's semver: the best registration for a version, or the newest for none.
+      const registrations = new Map([["k", [{ version: "1.2.3", n: 1 }, { version: "1.10.0", n: 2 }, { version: "1.9.0", n: 3 }]]]);
+      report.registrations = [pulumi.runtime.getRegistration(registrations, "k", undefined)?.n, pulumi.runtime.getRegistration(registrations, "k", "1.2.3")?.n];
+      // settings.js's trace context: the monitor client's interceptor runs at a call's start (this one is refused: no
+      // monitor listens on the discard port).
+      const grpc = require(require.resolve("@grpc/grpc-js", { paths: [require.resolve("@pulumi/pulumi", { paths: [${JSON.stringify(REPO_ROOT)}] })] }));
+      const monitorModule = require.resolve("@pulumi/pulumi/proto/resource_grpc_pb", { paths: [${JSON.stringify(REPO_ROOT)}] });
+      const { ResourceMonitorClient } = require(monitorModule);
+      const { SupportsFeatureRequest } = require(monitorModule.replace(/_grpc_pb\.js$/, "_pb.js"));
+      const monitor = new ResourceMonitorClient("127.0.0.1:9", grpc.credentials.createInsecure(), pulumi.runtime.grpcClientOptions);
+      report.monitorCall = await new Promise((resolve) => monitor.supportsFeature(new SupportsFeatureRequest(), { deadline: Date.now() + 5000 }, (err) => resolve(err ? "failed" : "answered")));
+      monitor.close();
       report.codePaths = [...(await pulumi.runtime.computeCodePaths())];
       // The Automation API as a program uses it: its exports, and a class that works.
       report.automationApi = Object.keys(pulumi.automation).sort();
       report.stackAlreadyExists = new pulumi.automation.StackAlreadyExistsError({ commandResult: "x", stderr: "", stdout: "", code: 1 }) instanceof Error;
-      report.afterUse = { typescript: loaded("typescript"), arborist: loaded("@npmcli/arborist"), helpers: helpers(), automation: automation() };
+      report.afterUse = state();
       report.vendoredTypescript = Object.keys(require.cache).some((k) => k.includes("/@pulumi/pulumi/vendor/typescript@"));
       console.log(JSON.stringify(report));
     })().catch((e) => console.log(JSON.stringify({ error: e.stack })));`;
@@ -60,13 +74,16 @@ it("the SDK loads none of them at start; its serializer, code paths and Automati
   expect(fs.existsSync(PRELOAD)).toBe(true);
   const deferred = sdkAtWork(true);
   const plain = sdkAtWork(false);
-  expect(plain.atStart).toEqual({ typescript: true, arborist: true, helpers: true, automation: true });
-  expect(deferred.atStart).toEqual({ typescript: false, arborist: false, helpers: false, automation: false });
-  expect(deferred.afterUse).toEqual({ typescript: true, arborist: true, helpers: true, automation: true });
+  const all = (loaded: boolean) => ({ typescript: loaded, arborist: loaded, helpers: loaded, automation: loaded, semver: loaded, opentelemetry: loaded });
+  expect(plain.atStart).toEqual(all(true));
+  expect(deferred.atStart).toEqual(all(false));
+  expect(deferred.afterUse).toEqual(all(true));
+  expect(deferred.registrations).toEqual([2, 1]);
+  expect(deferred.monitorCall).toBe("failed");
   expect(deferred.serialized).toContain("6 * 7");
   expect(deferred.automationApi).toEqual(expect.arrayContaining(["LocalWorkspace", "Stack", "StackAlreadyExistsError"]));
   expect(deferred.stackAlreadyExists).toBe(true);
-  const shared = (r: Record<string, unknown>) => [r.serialized, r.codePaths, r.automationApi, r.stackAlreadyExists];
+  const shared = (r: Record<string, unknown>) => [r.serialized, r.codePaths, r.automationApi, r.stackAlreadyExists, r.registrations, r.monitorCall];
   expect(shared(deferred)).toEqual(shared(plain));
 });
 
@@ -87,12 +104,12 @@ describe("a provider host started by the kit", () => {
     await host?.close();
   });
 
-  it("has loaded neither module, and a provider that uses typescript gets the real one", async () => {
+  it("has loaded none of them, and a provider that uses typescript gets the real one", async () => {
     // Runs in the host: what its process has loaded, then a use of typescript through the SDK's own shim.
     const provider = {
       async check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
         const loaded = (name: string) => Object.keys(require.cache).some((k) => k.includes(`/node_modules/${name}/`));
-        const before = { typescript: loaded("typescript"), arborist: loaded("@npmcli/arborist") };
+        const before = { typescript: loaded("typescript"), arborist: loaded("@npmcli/arborist"), semver: loaded("semver"), opentelemetry: loaded("@opentelemetry/api") };
         const ts = require("@pulumi/pulumi/typescript-shim");
         const parsed = ts.isVariableStatement(ts.createSourceFile("x.ts", "let x = 1;", ts.ScriptTarget.Latest).statements[0]);
         return { inputs: { ...news, before, parsed, after: loaded("typescript") } };
@@ -101,6 +118,6 @@ describe("a provider host started by the kit", () => {
     const text = await serializeProvider(provider);
     const res = await host.check("urn:pulumi:stack::project::pulumi-nodejs:dynamic:Resource::probe", {}, { [PROVIDER_KEY]: text });
     expect(res.failures ?? []).toEqual([]);
-    expect(res.inputs).toMatchObject({ before: { typescript: false, arborist: false }, parsed: true, after: true });
+    expect(res.inputs).toMatchObject({ before: { typescript: false, arborist: false, semver: false, opentelemetry: false }, parsed: true, after: true });
   });
 });
