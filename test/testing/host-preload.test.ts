@@ -70,7 +70,7 @@ function sdkAtWork(preload: boolean, noTypescript = false): Record<string, unkno
   }
 }
 
-it("the SDK loads none of them at start; its serializer, code paths and Automation API load them at first use and answer as without the preload", () => {
+it("the SDK loads none of them at start; its serializer, code paths, Automation API, registrations and monitor client load them at first use and answer as without the preload", () => {
   expect(fs.existsSync(PRELOAD)).toBe(true);
   const deferred = sdkAtWork(true);
   const plain = sdkAtWork(false);
