@@ -2,15 +2,13 @@
  * Preloaded into every provider host and program process this kit starts (`node --require`: provider-host.ts,
  * program-process.ts), to make their start cheap.
  *
- * At start, @pulumi/pulumi loads large modules that a provider host never uses: those that only closure
- * *serialization* uses, which happens in the program, `typescript` (runtime/closure/parseFunction.js, through
- * typescript-shim.js) and `@npmcli/arborist` with two helpers (runtime/closure/codePaths.js), and the Automation API
- * (index.js's `automation`, with execa, js-yaml and the rest of what drives the CLI). Measured on a 2-core machine they are two
- * thirds of a host's start (0.85 of 1.25 s of CPU), and a suite starts a host per deployment, as the engine does.
- * semver and @opentelemetry/api, which only a program uses, were a further 30 ms of the 300 ms left.
- * Here those modules get a stand-in that loads the real module at its first use: a host that did use one would still
- * get it, and a program gets typescript when it first serializes a provider. Nothing else is touched, and only those
- * requires from those files.
+ * At start, @pulumi/pulumi loads large modules that a provider host never uses (DEFERRED lists them and says who
+ * does): those of closure *serialization*, which happens in the program (`typescript`, `@npmcli/arborist` and its
+ * helpers), the Automation API, and what only a program's own calls read (`semver`, `@opentelemetry/api`). Measured
+ * on a 2-core machine they are over two thirds of a host's start (0.85 of 1.25 s of CPU, then 30 ms of the 300 left),
+ * and a suite starts a host per deployment, as the engine does. Each gets a stand-in that loads the real module at
+ * its first use: a host that did use one would still get it, and a program gets typescript when it first serializes
+ * a provider. Nothing else is touched, and only those requires from those files.
  */
 import Module = require("node:module");
 

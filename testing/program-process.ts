@@ -60,7 +60,7 @@ export class ProgramProcess {
     /** Forks program-child.ts for a project; it loads the SDK at once and waits for its start message. */
     static fork(opts: ForkOptions): ProgramProcess {
         const env: Record<string, string | undefined> = { ...process.env, ...opts.env };
-        // The program loads typescript when it serializes its providers; @npmcli/arborist it does not use.
+        // The program loads what the preload defers at its first use (typescript when it serializes its providers).
         const execArgv: string[] = [...hostPreloadArgs()];
         let tsNode: string | undefined;
         try {

@@ -28,7 +28,9 @@ function sdkAtWork(preload: boolean, noTypescript = false): Record<string, unkno
       return resolve.call(this, request, ...rest);
     };`;
   const script = `${noTypescript ? hide : ""}
-    const pulumi = require(require.resolve("@pulumi/pulumi", { paths: [${JSON.stringify(REPO_ROOT)}] }));
+    const path = require("node:path");
+    const sdk = require.resolve("@pulumi/pulumi", { paths: [${JSON.stringify(REPO_ROOT)}] });
+    const pulumi = require(sdk);
     const loaded = (name) => Object.keys(require.cache).some((k) => k.includes("/node_modules/" + name + "/"));
     const automation = () => Object.keys(require.cache).some((k) => k.endsWith("/@pulumi/pulumi/automation/index.js"));
     const helpers = () => loaded("normalize-package-data") && loaded("fdir");
@@ -41,10 +43,9 @@ function sdkAtWork(preload: boolean, noTypescript = false): Record<string, unkno
       report.registrations = [pulumi.runtime.getRegistration(registrations, "k", undefined)?.n, pulumi.runtime.getRegistration(registrations, "k", "1.2.3")?.n];
       // settings.js's trace context: the monitor client's interceptor runs at a call's start (this one is refused: no
       // monitor listens on the discard port).
-      const grpc = require(require.resolve("@grpc/grpc-js", { paths: [require.resolve("@pulumi/pulumi", { paths: [${JSON.stringify(REPO_ROOT)}] })] }));
-      const monitorModule = require.resolve("@pulumi/pulumi/proto/resource_grpc_pb", { paths: [${JSON.stringify(REPO_ROOT)}] });
-      const { ResourceMonitorClient } = require(monitorModule);
-      const { SupportsFeatureRequest } = require(monitorModule.replace(/_grpc_pb\.js$/, "_pb.js"));
+      const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdk] }));
+      const { ResourceMonitorClient } = require(require.resolve("./proto/resource_grpc_pb", { paths: [path.dirname(sdk)] }));
+      const { SupportsFeatureRequest } = require(require.resolve("./proto/resource_pb", { paths: [path.dirname(sdk)] }));
       const monitor = new ResourceMonitorClient("127.0.0.1:9", grpc.credentials.createInsecure(), pulumi.runtime.grpcClientOptions);
       report.monitorCall = await new Promise((resolve) => monitor.supportsFeature(new SupportsFeatureRequest(), { deadline: Date.now() + 5000 }, (err) => resolve(err ? "failed" : "answered")));
       monitor.close();
