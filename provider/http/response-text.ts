@@ -76,10 +76,11 @@ export function bounded(text: string, max: number): string {
 }
 
 /**
- * Control characters (C0, DEL, C1) and bidi controls, which let a value forge a line or reorder what a terminal
- * shows; `\n` is kept by printable(..., { keepNewlines: true }) for messages that are multi-line by design.
+ * Control characters (C0, DEL, C1), line and paragraph separators and bidi controls, which let a value forge a
+ * line or reorder what a terminal shows; `\n` is kept by printable(..., { keepNewlines: true }) for messages that
+ * are multi-line by design.
  */
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 const NAMED_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 /**

@@ -9,7 +9,7 @@ import { inferVisibility } from "../../provider/resources/global-availability-pa
 import { getApplications } from "../functions/applications";
 import { getEnvironments, getExperiments, getFlags, getTargetGroups } from "../functions/feature-flags";
 import { getBundles } from "../functions/operations-center";
-import { matchesWhole, programText, uniquelyNamed, type ApplicationFlags, type Installation, type ProgramOptions } from "./program-text";
+import { matchesWhole, pathNameProblemOf, programText, uniquelyNamed, type ApplicationFlags, type Installation, type ProgramOptions } from "./program-text";
 
 export interface ImportOptions extends ProgramOptions {
   /** Only the flags side (environments, target groups, flags, configurations) of applications whose whole name matches. */
@@ -61,11 +61,13 @@ async function readFlags(
   const out: ApplicationFlags[] = [];
   for (const app of uniquelyNamed(applications).filter((a) => matchesWhole(only, a.name))) {
     const environments = await getEnvironments(app.id, settings);
+    // An environment whose name the API cannot carry in a path is not read (nor declared: the program says so).
+    const readable = environments.filter((e) => !pathNameProblemOf(e.name));
     const targetGroups = await getTargetGroups(app.id, settings);
     // Flags are application-wide: any environment's list has them all.
-    const flags = environments.length ? await getFlags(app.id, environments[0]!.name, settings) : [];
+    const flags = readable.length ? await getFlags(app.id, readable[0]!.name, settings) : [];
     const configurations: ApplicationFlags["configurations"] = {};
-    for (const env of environments) configurations[env.name] = await getExperiments(app.id, env.name, settings);
+    for (const env of readable) configurations[env.name] = await getExperiments(app.id, env.name, settings);
     out.push({ application: app, environments, targetGroups, flags, configurations });
   }
   return out;

@@ -5,6 +5,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
+import { printable } from "../../provider/http/response-text";
+import { shellWord } from "./escape";
 import { readStackConfigFile } from "./stack-config-file";
 
 const USAGE = `Usage: pulumi-cloudbees import [options]
@@ -33,7 +35,8 @@ Options:
 `;
 
 function fail(message: string): never {
-  process.stderr.write(`pulumi-cloudbees: ${message}\n`);
+  // The message may quote what a server holds (bundle ids): printed with its control characters escaped.
+  process.stderr.write(`pulumi-cloudbees: ${printable(message, { keepNewlines: true })}\n`);
   process.exit(1);
 }
 
@@ -133,7 +136,7 @@ function commandLineOf(argv: string[]): string {
       i++;
       continue;
     }
-    kept.push(/^[\w./:=@-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
+    kept.push(shellWord(a));
   }
   return kept.join(" ");
 }

@@ -35,7 +35,7 @@ function optionsText(options: readonly FlagOption[]): string {
  * Why `name` cannot be a path segment of the API (an environment or a flag appears in paths by its name), or
  * undefined. "/" and "\" are refused even encoded: proxies and servers decode %2F and route it as a separator.
  */
-function pathNameProblem(name: string): string | undefined {
+export function pathNameProblem(name: string): string | undefined {
   if (name === "." || name === "..") return `"${name}" cannot be a path segment`;
   if (/[/\\]/.test(name)) return `"${name}" holds a slash, which a URL path cannot carry as part of a name`;
   // Control characters: c.text has refused them (pathName).

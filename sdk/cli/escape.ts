@@ -1,0 +1,49 @@
+/**
+ * Text read from a server, written into the program `pulumi-cloudbees import` generates: one escaping function per
+ * place it can land (a string literal, a `//` comment, a shell word), so that no value can end the place it is in.
+ * TypeScript ends a `//` comment and a line at LF, CR, U+2028 and U+2029; a JSON string leaves the last two as
+ * they are. Other invisible characters (C1 controls, bidirectional overrides, zero-width characters) are escaped
+ * too, so that what a reviewer reads is what the compiler reads.
+ */
+
+/**
+ * Characters that are escaped wherever they stand: C0 and C1 controls, DEL, the line and paragraph separators,
+ * format and bidirectional characters, and lone surrogates (not well-formed UTF-16).
+ */
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+const HAS_UNSAFE = new RegExp(UNSAFE.source);
+
+function unicodeEscape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+
+/**
+ * A TypeScript string literal whose value is exactly `value`, on one line, in printable ASCII or visible characters
+ * only: safe in code and, quoted, in a comment.
+ */
+export function tsString(value: string): string {
+  return JSON.stringify(value).replace(UNSAFE, unicodeEscape);
+}
+
+/**
+ * One `//` comment line holding `text`: every character that would end the comment (or hide what follows) is shown
+ * as its `\uXXXX` escape instead. Server values inside `text` are best quoted with `tsString` first, so that a reader
+ * sees where they start and end.
+ */
+export function tsComment(text: string): string {
+  return `// ${text.replace(UNSAFE, unicodeEscape)}`;
+}
+
+/**
+ * One argument as a POSIX shell reads it back: bare when it is plainly safe, in single quotes otherwise, and in
+ * ANSI-C quotes (`$'...'`, bash and zsh) when it holds a character that single quotes would keep raw (a line break).
+ */
+export function shellWord(arg: string): string {
+  if (/^[\w./:=@%+,-]+$/.test(arg)) return arg;
+  if (!HAS_UNSAFE.test(arg)) return `'${arg.replace(/'/g, "'\\''")}'`;
+  const named: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+  const escaped = arg.replace(/[\\']/g, (c) => `\\${c}`).replace(UNSAFE, (c) => named[c] ?? unicodeEscape(c));
+  return `$'${escaped}'`;
+}
