@@ -24,6 +24,7 @@ import {
   FM_VALUES_TAKE_THE_FLAGS_TYPE,
   isVersionText,
 } from "./undocumented-behaviour";
+import { illFormedReason } from "./well-formed";
 
 /**
  * Reads the request bodies of the feature-flag endpoints as a careful server would: every field's type, every value
@@ -47,11 +48,15 @@ function fail(field: string, reason: string): never {
 type Json = Record<string, unknown>;
 
 export function parseJson(body: Buffer): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(body.toString("utf8"));
+    value = JSON.parse(body.toString("utf8"));
   } catch {
     throw new FlagApiError(400, "body: not JSON");
   }
+  const illFormed = illFormedReason(value);
+  if (illFormed) throw new FlagApiError(400, illFormed);
+  return value;
 }
 
 /** The body as an object with only `allowed` keys. */

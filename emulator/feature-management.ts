@@ -19,6 +19,7 @@ import {
   fmUnauthorized,
   fmUnknownApplication,
 } from "./undocumented-behaviour";
+import { illFormedReason } from "./well-formed";
 
 export interface Application {
   id: string;
@@ -148,6 +149,8 @@ export class FeatureManagementService {
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       return fmBadRequest("Request body must be a JSON object");
     }
+    const illFormed = illFormedReason(parsed);
+    if (illFormed) return fmBadRequest(illFormed);
     const result = schema.safeParse(parsed);
     if (!result.success) return fmBadRequest("applicationName is required and must be a non-empty string");
     const name = result.data.applicationName;

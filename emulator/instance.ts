@@ -32,6 +32,7 @@ import {
   unknownEffectiveFile,
 } from "./undocumented-behaviour";
 import { NotAZipError, unzip, zipFiles } from "./zip";
+import { illFormedReason } from "./well-formed";
 
 /** What the OC knows about the bundle assigned to an instance. */
 export type AssignedBundle =
@@ -236,6 +237,8 @@ export class Instance {
     if (body.trim() === "") return badItemsYaml("The request body must hold the items YAML (content type text/yaml)");
     const parsed = parseYaml(body);
     if (!parsed.ok) return badItemsYaml(`The items YAML is not valid YAML: ${parsed.error}`);
+    const illFormed = illFormedReason(parsed.value, "items");
+    if (illFormed) return badItemsYaml(`The items YAML is not valid: ${illFormed}`);
     let nodes: ItemNode[];
     try {
       nodes = parseItemsDocument(parsed.value);

@@ -3,8 +3,9 @@ import type { AddressInfo } from "node:net";
 import { authenticateJenkins } from "./auth";
 import type { FaultInjector } from "./faults";
 import type { FeatureManagementService } from "./feature-management";
-import { EmulatorRequest, flattenHeaders, jsonError, notFoundPage, Reply } from "./http";
+import { EmulatorRequest, flattenHeaders, jsonError, notFoundPage, Reply, text } from "./http";
 import type { RequestJournal } from "./journal";
+import { isLoopbackHost, notLoopbackReason } from "./loopback-host";
 import { handleRoxyRequest, ROXY_PREFIX } from "./roxy-endpoint";
 import type { OperationsCenter } from "./operations-center";
 import type { EmulatorUser } from "./types";
@@ -99,6 +100,10 @@ export class EmulatorServer {
     };
     const services = this.services;
     if (!services) return send(res, jsonError(503, "Emulator is starting"));
+    if (!isLoopbackHost(req.headers.host)) {
+      services.journal.record({ method: request.method, path: request.path, query: request.query, headers: request.headers, body, status: 403 });
+      return send(res, text(403, notLoopbackReason(req.headers.host ?? "")));
+    }
     const fault = services.faults.take(request.method, request.path, request.path.startsWith(FM_PREFIX));
     const journal = (status: number): void =>
       services.journal.record({

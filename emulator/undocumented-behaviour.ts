@@ -279,10 +279,14 @@ export const UPLOADED_PARENT_IS_WARNING = true;
 /** Request bodies above this size get 413 (a careful server bounds memory). */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
-/** Unexpected failures: 500 JSON like the controller plugin's ({error: "<Class>: <message>", stackTrace}). */
+/**
+ * Unexpected failures: 500 JSON in the controller plugin's shape ({error: "<Class>: <message>", stackTrace}), but
+ * with no trace and no file path: the emulator runs on its users' machines, and its paths are theirs.
+ */
 export const internalError = (err: unknown): Reply => {
   const e = err instanceof Error ? err : new Error(String(err));
-  return json(500, { error: `${e.name}: ${e.message}`, stackTrace: e.stack ?? "" });
+  const message = e.message.replace(/(?:[A-Za-z]:)?(?:[\\/][^\s'"`:\\/]+){2,}[\\/]?/g, "<path>");
+  return json(500, { error: `${e.name}: ${message}`, stackTrace: "" });
 };
 
 /** A dropped request (fault `drop`) is journaled with status 0: no response was sent. */

@@ -133,8 +133,10 @@ describe("ProgramRunner: the toy program through up / refresh / preview / destro
         expect(alice.outputs.__provider).toEqual(expect.stringContaining("exports.handler"));
         expect(alice.dependencies).toEqual([urn(TEAM, "core")]);
         expect([...resource(st, "bob").dependencies].sort()).toEqual([urn(MEMBER, "alice"), urn(TEAM, "core")].sort());
-        // The state file holds the same state, and a new runner picks it up.
+        // The state file holds the same state, and a new runner picks it up. It holds the password in clear inside
+        // its wrapper, so only its owner may read it (issue 26).
         expect(JSON.parse(fs.readFileSync(stateFile, "utf8"))).toEqual(st);
+        expect(fs.statSync(stateFile).mode & 0o777).toBe(0o600);
         const again = await ProgramRunner.start({ cwd: FIXTURE, stack: "dev", stateFile });
         expect(again.state()).toEqual(st);
         await again.close();

@@ -43,11 +43,17 @@ export async function loadState(file: string | undefined): Promise<ProgramState>
     return state;
 }
 
-/** Writes the state to `file` (when there is one) in one rename, so a reader never sees half of it. */
+/**
+ * Writes the state to `file` (when there is one) in one rename, so a reader never sees half of it. Readable by its
+ * owner only (0600): secrets are in it in clear inside their wrappers (the kit encrypts nothing, as a local
+ * backend's state would be without a passphrase).
+ */
 export async function saveState(file: string | undefined, state: ProgramState): Promise<void> {
     if (!file) return;
     const tmp = `${file}.${process.pid}.tmp`;
-    await fs.promises.writeFile(tmp, JSON.stringify(state, null, 2));
+    await fs.promises.rm(tmp, { force: true }); // a leftover of a killed run would keep its own mode
+    await fs.promises.writeFile(tmp, JSON.stringify(state, null, 2), { mode: 0o600 });
+    await fs.promises.chmod(tmp, 0o600); // whatever the umask
     await fs.promises.rename(tmp, file);
 }
 
