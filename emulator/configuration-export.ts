@@ -3,14 +3,21 @@ import { jcascStrategyOf, mergedJcascValue, mergeJcascFiles } from "../provider/
 import { Descriptor, isMapping, parseYaml } from "./descriptor";
 import type { EffectiveBundle } from "./effective-bundle";
 import { ItemNode, itemToYamlObject, ItemTree } from "./item-tree";
-import { CORE_FILE_NAME } from "./undocumented-behaviour";
 import { deepMerge } from "./yaml-merge";
 import type { FileMap } from "./zip";
 
-/** Sections of item export, in the spec's order. */
+/**
+ * The Jenkins configuration file of every export: `jenkins.yaml`, as the CasC client plugin's BundleResponse writes it
+ * and a real export shows (tsmp-falcon-platform/ci-bundle-utils examples/offline-test-run/bundlecontent.yaml:
+ * `jcasc: ["jenkins.yaml"]`); bundleutils refuses an export without it. The spec's section name `core.yaml` selects
+ * it in an item export.
+ */
+export const JENKINS_FILE_NAME = "jenkins.yaml";
+
+/** Sections of item export, in the spec's order (`core.yaml` is read as jenkins.yaml: see itemSection). */
 export const ITEM_EXPORT_SECTIONS = [
   "bundle.yaml",
-  CORE_FILE_NAME,
+  JENKINS_FILE_NAME,
   "plugins.yaml",
   "plugin-catalog.yaml",
   "rbac.yaml",
@@ -65,11 +72,11 @@ export function exportConfiguration(instanceId: string, instanceUrl: string, app
     id: instanceId,
     description: `Configuration exported from ${instanceId}`,
     version: applied ? applied.version : "1",
-    jcasc: [CORE_FILE_NAME],
+    jcasc: [JENKINS_FILE_NAME],
     plugins: ["plugins.yaml"],
   };
   const files: FileMap = new Map();
-  files.set(CORE_FILE_NAME, dump(core));
+  files.set(JENKINS_FILE_NAME, dump(core));
   files.set("plugins.yaml", dump({ plugins: pluginIds(sectionDocs(applied, "plugins")) }));
   const catalogs = sectionDocs(applied, "catalog");
   if (catalogs.length > 0) {
@@ -114,14 +121,14 @@ export function exportItem(node: ItemNode, fullName: string): FileMap {
         id: node.name,
         description: `Export of item ${fullName}`,
         version: "1",
-        jcasc: [CORE_FILE_NAME],
+        jcasc: [JENKINS_FILE_NAME],
         plugins: ["plugins.yaml"],
         catalog: ["plugin-catalog.yaml"],
         rbac: ["rbac.yaml"],
         items: ["items.yaml"],
       }),
     ],
-    [CORE_FILE_NAME, dump({ jenkins: {} })],
+    [JENKINS_FILE_NAME, dump({ jenkins: {} })],
     ["plugins.yaml", dump({ plugins: pluginsFor(node).map((id) => ({ id })) })],
     ["plugin-catalog.yaml", dump({ type: "plugin-catalog", version: "1", name: `${node.name}-catalog`, configurations: [] })],
     ["rbac.yaml", dump({ removeStrategy: { rbac: "SYNC" }, roles: [], groups: [] })],

@@ -74,13 +74,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const port = await server.listen(options.port ?? 0);
   const baseUrl = `http://127.0.0.1:${port}/`;
   const operationsCenterUrl = `http://127.0.0.1:${port}${OC_PREFIX}`;
-  const controllerUrls = Object.fromEntries(
-    controllers.map((c) => [c, `http://127.0.0.1:${port}${CONTROLLERS_PREFIX}${encodePath(c)}/`]),
-  );
+  const controllerUrlOf = (c: string) => `http://127.0.0.1:${port}${CONTROLLERS_PREFIX}${encodePath(c)}/`;
+  const controllerUrls = Object.fromEntries(controllers.map((c) => [c, controllerUrlOf(c)]));
 
   let oc: OperationsCenter;
   try {
-    oc = new OperationsCenter({ ocUrl: operationsCenterUrl, controllerUrls, bundlesDir });
+    oc = new OperationsCenter({ ocUrl: operationsCenterUrl, controllerUrls, controllerUrlOf, bundlesDir });
   } catch (e) {
     await server.close();
     throw e;
@@ -143,7 +142,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     featureManagementUrl: `http://127.0.0.1:${port}${FM_PREFIX}`,
     roxyUrl: (environmentKey) => roxyUrlOf(baseUrl, environmentKey),
     operationsCenterUrl,
-    controllerUrls,
+    // Live: controllers created by create-items on the operations center appear, deleted ones go.
+    get controllerUrls() {
+      return Object.fromEntries(oc.controllerPaths().map((c) => [c, oc.controllers.get(c)!.instance.url]));
+    },
     credentials: {
       admin: pickCredentials(users.find((u) => u.admin) ?? DEFAULT_ADMIN),
       nonAdmin: pickCredentials(users.find((u) => !u.admin) ?? DEFAULT_NON_ADMIN),

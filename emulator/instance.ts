@@ -1,5 +1,6 @@
+import YAML from "yaml";
 import { applyQuiet, countLevels, formatMessage, validateBundle } from "./bundle-validation";
-import { exportConfiguration, exportItem, concatenateYaml, ITEM_EXPORT_SECTIONS } from "./configuration-export";
+import { exportConfiguration, exportItem, concatenateYaml, ITEM_EXPORT_SECTIONS, JENKINS_FILE_NAME } from "./configuration-export";
 import { isMapping, MISSING_DESCRIPTOR, parseYaml } from "./descriptor";
 import { logDate, logFolder } from "./dates";
 import type { EffectiveBundle } from "./effective-bundle";
@@ -13,7 +14,7 @@ import {
   yamlText,
   zipReply,
 } from "./http";
-import { ItemNode, ItemsYamlError, ItemTree, parseItemsDocument, removeStrategyOf } from "./item-tree";
+import { itemToYamlObject, ItemNode, ItemsYamlError, ItemTree, parseItemsDocument, removeStrategyOf } from "./item-tree";
 import { uploadedZip } from "./multipart";
 import { schemaDocument } from "./schemas";
 import {
@@ -23,7 +24,6 @@ import {
   invalidBundleReason,
   NO_BUNDLE_TO_RELOAD,
   queryFlag,
-  ITEM_EXPORT_WITHOUT_SECTION_IS_ALL_SECTIONS,
   noAppliedBundle,
   notAFolder,
   RELOAD_WITHOUT_CHANGE_LOGS_NOTHING,
@@ -48,6 +48,8 @@ export interface InstanceContext {
   label: string;
   url: string;
   assigned(): AssignedBundle;
+  /** Called after create-items changed the item tree (the operations center registers new controllers). */
+  itemsChanged?(): void;
 }
 
 interface UpdateLogVersion {
@@ -76,18 +78,22 @@ export class Instance {
   private sequence = 0;
   private readonly routes: Route[];
 
+  get url(): string {
+    return this.ctx.url;
+  }
+
   constructor(private readonly ctx: InstanceContext) {
     this.routes = [
       { method: "GET", pattern: /^casc-bundle-mgnt\/casc-bundle-update-log$/, handle: () => this.updateLogReply() },
       { method: "GET", pattern: /^casc-bundle-mgnt\/check-bundle-update$/, handle: (r) => this.checkUpdate(queryFlag(r.query, "quiet")) },
       { method: "POST", pattern: /^casc-bundle-mgnt\/reload-bundle$/, handle: () => this.reload() },
       { method: "POST", pattern: /^casc-bundle-mgnt\/casc-bundle-validate$/, handle: (r) => this.validateUpload(r) },
-      { method: "GET", pattern: /^core-casc-export$/, handle: () => yamlText(concatenateYaml(this.exportFiles())) },
-      {
-        method: "GET",
-        pattern: /^core-casc-export\/zipExport$/,
-        handle: async () => zipReply(await zipFiles(this.exportFiles()), "core-casc-export.zip"),
-      },
+      // As the CasC client plugin's BundleExport and BundleResponse serve them (pankajy-dev/cloudbees-casc-client-workshop):
+      // the files concatenated as text/plain, one file by its name, and the zip (`zipExport` in the docs,
+      // `full-export` in the plugin's code).
+      { method: "GET", pattern: /^core-casc-export$/, handle: () => text(200, concatenateYaml(this.exportFiles())) },
+      { method: "GET", pattern: /^core-casc-export\/(?:zipExport|full-export)$/, handle: () => this.zipExport() },
+      { method: "GET", pattern: /^core-casc-export\/([^/]+)$/, handle: (r, m) => this.exportFile(r, decodeSegment(m[1]!)) },
       { method: "GET", pattern: /^core-casc-schema-download\/download\/([^/]+)$/, handle: (r, m) => this.schema(r, m) },
       { method: "POST", pattern: /^casc-items\/create-items$/, handle: (r) => this.createItems(r) },
       { method: "POST", pattern: /^core-casc-effective-bundle-export$/, handle: () => this.effectiveExport() },
@@ -222,6 +228,18 @@ export class Instance {
     return exportConfiguration(this.ctx.label, this.ctx.url, this.applied?.effective ?? null, this.items);
   }
 
+  private async zipExport(): Promise<Reply> {
+    const reply = zipReply(await zipFiles(this.exportFiles()), `core-casc-export-${this.ctx.label.replace(/\//g, "-")}.zip`);
+    reply.headers["content-disposition"] = reply.headers["content-disposition"]!.replace(/^attachment/, "inline");
+    return reply;
+  }
+
+  /** One exported file (`core-casc-export/jenkins.yaml`): how bundleutils' per-file fetch reads a live controller. */
+  private exportFile(req: EmulatorRequest, name: string): Reply {
+    const content = this.exportFiles().get(name);
+    return content ? text(200, content.toString("utf8")) : notFoundPage(req.path);
+  }
+
   private schema(req: EmulatorRequest, m: RegExpExecArray): Reply {
     const doc = schemaDocument(decodeSegment(m[1]!));
     return doc ? json(200, doc) : notFoundPage(req.path);
@@ -247,6 +265,7 @@ export class Instance {
       throw e;
     }
     this.items.upsert(folder.children, nodes);
+    this.ctx.itemsChanged?.();
     return basePathOf(folder.fullName);
   }
 
@@ -268,14 +287,15 @@ export class Instance {
       .map(decodeSegment)
       .join("/");
     const node = this.items.find(fullName);
-    const section = m[2] === undefined ? undefined : decodeSegment(m[2]);
+    // The spec names the Jenkins file's section core.yaml; exports name the file jenkins.yaml: both select it.
+    const section = m[2] === undefined ? undefined : decodeSegment(m[2]) === "core.yaml" ? JENKINS_FILE_NAME : decodeSegment(m[2]);
     if (!node || (section !== undefined && !(ITEM_EXPORT_SECTIONS as readonly string[]).includes(section))) {
       return unknownItemOrSection(req.path);
     }
-    const files = exportItem(node, fullName);
-    if (section === undefined) {
-      return yamlText(ITEM_EXPORT_WITHOUT_SECTION_IS_ALL_SECTIONS ? concatenateYaml(files) : files.get("items.yaml")!.toString("utf8"));
-    }
-    return yamlText(files.get(section)!.toString("utf8"));
+    // Without a section: that one item, a mapping {kind, name, ...} that create-items takes back once wrapped in an
+    // items list (cb-ci/ci-casc-api-samples casc-getCjocControllerItemsYaml.sh shows and re-applies exactly that).
+    if (section === undefined) return yamlText(YAML.stringify(itemToYamlObject(node)));
+    return yamlText(exportItem(node, fullName).get(section)!.toString("utf8"));
   }
+
 }

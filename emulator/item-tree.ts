@@ -119,6 +119,13 @@ export class ItemTree {
     this.root.delete(name);
   }
 
+  /** Removes the item of this full name (with what a folder holds); false when there is none. */
+  removeAt(fullName: string): boolean {
+    const parts = fullName.split("/");
+    const parent = this.folder(parts.slice(0, -1).join("/"));
+    return parent.ok && parent.children.delete(parts[parts.length - 1]!);
+  }
+
   fullNames(): string[] {
     const out: string[] = [];
     const walk = (children: Map<string, ItemNode>, prefix: string): void => {

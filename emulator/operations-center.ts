@@ -6,6 +6,8 @@ import { compileAnchored, parseDescriptor, scalarProp } from "./descriptor";
 import { matchingControllers } from "./bounded-pattern";
 import { BundleInconsistencyError, buildEffectiveBundle } from "./effective-bundle";
 import { EmulatorRequest, json, Reply, zipReply } from "./http";
+import { bundleOfItem, controllerItems, seedControllerItems, setBundleOfItem } from "./controller-items";
+import { ControllerItemRoutes } from "./controller-item-routes";
 import { AssignedBundle, Instance } from "./instance";
 import { uploadedZip } from "./multipart";
 import {
@@ -56,6 +58,8 @@ interface RawLogRecord {
 export interface OperationsCenterOptions {
   ocUrl: string;
   controllerUrls: Record<string, string>;
+  /** The URL of a controller created later (by create-items). */
+  controllerUrlOf(fullPath: string): string;
   bundlesDir: string;
 }
 
@@ -77,6 +81,7 @@ export class OperationsCenter {
   /** bundle.yaml's availabilityPattern of each stored bundle (a check-out stores new objects). */
   private readonly yamlPatterns = new WeakMap<StoredBundle, string | undefined>();
   private readonly routes: Map<string, Handler>;
+  private readonly itemRoutes: ControllerItemRoutes;
 
   constructor(private readonly options: OperationsCenterOptions) {
     this.store = new BundleStore(options.bundlesDir);
@@ -86,16 +91,12 @@ export class OperationsCenter {
       url: options.ocUrl,
       // The OC runs its own bundle outside these endpoints; nothing is ever assigned to it here.
       assigned: () => ({ kind: "none" }),
+      itemsChanged: () => this.registerControllerItems(),
     });
-    for (const [fullPath, url] of Object.entries(options.controllerUrls)) {
-      const record: ControllerRecord = {
-        fullPath,
-        token: newToken(),
-        assignedBundle: null,
-        instance: new Instance({ id: fullPath, label: fullPath, url, assigned: () => this.assignedTo(record) }),
-      };
-      this.controllers.set(fullPath, record);
-    }
+    // Controllers are items of the operations center (controller-items.ts).
+    seedControllerItems(this.instance.items, Object.keys(options.controllerUrls));
+    for (const [fullPath, url] of Object.entries(options.controllerUrls)) this.addController(fullPath, url);
+    this.itemRoutes = new ControllerItemRoutes(options.ocUrl, this.instance.items, (removed) => this.removeControllers(removed));
     this.recordRawValidations();
     this.routes = new Map<string, Handler>([
       ["GET casc-bundle/list", () => json(200, { bundles: this.listBundles() })],
@@ -120,7 +121,44 @@ export class OperationsCenter {
   /** undefined when the path is not an OC-only endpoint (the instance endpoints are tried next). */
   async handle(req: EmulatorRequest, subPath: string): Promise<Reply | undefined> {
     const handler = this.routes.get(`${req.method} ${subPath}`);
-    return handler ? handler(req) : undefined;
+    return handler ? handler(req) : this.itemRoutes.handle(req, subPath);
+  }
+
+  // ------------------------------------------------------------ controllers (items of the operations center)
+
+  private addController(fullPath: string, url: string): ControllerRecord {
+    const record: ControllerRecord = {
+      fullPath,
+      token: newToken(),
+      assignedBundle: null,
+      instance: new Instance({ id: fullPath, label: fullPath, url, assigned: () => this.assignedTo(record) }),
+    };
+    this.controllers.set(fullPath, record);
+    return record;
+  }
+
+  /**
+   * After create-items: every controller item is a controller (new ones get a URL and a token), assigned the bundle
+   * its item names when that bundle exists; an item that names none keeps the assignment it had.
+   */
+  private registerControllerItems(): void {
+    for (const { fullName, node } of controllerItems(this.instance.items)) {
+      const record = this.controllers.get(fullName) ?? this.addController(fullName, this.options.controllerUrlOf(fullName));
+      const bundle = bundleOfItem(node);
+      if (bundle === null || (bundle !== undefined && this.store.get(bundle))) this.assign(record, bundle);
+      else setBundleOfItem(node, record.assignedBundle);
+    }
+  }
+
+  private removeControllers(fullNames: string[]): void {
+    for (const name of fullNames) this.controllers.delete(name);
+  }
+
+  /** Assigns (or unassigns) a controller's bundle, and says so in its item, whose export then shows it. */
+  private assign(record: ControllerRecord, bundle: string | null): void {
+    record.assignedBundle = bundle;
+    const node = this.instance.items.find(record.fullPath);
+    if (node) setBundleOfItem(node, bundle);
   }
 
   // ------------------------------------------------------------ availability and assignment
@@ -393,7 +431,7 @@ export class OperationsCenter {
   private forgetVanishedBundles(): void {
     const present = new Set(this.store.names());
     for (const name of [...this.apiPatterns.keys()]) if (!present.has(name)) this.apiPatterns.delete(name);
-    for (const c of this.controllers.values()) if (c.assignedBundle !== null && !present.has(c.assignedBundle)) c.assignedBundle = null;
+    for (const c of this.controllers.values()) if (c.assignedBundle !== null && !present.has(c.assignedBundle)) this.assign(c, null);
     if (this.defaultBundle !== null && !present.has(this.defaultBundle)) this.defaultBundle = null;
   }
 
@@ -430,7 +468,7 @@ export class OperationsCenter {
     const record = this.controllerParam(req, controllerParam);
     if (isReply(record)) return record;
     if (!this.isAvailable(bundle.name, record.fullPath)) return bundleNotAvailable(bundle.name, record.fullPath);
-    record.assignedBundle = bundle.name;
+    this.assign(record, bundle.name);
     return json(200, this.bundleInfo(bundle.name, record.token));
   }
 

@@ -145,15 +145,15 @@ export class EmulatorServer {
   }
 
   private async route(req: EmulatorRequest, s: Services): Promise<Reply> {
+    if (req.path.startsWith(FM_PREFIX)) return s.featureManagement.handle(req, req.path.slice(FM_PREFIX.length));
+    if (req.path.startsWith(ROXY_PREFIX)) return handleRoxyRequest(req, req.path.slice(ROXY_PREFIX.length), s.featureManagement);
     const path = req.path;
-    if (path.startsWith(FM_PREFIX)) return s.featureManagement.handle(req, path.slice(FM_PREFIX.length));
-    if (path.startsWith(ROXY_PREFIX)) return handleRoxyRequest(req, path.slice(ROXY_PREFIX.length), s.featureManagement);
     if (path.startsWith(OC_PREFIX)) {
       const auth = authenticateJenkins(req.headers["authorization"], s.users);
       if (!auth.ok) return auth.reply;
-      const sub = path.slice(OC_PREFIX.length);
+      const sub = jenkinsSubPath(path.slice(OC_PREFIX.length));
       const oc = s.operationsCenter;
-      return (await oc.handle(req, sub)) ?? (await oc.instance.handle(req, sub)) ?? notFoundPage(path);
+      return (await oc.handle(req, sub)) ?? (await oc.instance.handle(req, sub)) ?? notFoundPage(req.path);
     }
     if (path.startsWith(CONTROLLERS_PREFIX)) {
       const rest = path.slice(CONTROLLERS_PREFIX.length);
@@ -161,14 +161,24 @@ export class EmulatorServer {
       const controller = [...s.operationsCenter.controllers.values()]
         .filter((c) => rest.startsWith(`${encodePath(c.fullPath)}/`))
         .sort((a, b) => b.fullPath.length - a.fullPath.length)[0];
-      if (!controller) return notFoundPage(path);
+      if (!controller) return notFoundPage(req.path);
       const auth = authenticateJenkins(req.headers["authorization"], s.controllerUsers[controller.fullPath] ?? s.users);
       if (!auth.ok) return auth.reply;
-      const sub = rest.slice(encodePath(controller.fullPath).length + 1);
-      return (await controller.instance.handle(req, sub)) ?? notFoundPage(path);
+      const sub = jenkinsSubPath(rest.slice(encodePath(controller.fullPath).length + 1));
+      return (await controller.instance.handle(req, sub)) ?? notFoundPage(req.path);
     }
-    return notFoundPage(path);
+    return notFoundPage(req.path);
   }
+}
+
+/**
+ * A path below an instance's URL as Jenkins (Stapler) reads it: empty segments skipped, so <oc>//casc-bundle/list is
+ * <oc>/casc-bundle/list. Clients that join a base URL ending in "/" with a path starting with "/" rely on it:
+ * jenkins-rest.sh of carlosrodlop/cbci.jenkins-lib with its .env.example, and bundleutils' fetch
+ * (tsmp-falcon-platform/ci-bundle-utils: `url + '/core-casc-export'`). The instance's own prefix must still match.
+ */
+function jenkinsSubPath(sub: string): string {
+  return sub.replace(/\/{2,}/g, "/").replace(/^\//, "");
 }
 
 async function readBody(req: http.IncomingMessage): Promise<{ body: Buffer; tooLarge: boolean }> {

@@ -262,12 +262,6 @@ export const badItemsYaml = (reason: string): Reply => jsonError(400, reason);
 /** create-items answer: basePath is the folder's Jenkins full name, no leading/trailing '/', "" for the root. */
 export const basePathOf = (folderFullName: string): Reply => json(200, { basePath: folderFullName });
 
-/** Instance exports name the core configuration file core.yaml (the spec's section file name). */
-export const CORE_FILE_NAME = "core.yaml";
-
-/** `/<item>/export/download` with no section: all six sections concatenated, like core-casc-export (false: items.yaml only). */
-export const ITEM_EXPORT_WITHOUT_SECTION_IS_ALL_SECTIONS = true;
-
 /** Unknown item or section in item export: the Jenkins 404 HTML page (the URL resolves to nothing). */
 export const unknownItemOrSection = (path: string): Reply => notFoundPage(path);
 

@@ -22,12 +22,12 @@ export interface Answer {
 export async function call(
   emu: Emulator,
   url: string,
-  init: { method?: string; body?: Buffer | string; headers?: Record<string, string>; authorization?: string | null } = {},
+  init: { method?: string; body?: Buffer | string; headers?: Record<string, string>; authorization?: string | null; redirect?: RequestRedirect } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...(init.headers ?? {}) };
   const auth = init.authorization === undefined ? basic(emu.credentials.admin) : init.authorization;
   if (auth !== null) headers["authorization"] = auth;
-  const res = await fetch(url, { method: init.method ?? "GET", headers, body: init.body });
+  const res = await fetch(url, { method: init.method ?? "GET", headers, body: init.body, redirect: init.redirect });
   const bytes = Buffer.from(await res.arrayBuffer());
   const text = bytes.toString("utf8");
   let json: unknown;

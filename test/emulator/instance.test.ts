@@ -192,7 +192,8 @@ describe("exports", () => {
   it("core-casc-export concatenates the YAML files of the applied configuration", async () => {
     const r = await call(emu, `${teamA}core-casc-export`);
     expect(r.status).toBe(200);
-    expect(r.headers.get("content-type")).toMatch(/^text\/yaml/);
+    // text/plain, as the CasC client plugin's BundleResponse sets it (pankajy-dev/cloudbees-casc-client-workshop).
+    expect(r.headers.get("content-type")).toMatch(/^text\/plain/);
     const docs = YAML.parseAllDocuments(r.text).map((d) => d.toJS());
     expect(r.text).toMatch(/# bundle\.yaml\n/);
     expect(docs[0]).toMatchObject({ id: "team-a/controller-a", version: emu.state.appliedBundle("team-a/controller-a")!.version });
@@ -205,8 +206,11 @@ describe("exports", () => {
     const r = await call(emu, `${teamA}core-casc-export/zipExport`);
     expect(r.headers.get("content-type")).toBe("application/zip");
     const files = await readZip(r.bytes);
-    expect(Object.keys(files).sort()).toEqual(["bundle.yaml", "core.yaml", "items.yaml", "plugins.yaml"]);
-    expect(YAML.parse(files["bundle.yaml"]!)).toMatchObject({ jcasc: ["core.yaml"], plugins: ["plugins.yaml"], items: ["items.yaml"] });
+    // The Jenkins file is jenkins.yaml, as in a real export (tsmp-falcon-platform/ci-bundle-utils,
+    // examples/offline-test-run/bundlecontent.yaml: `jcasc: ["jenkins.yaml"]`).
+    expect(Object.keys(files).sort()).toEqual(["bundle.yaml", "items.yaml", "jenkins.yaml", "plugins.yaml"]);
+    expect(YAML.parse(files["bundle.yaml"]!)).toMatchObject({ jcasc: ["jenkins.yaml"], plugins: ["plugins.yaml"], items: ["items.yaml"] });
+    expect(r.headers.get("content-disposition")).toBe('inline; filename="core-casc-export-team-a-controller-a.zip"');
   });
 
   it("exports the applied effective bundle and its files", async () => {
@@ -254,6 +258,9 @@ describe("schemas", () => {
   });
 });
 
+/** The operations center's items other than its controllers and their folders (controllers are items too). */
+const ocItems = () => emu.state.items("").filter((i) => !/^(team-a|team-b|sandbox)(\/|$)/.test(i));
+
 describe("create-items and item export", () => {
   const create = (base: string, yaml: string, folder?: string) =>
     post(emu, `${base}casc-items/create-items${folder === undefined ? "" : `?path=${encodeURIComponent(folder)}`}`, {
@@ -269,7 +276,7 @@ describe("create-items and item export", () => {
     expect(inside.json).toEqual({ basePath: "apps" });
     const deeper = await create(oc, "items:\n  - kind: folder\n    name: sub\n    items:\n      - kind: freestyle\n        name: leaf\n", "/apps/");
     expect(deeper.json).toEqual({ basePath: "apps" });
-    expect(emu.state.items("")).toEqual(["apps", "apps/pipe", "apps/sub", "apps/sub/leaf"]);
+    expect(ocItems()).toEqual(["apps", "apps/pipe", "apps/sub", "apps/sub/leaf"]);
     // Instances keep separate item trees.
     expect(emu.state.items("team-b/controller-b")).not.toContain("apps");
   });
@@ -281,30 +288,33 @@ describe("create-items and item export", () => {
     expect((await create(oc, "jenkins: {}\n")).status).toBe(400);
     expect((await create(oc, "items:\n  - name: no-kind\n")).status).toBe(400);
     expect((await create(oc, "")).status).toBe(400);
-    expect(emu.state.items("")).toEqual(["apps", "apps/pipe", "apps/sub", "apps/sub/leaf"]);
+    expect(ocItems()).toEqual(["apps", "apps/pipe", "apps/sub", "apps/sub/leaf"]);
   });
 
   it("exports an item as CasC YAML, whole or by section", async () => {
+    // Without a section: that one item, a mapping (cb-ci/ci-casc-api-samples casc-getCjocControllerItemsYaml.sh).
     const whole = await post(emu, `${oc}job/apps/job/pipe/export/download`);
     expect(whole.status).toBe(200);
-    const docs = YAML.parseAllDocuments(whole.text).map((d) => d.toJS());
-    expect(docs).toHaveLength(6);
+    expect(YAML.parse(whole.text)).toEqual({ kind: "pipeline", name: "pipe", definition: { cpsFlowDefinition: { script: "echo 1" } } });
     const items = await post(emu, `${oc}job/apps/job/pipe/export/download/items.yaml`);
     expect(YAML.parse(items.text).items).toEqual([{ kind: "pipeline", name: "pipe", definition: { cpsFlowDefinition: { script: "echo 1" } } }]);
     const folder = YAML.parse((await post(emu, `${oc}job/apps/export/download/items.yaml`)).text);
     expect(folder.items[0].items.map((i: any) => i.name)).toEqual(["pipe", "sub"]);
     const plugins = YAML.parse((await post(emu, `${oc}job/apps/export/download/plugins.yaml`)).text);
     expect(plugins.plugins.map((p: any) => p.id)).toEqual(["cloudbees-folder", "workflow-job", "workflow-cps"]);
-    for (const section of ["bundle.yaml", "core.yaml", "plugin-catalog.yaml", "rbac.yaml"]) {
+    for (const section of ["bundle.yaml", "core.yaml", "jenkins.yaml", "plugin-catalog.yaml", "rbac.yaml"]) {
       expect((await post(emu, `${oc}job/apps/export/download/${section}`)).status).toBe(200);
     }
+    // The spec's core.yaml section is the export's jenkins.yaml.
+    const core = (await post(emu, `${oc}job/apps/export/download/core.yaml`)).text;
+    expect(core).toBe((await post(emu, `${oc}job/apps/export/download/jenkins.yaml`)).text);
   });
 
   it("exports items of a controller, and answers unknown items, sections and GET with 404", async () => {
     const r = await post(emu, `${teamA}job/team-a/job/build/export/download/items.yaml`);
     expect(YAML.parse(r.text).items[0]).toMatchObject({ kind: "pipeline", name: "build" });
     expect((await post(emu, `${oc}job/apps/job/ghost/export/download`)).status).toBe(404);
-    expect((await post(emu, `${oc}job/apps/export/download/jenkins.yaml`)).status).toBe(404);
+    expect((await post(emu, `${oc}job/apps/export/download/variables.yaml`)).status).toBe(404);
     expect((await call(emu, `${oc}job/apps/export/download`)).status).toBe(404);
   });
 });
