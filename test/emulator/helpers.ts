@@ -22,7 +22,7 @@ export interface Answer {
 export async function call(
   emu: Emulator,
   url: string,
-  init: { method?: string; body?: Buffer | string; headers?: Record<string, string>; authorization?: string | null; redirect?: RequestRedirect } = {},
+  init: { method?: string; body?: Buffer | string; headers?: Record<string, string>; authorization?: string | null; redirect?: "follow" | "manual" } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...(init.headers ?? {}) };
   const auth = init.authorization === undefined ? basic(emu.credentials.admin) : init.authorization;
