@@ -139,13 +139,14 @@ export class OperationsCenter {
 
   /**
    * After create-items: every controller item is a controller (new ones get a URL and a token), assigned the bundle
-   * its item names when that bundle exists; an item that names none keeps the assignment it had.
+   * its item names when that bundle exists; an item that names none keeps the assignment it had, and says so.
    */
   private registerControllerItems(): void {
     for (const { fullName, node } of controllerItems(this.instance.items)) {
       const record = this.controllers.get(fullName) ?? this.addController(fullName, this.options.controllerUrlOf(fullName));
+      // An item that names no bundle (`configurationAsCode: {}`) leaves the assignment to set-controller-to-bundle.
       const bundle = bundleOfItem(node);
-      if (bundle === null || (bundle !== undefined && this.store.get(bundle))) this.assign(record, bundle);
+      if (typeof bundle === "string" && this.store.get(bundle)) this.assign(record, bundle);
       else setBundleOfItem(node, record.assignedBundle);
     }
   }

@@ -13,6 +13,8 @@
 //   4. examples/flags: feature flags as code: up, an up with nothing to change, changes made in the UI (the
 //      emulator's API), the drift job failing on the declared ones only, an up --refresh that corrects them and keeps
 //      what the program does not declare, the drift job passing, destroy (configurations removed, flags deleted).
+//   5. examples/controllers: a managed controller created with Items on the operations center and assigned a bundle;
+//      up, an up with nothing to change, the drift job passing, destroy (the controller stopped and deleted).
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -159,6 +161,24 @@ async function flags(emu: Emulator): Promise<void> {
   }
 }
 
+async function managedController(emu: Emulator): Promise<void> {
+  console.log("\n######## examples/controllers: a managed controller created with Items, assigned a bundle");
+  const runner = await ProgramRunner.start({ cwd: path.join(ROOT, "examples", "controllers"), config: emulatorStackConfig(emu) });
+  try {
+    show("pulumi up", await runner.up(), runner);
+    const { controllerPath } = runner.outputs() as Record<string, string>;
+    console.log(`controllers: ${JSON.stringify(emu.state.controllers())}; ${controllerPath} uses ${JSON.stringify(emu.state.assignments()[controllerPath])}`);
+    show("pulumi up (again: nothing to change)", await runner.up(), runner);
+    await driftJob(runner);
+    show("pulumi destroy", await runner.destroy(), runner);
+    const left = emu.state.controllers();
+    if (left.includes(controllerPath)) throw new Error(`${controllerPath} is still a controller after destroy`);
+    console.log(`after destroy: controllers ${JSON.stringify(left)}`);
+  } finally {
+    await runner.close();
+  }
+}
+
 async function main(): Promise<void> {
   const emu = await startEmulator();
   console.log(`emulator: operations center ${emu.operationsCenterUrl}, feature flags ${emu.featureManagementUrl}`);
@@ -167,6 +187,13 @@ async function main(): Promise<void> {
     await flags(emu);
   } finally {
     await emu.close();
+  }
+
+  const controllersEmu = await startEmulator();
+  try {
+    await managedController(controllersEmu);
+  } finally {
+    await controllersEmu.close();
   }
 
   // The pipeline gets an operations center of its own, whose bundle location is a scratch copy of examples/bundles

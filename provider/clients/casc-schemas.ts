@@ -81,6 +81,15 @@ export function checkOutResultSchema() {
   });
 }
 
+/**
+ * `GET view/Controllers/api/json`: the operations center's Controllers view. The samples read only `jobs[].name` and
+ * `jobs[].url` (cb-ci/ci-casc-api-samples getConnectedControllers.sh); `fullName` is Jenkins' item field.
+ */
+export function controllersViewSchema() {
+  return z.object({ jobs: z.array(z.object({ name: z.string(), url: z.string(), fullName: z.string().optional() }).passthrough()) });
+}
+export type ControllersView = z.infer<ReturnType<typeof controllersViewSchema>>;
+
 export function controllersSchema() {
   return z.object({ controllers: z.array(z.string()) });
 }

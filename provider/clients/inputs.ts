@@ -16,7 +16,8 @@ export const SCHEMA_FILES = [
 ] as const;
 export type SchemaFile = (typeof SCHEMA_FILES)[number];
 
-export const SECTION_FILES = ["bundle.yaml", "core.yaml", "plugins.yaml", "plugin-catalog.yaml", "rbac.yaml", "items.yaml"] as const;
+/** Sections of an item export: the spec's, and jenkins.yaml, the name exports give core.yaml's file. */
+export const SECTION_FILES = ["bundle.yaml", "core.yaml", "jenkins.yaml", "plugins.yaml", "plugin-catalog.yaml", "rbac.yaml", "items.yaml"] as const;
 export type SectionFile = (typeof SECTION_FILES)[number];
 
 export function requireText(value: unknown, input: string, operation: string, maxLength = MAX_ID_LENGTH): string {

@@ -4,6 +4,7 @@ import {
   bundleListSchema,
   checkOutResultSchema,
   controllersSchema,
+  controllersViewSchema,
   effectiveBundleValidationLogSchema,
   preValidationResultSchema,
   rawBundleValidationLogSchema,
@@ -274,5 +275,50 @@ export class OperationsCenterClient extends InstanceClient {
       },
       preValidationResultSchema,
     );
+  }
+
+  /**
+   * The controllers the operations center holds as items (its Controllers view, `GET view/Controllers/api/json`),
+   * each with its full path and URL, folders included.
+   */
+  async listControllerItems(): Promise<{ name: string; fullPath: string; url: string }[]> {
+    const view = await this.http.json(
+      { operation: "listing the controllers", method: "GET", path: "view/Controllers/api/json", idempotency: "safe" },
+      controllersViewSchema,
+    );
+    return view.jobs.map((j) => ({ name: j.name, url: j.url, fullPath: j.fullName ?? fullPathOfItemUrl(j.url) ?? j.name }));
+  }
+
+  /** Stops a controller (`POST job/.../stopAction`, as the samples do before deleting one). */
+  async stopController(controllerPath: string): Promise<void> {
+    const operation = `stopping controller "${controllerPath}"`;
+    const path = `${jobPath(requireFullPath(controllerPath, "controllerPath", operation))}/stopAction`;
+    await this.http.discard({ operation, method: "POST", path, idempotency: "safe", redirectIsSuccess: true, notFoundHint: UNKNOWN_CONTROLLER });
+  }
+
+  /**
+   * Deletes an item of the operations center, a controller or a folder with what it holds (`POST job/.../doDelete`).
+   * Not retried: a lost answer is for the caller to reconcile (a 404 afterwards means it is gone).
+   */
+  async deleteItem(fullPath: string): Promise<void> {
+    const operation = `deleting item "${fullPath}"`;
+    const path = `${jobPath(requireFullPath(fullPath, "fullPath", operation))}/doDelete`;
+    await this.http.discard({ operation, method: "POST", path, idempotency: "unsafe", redirectIsSuccess: true, notFoundHint: "No item has this full path." });
+  }
+}
+
+/** `job/a/job/b`: an item's URI path, each segment encoded. */
+function jobPath(fullPath: string): string {
+  return fullPath.split("/").map((s) => `job/${encodeURIComponent(s)}`).join("/");
+}
+
+/** The full path an item URL names (`.../job/a/job/b/` -> a/b), or undefined. */
+function fullPathOfItemUrl(url: string): string | undefined {
+  const m = /((?:\/job\/[^/]+)+)\/?$/.exec(url);
+  if (!m) return undefined;
+  try {
+    return m[1]!.split("/job/").filter((s) => s !== "").map(decodeURIComponent).join("/");
+  } catch {
+    return undefined;
   }
 }

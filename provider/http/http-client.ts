@@ -49,6 +49,8 @@ export interface RequestSpec {
   minTimeoutMs?: number;
   /** Its answers hold credentials (a bundle token, a link file): no error quotes a 2xx body of it, JSON or not. */
   secretBody?: boolean;
+  /** A redirect (3xx) is its success: Jenkins answers an action (stopAction, doDelete) by sending the browser on. */
+  redirectIsSuccess?: boolean;
 }
 
 /** How one service authenticates and what to tell users when it refuses. */
@@ -155,6 +157,7 @@ export class HttpClient {
       try {
         const response = await this.attemptOnce(url, spec, kind);
         if (response.status >= 200 && response.status < 300) return response;
+        if (spec.redirectIsSuccess && response.status >= 300 && response.status < 400) return response;
         retryAfterMs = parseRetryAfter(header(response.headers, "retry-after"));
         const bodyText = response.body.toString("utf8");
         failure = this.statusError(spec, details, response.status, bodyText, retryAfterMs, attempt);

@@ -92,9 +92,32 @@ describe("Items through the real provider host", () => {
     w.emu.journal.clear();
     await jobs.destroy();
     const out = await w.host.waitForOutput(/cannot delete items/);
-    expect(out).toContain(`warning: Items (items/${url}/apps): the CasC API cannot delete items, so the items of this YAML stay in folder "apps"`);
+    expect(out).toContain(`warning: Items (items/${url}/apps): the CasC API cannot delete items, so "test", "deploy" of this YAML stay in folder "apps"`);
     expect(calls(w)).toEqual([]);
     expect(itemsOf()).toEqual(expect.arrayContaining(["apps/test", "apps/deploy"]));
+  });
+
+  it("on the operations center, creates a managed controller, and delete stops and deletes it (issue 27)", async () => {
+    // cb-ci/ci-casc-api-samples: createManagedController.sh creates it with create-items, deleteManagedController.sh
+    // deletes it with stopAction, then doDelete.
+    const yaml = `items:\n  - kind: folder\n    name: team-d\n    items:\n      - kind: managedController\n        name: controller-d\n        properties:\n          - configurationAsCode: {}\n  - kind: pipeline\n    name: seed\n`;
+    const controller = w.action("items", "controller-d", { yaml });
+    expect(await controller.up()).toMatchObject({ op: "create" });
+    expect(w.emu.state.controllers()).toContain("team-d/controller-d");
+    w.host.takeOutput();
+    w.emu.journal.clear();
+    await controller.destroy();
+    expect(calls(w)).toEqual(["POST /cjoc/job/team-d/job/controller-d/stopAction", "POST /cjoc/job/team-d/job/controller-d/doDelete"]);
+    expect(w.emu.state.controllers()).not.toContain("team-d/controller-d");
+    // What the API cannot delete is named: the folder that held it, and the job.
+    expect(await w.host.waitForOutput(/cannot delete items/)).toContain('so "team-d", "seed" of this YAML stay in the root of the operations center');
+    // Already gone: a second delete of the same resource counts it as deleted.
+    const again = w.action("items", "controller-d-again", { yaml });
+    await again.up();
+    w.emu.journal.clear();
+    expect((await fetch(`${w.emu.operationsCenterUrl}job/team-d/job/controller-d/doDelete`, { method: "POST", redirect: "manual", headers: { authorization: `Basic ${Buffer.from(`${w.emu.credentials.admin.username}:${w.emu.credentials.admin.apiToken}`).toString("base64")}` } })).status).toBe(302);
+    await again.destroy();
+    expect(calls(w).filter((c) => c.includes("controller-d"))).toEqual(["POST /cjoc/job/team-d/job/controller-d/doDelete", "POST /cjoc/job/team-d/job/controller-d/stopAction"]);
   });
 
   it("a path naming no folder fails, naming path and the fix; nothing is recorded", async () => {

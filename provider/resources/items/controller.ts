@@ -8,7 +8,7 @@
  * | diff | nothing | instanceUrl change replaces; yaml, path or triggers change runs again (update) |
  * | create, update | POST casc-items/create-items?path= with the YAML as the body (text/yaml) | never repeated blindly: a lost answer is reconciled by reading the items (POST job/.../export/download/items.yaml): at most 50, none after one fails, none past 2 minutes; what is not read is a partial create |
  * | read | nothing | the API has no read of "the items of this YAML": the state stays |
- * | delete | nothing (a warning) | the API cannot delete items: they stay on the instance |
+ * | delete | on the operations center, for each controller the yaml declares: POST job/.../stopAction, then job/.../doDelete (as cb-ci/ci-casc-api-samples deleteManagedController.sh does); a warning for the other items | the CasC API cannot delete other items: they stay on the instance |
  */
 import { cascToJs, readYaml } from "../../bundle/yaml-reader";
 import { yaml } from "../../libraries";
@@ -17,7 +17,7 @@ import { actionDiff, echoInputs, unchangedRead, type ActionInputsSpec } from "..
 import { InputChecker } from "../shared/check";
 import { MAX_TEXT_BYTES, MAX_YAML_ALIASES } from "../../clients/limits";
 import { messageOf, OutcomeUnknownError, partiallyCreated, warn } from "../shared/errors";
-import { instance, instanceCallFailed, instanceDescription, type InstanceConnection } from "../shared/instance";
+import { instance, instanceCallFailed, instanceDescription, type InstanceConnection, type OperationsCenterInstance } from "../shared/instance";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { isUnknown, plain } from "../shared/values";
 import { idOf, INPUT_KEYS, TYPE_NAME } from "./types";
@@ -218,13 +218,62 @@ async function update(id: string, _olds: Props, news: Props): Promise<{ outs: Pr
   return { outs: await createItems(`updating ${TYPE_NAME}`, id, news) };
 }
 
+/** Item kinds that are controllers: the operations center stops and deletes them (controller items). */
+const CONTROLLER_KINDS = ["managedController", "clientController"];
+
+/** The full paths of the controllers an items.yaml text declares (folders walked), below `basePath`. */
+function controllersOf(text: string, basePath: string): string[] {
+  const read = readYaml(text);
+  const doc = (read.ok ? cascToJs(read.node) : null) as { items?: unknown } | null;
+  const out: string[] = [];
+  const walk = (items: unknown, prefix: string[]): void => {
+    if (!Array.isArray(items)) return;
+    for (const item of items as Array<{ kind?: unknown; name?: unknown; items?: unknown }>) {
+      if (typeof item?.name !== "string") continue;
+      if (CONTROLLER_KINDS.includes(String(item.kind))) out.push([...prefix, item.name].join("/"));
+      else walk(item.items, [...prefix, item.name]);
+    }
+  };
+  walk(doc?.items, basePath === "" ? [] : basePath.split("/"));
+  return out;
+}
+
 async function remove(id: string, props: Props): Promise<void> {
-  const where = instanceDescription(typeof props.instanceUrl === "string" ? props.instanceUrl : undefined);
-  const folder = typeof props.basePath === "string" && props.basePath !== "" ? `folder "${props.basePath}"` : "the root";
+  const operation = `deleting ${TYPE_NAME}`;
+  const instanceUrl = typeof props.instanceUrl === "string" ? props.instanceUrl : undefined;
+  const basePath = typeof props.basePath === "string" ? props.basePath : "";
+  const controllers = typeof props.yaml === "string" ? controllersOf(props.yaml, basePath) : [];
+  const conn = controllers.length > 0 ? instance(operation, id, instanceUrl) : undefined;
+  const deleted = conn?.isOperationsCenter ? await deleteControllers(conn as OperationsCenterInstance, operation, id, controllers) : [];
+  const others = topLevelNames(typeof props.yaml === "string" ? props.yaml : "").filter((n) => !deleted.includes([basePath, n].filter(Boolean).join("/")));
+  if (others.length === 0) return;
+  const where = instanceDescription(instanceUrl);
+  const folder = basePath !== "" ? `folder "${basePath}"` : "the root";
   warn(
-    `${TYPE_NAME} (${id}): the CasC API cannot delete items, so the items of this YAML stay in ${folder} of ${where}. ` +
+    `${TYPE_NAME} (${id}): the CasC API cannot delete items, so ${listNames(others)} of this YAML stay in ${folder} of ${where}. ` +
       `Delete them in the UI, or let a bundle's items remove strategy (sync, remove-all) remove them.`,
   );
+}
+
+/**
+ * Stops and deletes each controller, as the samples do; one already gone counts as deleted. A lost answer of the
+ * delete is reconciled by listing the controllers. Returns the full paths deleted.
+ */
+async function deleteControllers(conn: OperationsCenterInstance, operation: string, id: string, controllers: string[]): Promise<string[]> {
+  for (const controller of controllers) {
+    try {
+      await conn.client.stopController(controller);
+      await conn.client.deleteItem(controller);
+    } catch (e) {
+      if (e instanceof NotFoundError) continue;
+      if (outcomeUnknown(e)) {
+        const listed = await conn.client.listControllerItems().catch(() => undefined);
+        if (listed && !listed.some((c) => c.fullPath === controller)) continue;
+      }
+      throw instanceCallFailed(conn, operation, id, e, `controller "${controller}" could not be deleted: ${messageOf(e)}. Run \`pulumi destroy\` again`);
+    }
+  }
+  return controllers;
 }
 
 export const items: ResourceController = { check, diff, create, read, update, delete: remove };

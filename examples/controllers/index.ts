@@ -1,0 +1,38 @@
+// A managed controller as code: created on the operations center by create-items (controllers are items of the
+// operations center), made able to use a bundle, and assigned it. `pulumi destroy` stops and deletes the controller
+// (POST job/.../stopAction, then doDelete), after its assignment and availability are gone.
+import * as cloudbees from "pulumi-cloudbees";
+
+export const controllerPath = "team-c/controller-c";
+
+// The controller item as the operations center exports it (POST job/<name>/export/download): a folder holding a
+// managedController. Its configurationAsCode property is left empty: the assignment below owns the bundle.
+const controller = new cloudbees.Items("team-c-controller", {
+  yaml: [
+    "removeStrategy:",
+    "  rbac: SYNC",
+    "  items: NONE",
+    "items:",
+    "  - kind: folder",
+    "    name: team-c",
+    "    items:",
+    "      - kind: managedController",
+    "        name: controller-c",
+    "        displayName: Team C",
+    "        configuration:",
+    "          kubernetes:",
+    "            memory: 4096",
+    "            cpus: 1.0",
+    "            disk: 50",
+    "        properties:",
+    "          - configurationAsCode: {}",
+    "          - healthReporting:",
+    "              enabled: true",
+    "",
+  ].join("\n"),
+});
+
+// The bundle may be used by this controller only; the controller must exist first.
+const availability = new cloudbees.BundleAvailability("base-for-team-c", { bundleId: "base", controllers: [controllerPath] }, { dependsOn: [controller] });
+
+new cloudbees.ControllerBundleAssignment("team-c-controller", { controllerPath, bundleId: availability.bundleId }, { dependsOn: [controller] });
