@@ -6,11 +6,9 @@
  * A controller item names its bundle in `properties: [{configurationAsCode: {bundle: <id>}}]`, as create-mm.yaml and
  * the real export kept in tsmp-falcon-platform/ci-bundle-utils (examples/offline-test-run/bundlecontent.yaml) do.
  */
+import { CONTROLLER_ITEM_KINDS } from "../provider/bundle/item-kinds";
 import { isMapping } from "./descriptor";
 import type { ItemNode, ItemTree } from "./item-tree";
-
-/** Item kinds that are controllers (the real export's `managedController`; `clientController` for connected ones). */
-export const CONTROLLER_KINDS = ["managedController", "clientController"];
 
 /** Jenkins' `_class` of each kind in api/json (no client reads it; for the shape). */
 const CLASS_OF: Record<string, string> = {
@@ -19,7 +17,7 @@ const CLASS_OF: Record<string, string> = {
 };
 
 export function isControllerItem(node: ItemNode): boolean {
-  return CONTROLLER_KINDS.includes(node.kind);
+  return CONTROLLER_ITEM_KINDS.includes(node.kind);
 }
 
 /**
@@ -66,15 +64,14 @@ export function controllerItems(tree: ItemTree): { fullName: string; node: ItemN
 export function seedControllerItems(tree: ItemTree, fullPaths: string[]): void {
   for (const fullPath of fullPaths) {
     const parts = fullPath.split("/");
-    let children = tree.rootChildren();
+    let children: Map<string, ItemNode> | undefined = tree.rootChildren();
     for (const folder of parts.slice(0, -1)) {
-      let node = children.get(folder);
-      if (!node) children.set(folder, (node = { kind: "folder", name: folder, definition: {}, children: new Map() }));
-      if (!node.children) return; // a controller named like a folder: keep the first
-      children = node.children;
+      let node: ItemNode | undefined = children?.get(folder);
+      if (children && !node) children.set(folder, (node = { kind: "folder", name: folder, definition: {}, children: new Map() }));
+      children = node?.children; // none under a controller named like a folder: the first one is kept
     }
     const name = parts[parts.length - 1]!;
-    if (!children.has(name)) children.set(name, { kind: "managedController", name, definition: {} });
+    if (children && !children.has(name)) children.set(name, { kind: "managedController", name, definition: {} });
   }
 }
 

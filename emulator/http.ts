@@ -47,12 +47,12 @@ export function yamlText(content: string): Reply {
   return text(200, content, "text/yaml;charset=utf-8");
 }
 
-export function zipReply(content: Buffer, filename: string): Reply {
+export function zipReply(content: Buffer, filename: string, disposition: "attachment" | "inline" = "attachment"): Reply {
   return {
     status: 200,
     headers: {
       "content-type": "application/zip",
-      "content-disposition": `attachment; filename="${filename.replace(/["\\\r\n]/g, "_")}"`,
+      "content-disposition": `${disposition}; filename="${filename.replace(/["\\\r\n]/g, "_")}"`,
     },
     body: content,
   };

@@ -229,9 +229,7 @@ export class Instance {
   }
 
   private async zipExport(): Promise<Reply> {
-    const reply = zipReply(await zipFiles(this.exportFiles()), `core-casc-export-${this.ctx.label.replace(/\//g, "-")}.zip`);
-    reply.headers["content-disposition"] = reply.headers["content-disposition"]!.replace(/^attachment/, "inline");
-    return reply;
+    return zipReply(await zipFiles(this.exportFiles()), `core-casc-export-${this.ctx.label.replace(/\//g, "-")}.zip`, "inline");
   }
 
   /** One exported file (`core-casc-export/jenkins.yaml`): how bundleutils' per-file fetch reads a live controller. */

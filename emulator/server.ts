@@ -100,11 +100,9 @@ export class EmulatorServer {
     };
     const services = this.services;
     if (!services) return send(res, jsonError(503, "Emulator is starting"));
-    if (!isLoopbackHost(req.headers.host)) {
-      services.journal.record({ method: request.method, path: request.path, query: request.query, headers: request.headers, body, status: 403 });
-      return send(res, text(403, notLoopbackReason(req.headers.host ?? "")));
-    }
-    const fault = services.faults.take(request.method, request.path, request.path.startsWith(FM_PREFIX));
+    const hostRefused = !isLoopbackHost(req.headers.host);
+    // A refused request reaches no service, so it takes no injected fault either.
+    const fault = hostRefused ? undefined : services.faults.take(request.method, request.path, request.path.startsWith(FM_PREFIX));
     const journal = (status: number): void =>
       services.journal.record({
         method: request.method,
@@ -116,6 +114,10 @@ export class EmulatorServer {
         ...(fault ? { fault: fault.label } : {}),
       });
 
+    if (hostRefused) {
+      journal(403);
+      return send(res, text(403, notLoopbackReason(req.headers.host ?? "")));
+    }
     if (fault) {
       if (fault.delayMs && !(await this.delay(fault.delayMs))) return void res.destroy();
       if (fault.drop) {
@@ -145,15 +147,15 @@ export class EmulatorServer {
   }
 
   private async route(req: EmulatorRequest, s: Services): Promise<Reply> {
-    if (req.path.startsWith(FM_PREFIX)) return s.featureManagement.handle(req, req.path.slice(FM_PREFIX.length));
-    if (req.path.startsWith(ROXY_PREFIX)) return handleRoxyRequest(req, req.path.slice(ROXY_PREFIX.length), s.featureManagement);
     const path = req.path;
+    if (path.startsWith(FM_PREFIX)) return s.featureManagement.handle(req, path.slice(FM_PREFIX.length));
+    if (path.startsWith(ROXY_PREFIX)) return handleRoxyRequest(req, path.slice(ROXY_PREFIX.length), s.featureManagement);
     if (path.startsWith(OC_PREFIX)) {
       const auth = authenticateJenkins(req.headers["authorization"], s.users);
       if (!auth.ok) return auth.reply;
       const sub = jenkinsSubPath(path.slice(OC_PREFIX.length));
       const oc = s.operationsCenter;
-      return (await oc.handle(req, sub)) ?? (await oc.instance.handle(req, sub)) ?? notFoundPage(req.path);
+      return (await oc.handle(req, sub)) ?? (await oc.instance.handle(req, sub)) ?? notFoundPage(path);
     }
     if (path.startsWith(CONTROLLERS_PREFIX)) {
       const rest = path.slice(CONTROLLERS_PREFIX.length);
@@ -161,13 +163,13 @@ export class EmulatorServer {
       const controller = [...s.operationsCenter.controllers.values()]
         .filter((c) => rest.startsWith(`${encodePath(c.fullPath)}/`))
         .sort((a, b) => b.fullPath.length - a.fullPath.length)[0];
-      if (!controller) return notFoundPage(req.path);
+      if (!controller) return notFoundPage(path);
       const auth = authenticateJenkins(req.headers["authorization"], s.controllerUsers[controller.fullPath] ?? s.users);
       if (!auth.ok) return auth.reply;
       const sub = jenkinsSubPath(rest.slice(encodePath(controller.fullPath).length + 1));
-      return (await controller.instance.handle(req, sub)) ?? notFoundPage(req.path);
+      return (await controller.instance.handle(req, sub)) ?? notFoundPage(path);
     }
-    return notFoundPage(req.path);
+    return notFoundPage(path);
   }
 }
 

@@ -88,7 +88,6 @@ export function checkOutResultSchema() {
 export function controllersViewSchema() {
   return z.object({ jobs: z.array(z.object({ name: z.string(), url: z.string(), fullName: z.string().optional() }).passthrough()) });
 }
-export type ControllersView = z.infer<ReturnType<typeof controllersViewSchema>>;
 
 export function controllersSchema() {
   return z.object({ controllers: z.array(z.string()) });

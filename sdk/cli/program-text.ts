@@ -112,7 +112,10 @@ export function programText(inst: Installation, options: ProgramOptions = {}): s
     const apiPattern = !bundle.availabilityPatternFromYaml && bundle.regex !== "";
     const isDefault = options.defaultBundle === bundle.name;
     body.push("", tsComment(`Bundle ${tsString(bundle.name)}: ${describePattern(bundle)}; ${assigned.length ? `${assigned.length} assigned` : "no assignment"}${options.controllers ? " (of the selected controllers)" : ""}.`));
-    for (const c of selected) if (fullPathProblem(c)) body.push(notDeclared(`the assignment of ${tsString(c)}`, `its path is not a controller's full path (${fullPathProblem(c)})`));
+    for (const c of selected) {
+      const problem = fullPathProblem(c);
+      if (problem) body.push(notDeclared(`the assignment of ${tsString(c)}`, `its path is not a controller's full path (${problem})`));
+    }
     let bundleRef = tsString(bundle.name);
     if (apiPattern) {
       const controllers = patternToControllers(bundle.regex);

@@ -10,6 +10,7 @@
  * | read | nothing | the API has no read of "the items of this YAML": the state stays |
  * | delete | on the operations center, for each controller the yaml declares: POST job/.../stopAction, then job/.../doDelete (as cb-ci/ci-casc-api-samples deleteManagedController.sh does); a warning for the other items | the CasC API cannot delete other items: they stay on the instance |
  */
+import { CONTROLLER_ITEM_KINDS } from "../../bundle/item-kinds";
 import { cascToJs, readYaml } from "../../bundle/yaml-reader";
 import { yaml } from "../../libraries";
 import { NotFoundError, outcomeUnknown, RequestRejectedError } from "../../http/errors";
@@ -218,9 +219,6 @@ async function update(id: string, _olds: Props, news: Props): Promise<{ outs: Pr
   return { outs: await createItems(`updating ${TYPE_NAME}`, id, news) };
 }
 
-/** Item kinds that are controllers: the operations center stops and deletes them (controller items). */
-const CONTROLLER_KINDS = ["managedController", "clientController"];
-
 /** The full paths of the controllers an items.yaml text declares (folders walked), below `basePath`. */
 function controllersOf(text: string, basePath: string): string[] {
   const read = readYaml(text);
@@ -230,7 +228,7 @@ function controllersOf(text: string, basePath: string): string[] {
     if (!Array.isArray(items)) return;
     for (const item of items as Array<{ kind?: unknown; name?: unknown; items?: unknown }>) {
       if (typeof item?.name !== "string") continue;
-      if (CONTROLLER_KINDS.includes(String(item.kind))) out.push([...prefix, item.name].join("/"));
+      if (CONTROLLER_ITEM_KINDS.includes(String(item.kind))) out.push([...prefix, item.name].join("/"));
       else walk(item.items, [...prefix, item.name]);
     }
   };
@@ -244,7 +242,8 @@ async function remove(id: string, props: Props): Promise<void> {
   const basePath = typeof props.basePath === "string" ? props.basePath : "";
   const controllers = typeof props.yaml === "string" ? controllersOf(props.yaml, basePath) : [];
   const conn = controllers.length > 0 ? instance(operation, id, instanceUrl) : undefined;
-  const deleted = conn?.isOperationsCenter ? await deleteControllers(conn as OperationsCenterInstance, operation, id, controllers) : [];
+  if (conn?.isOperationsCenter) await deleteControllers(conn as OperationsCenterInstance, operation, id, controllers);
+  const deleted = conn?.isOperationsCenter ? controllers : [];
   const others = topLevelNames(typeof props.yaml === "string" ? props.yaml : "").filter((n) => !deleted.includes([basePath, n].filter(Boolean).join("/")));
   if (others.length === 0) return;
   const where = instanceDescription(instanceUrl);
@@ -257,9 +256,9 @@ async function remove(id: string, props: Props): Promise<void> {
 
 /**
  * Stops and deletes each controller, as the samples do; one already gone counts as deleted. A lost answer of the
- * delete is reconciled by listing the controllers. Returns the full paths deleted.
+ * delete is reconciled by listing the controllers.
  */
-async function deleteControllers(conn: OperationsCenterInstance, operation: string, id: string, controllers: string[]): Promise<string[]> {
+async function deleteControllers(conn: OperationsCenterInstance, operation: string, id: string, controllers: string[]): Promise<void> {
   for (const controller of controllers) {
     try {
       await conn.client.stopController(controller);
@@ -273,7 +272,6 @@ async function deleteControllers(conn: OperationsCenterInstance, operation: stri
       throw instanceCallFailed(conn, operation, id, e, `controller "${controller}" could not be deleted: ${messageOf(e)}. Run \`pulumi destroy\` again`);
     }
   }
-  return controllers;
 }
 
 export const items: ResourceController = { check, diff, create, read, update, delete: remove };
