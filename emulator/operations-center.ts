@@ -1,20 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { countLevels, Finding, formatMessage, validateBundle, validationResult } from "./bundle-validation";
+import { Finding, validateBundle, validationResult } from "./bundle-validation";
 import { BundleStore, StoredBundle } from "./bundle-store";
-import { logDate, logFolder } from "./dates";
-import { compileAnchored, parseDescriptor, scalarProp } from "./descriptor";
+import { compileAnchored, parseDescriptor } from "./descriptor";
 import { matchingControllers } from "./bounded-pattern";
 import { BundleInconsistencyError, buildEffectiveBundle } from "./effective-bundle";
-import { EmulatorRequest, json, Reply, zipReply } from "./http";
+import { EmulatorRequest, json, Reply } from "./http";
 import { bundleOfItem, controllerItems, seedControllerItems, setBundleOfItem } from "./controller-items";
 import { ControllerItemRoutes } from "./controller-item-routes";
 import { AssignedBundle, Instance } from "./instance";
-import { uploadedZip } from "./multipart";
 import {
-  ambiguousZipBundle,
-  badBundleZip,
+  ACCEPT_BRANCHLESS_BUNDLES,
   bundleNotAvailable,
-  bundleNotInZip,
   bundleUrl,
   CHECKOUT_REMOTE_NAME,
   checkoutLocalText,
@@ -22,7 +18,6 @@ import {
   CONTROLLER_STATUS,
   DEFAULT_CHECKOUT_TIMEOUT_S,
   deprecatedBundleIdOnly,
-  inconsistentBundle,
   invalidParameter,
   invalidRegex,
   KEEP_STATE_OF_VANISHED_BUNDLES,
@@ -31,10 +26,9 @@ import {
   queryFlag,
   unknownBundle,
   unknownController,
-  UPDATE_LOG_RETENTION,
 } from "./undocumented-behaviour";
-import { NotAZipError, unzip, zipFiles } from "./zip";
-import { bundlesInZip, findZipBundles, ZipBundle, ZipLayoutError, zipParentResolver } from "./zip-bundles";
+import { getEffectiveBundle, preValidateBundles, UploadContext } from "./uploaded-bundles";
+import { ValidationLogs } from "./validation-logs";
 
 export interface ControllerRecord {
   fullPath: string;
@@ -42,17 +36,6 @@ export interface ControllerRecord {
   token: string;
   assignedBundle: string | null;
   instance: Instance;
-}
-
-interface RawLogRecord {
-  version: string;
-  errors: number;
-  warnings: number;
-  info: number;
-  messages: string[];
-  folder: string;
-  date: string;
-  contentHash: string;
 }
 
 export interface OperationsCenterOptions {
@@ -75,8 +58,7 @@ export class OperationsCenter {
   readonly apiPatterns = new Map<string, string>();
   visibility = false;
   defaultBundle: string | null = null;
-  private readonly rawLogs = new Map<string, RawLogRecord[]>();
-  private logSequence = 0;
+  private readonly logs: ValidationLogs;
   private effectiveCache = new Map<string, AssignedBundle>();
   /** bundle.yaml's availabilityPattern of each stored bundle (a check-out stores new objects). */
   private readonly yamlPatterns = new WeakMap<StoredBundle, string | undefined>();
@@ -97,14 +79,27 @@ export class OperationsCenter {
     seedControllerItems(this.instance.items, Object.keys(options.controllerUrls));
     for (const [fullPath, url] of Object.entries(options.controllerUrls)) this.addController(fullPath, url);
     this.itemRoutes = new ControllerItemRoutes(options.ocUrl, this.instance.items, (removed) => this.removeControllers(removed));
-    this.recordRawValidations();
+    this.logs = new ValidationLogs({
+      store: this.store,
+      controllerPaths: () => this.controllerPaths(),
+      assignedBundleOf: (c) => this.controllers.get(c)?.assignedBundle ?? null,
+      isAvailable: (b, c) => this.isAvailable(b, c),
+      effectiveOf: (b) => this.effectiveOf(b),
+      filterMatchesName: () => CONTROLLER_FILTER_MATCHES_FULL_PATH_OR_NAME,
+    });
+    this.logs.recordRawValidations();
+    const uploads: UploadContext = {
+      stored: (name) => this.store.get(name),
+      controllerEntries: (bundle, effective) => this.controllerEntries(bundle, { kind: "ok", bundle, effective }),
+      acceptBranchless: () => ACCEPT_BRANCHLESS_BUNDLES,
+    };
     this.routes = new Map<string, Handler>([
       ["GET casc-bundle/list", () => json(200, { bundles: this.listBundles() })],
-      ["GET casc-bundle/raw-bundle-validation-log", (r) => this.rawLog(r)],
-      ["GET casc-bundle/effective-bundle-validation-log", (r) => this.effectiveLog(r)],
+      ["GET casc-bundle/raw-bundle-validation-log", (r) => this.logs.raw(r)],
+      ["GET casc-bundle/effective-bundle-validation-log", (r) => this.logs.effective(r)],
       ["GET config-bundle-download-link", (r) => this.downloadLink(r)],
       ["POST casc-bundle/check-out", (r) => this.checkOut(r)],
-      ["POST casc-bundle/get-effective-bundle", (r) => this.getEffectiveBundle(r)],
+      ["POST casc-bundle/get-effective-bundle", (r) => getEffectiveBundle(r, uploads)],
       ["POST casc-bundle/regenerate-token", (r) => this.regenerateToken(r)],
       ["POST casc-bundle/set-availability-pattern", (r) => this.setAvailabilityPattern(r)],
       ["POST casc-bundle/set-global-availability-pattern-behavior", (r) => this.setVisibility(r)],
@@ -114,7 +109,7 @@ export class OperationsCenter {
       ["POST casc-bundle/set-master-to-bundle", (r) => this.setControllerToBundle(r, "masterPath")],
       ["POST casc-bundle/set-default-bundle", (r) => this.setDefaultBundle(r)],
       ["POST casc-bundle/validate-uploaded-bundle", (r) => this.validateUploadedBundle(r)],
-      ["POST casc-bundle/pre-validate-bundle", (r) => this.preValidate(r)],
+      ["POST casc-bundle/pre-validate-bundle", (r) => preValidateBundles(r, uploads)],
     ]);
   }
 
@@ -271,110 +266,6 @@ export class OperationsCenter {
     return record.assignedBundle === null ? { kind: "none" } : this.effectiveOf(record.assignedBundle);
   }
 
-  // ------------------------------------------------------------ validation logs
-
-  /** Appends a raw validation record for every bundle whose files changed since its last record. */
-  private recordRawValidations(): void {
-    const now = new Date();
-    for (const bundle of this.store.all()) {
-      const records = this.rawLogs.get(bundle.name) ?? [];
-      if (records[0]?.contentHash === bundle.contentHash) continue;
-      const findings = validateBundle(bundle.files, { uploaded: false, folderProblems: bundle.problems });
-      const desc = parseDescriptor(bundle.files);
-      const { errors, warnings, info } = countLevels(findings);
-      this.logSequence += 1;
-      records.unshift({
-        version: (desc.ok ? scalarProp(desc.value, "version") : undefined) ?? "N/A",
-        errors,
-        warnings,
-        info,
-        messages: findings.map(formatMessage),
-        folder: logFolder(now, this.logSequence),
-        date: logDate(now),
-        contentHash: bundle.contentHash,
-      });
-      this.rawLogs.set(bundle.name, records.slice(0, UPDATE_LOG_RETENTION));
-    }
-  }
-
-  private rawRecordJson(r: RawLogRecord): Record<string, unknown> {
-    const out: Record<string, unknown> = { version: r.version, errors: r.errors, warnings: r.warnings, info: r.info };
-    if (r.messages.length > 0) out["messages"] = r.messages;
-    out["folder"] = r.folder;
-    out["date"] = r.date;
-    return out;
-  }
-
-  private effectiveRecord(controller: string, bundle: string): Record<string, unknown> {
-    const raw = this.rawLogs.get(bundle)?.[0];
-    const eff = this.effectiveOf(bundle);
-    let findings: Finding[];
-    let version: string;
-    if (eff.kind === "ok") {
-      findings = eff.effective.findings;
-      version = eff.effective.version;
-    } else {
-      findings = [{ level: "ERROR", code: "STRUCTURE", message: eff.kind === "broken" ? eff.reason : `Bundle '${bundle}' not found` }];
-      version = raw?.version ?? "N/A";
-    }
-    const { errors, warnings, info } = countLevels(findings);
-    const out: Record<string, unknown> = {
-      bundle,
-      assigned: this.controllers.get(controller)!.assignedBundle === bundle,
-      version,
-      errors,
-      warnings,
-      info,
-    };
-    if (findings.length > 0) out["messages"] = findings.map(formatMessage);
-    out["folder"] = raw?.folder ?? "";
-    out["date"] = raw?.date ?? "";
-    return out;
-  }
-
-  /** Bundles an effective log covers for a controller: the ones it may use plus the one assigned. */
-  private bundlesOf(controller: string): string[] {
-    const assigned = this.controllers.get(controller)!.assignedBundle;
-    return this.store.names().filter((b) => b === assigned || this.isAvailable(b, controller));
-  }
-
-  private rawLog(req: EmulatorRequest): Reply {
-    const filter = req.query["bundle"];
-    if (filter !== undefined && filter !== "" && !this.store.get(filter)) return unknownBundle(filter);
-    const withControllers = queryFlag(req.query, "controller");
-    const names = this.store.names().filter((n) => !filter || n === filter);
-    return json(200, {
-      "validation-log": names.map((name) => {
-        const entry: Record<string, unknown> = {
-          "bundle-id": name,
-          records: (this.rawLogs.get(name) ?? []).map((r) => this.rawRecordJson(r)),
-        };
-        if (withControllers) {
-          entry["controllers"] = this.controllerPaths()
-            .filter((c) => this.bundlesOf(c).includes(name))
-            .map((c) => ({ controller: c, records: [this.effectiveRecord(c, name)] }));
-        }
-        return entry;
-      }),
-    });
-  }
-
-  private effectiveLog(req: EmulatorRequest): Reply {
-    const filter = req.query["controller"];
-    let matches: (c: string) => boolean = () => true;
-    if (filter !== undefined && filter !== "") {
-      const compiled = compileAnchored(filter);
-      if (!compiled.ok) return invalidRegex(filter, compiled.error);
-      const name = (c: string): string => c.slice(c.lastIndexOf("/") + 1);
-      matches = (c) => compiled.value.test(c) || (CONTROLLER_FILTER_MATCHES_FULL_PATH_OR_NAME && compiled.value.test(name(c)));
-    }
-    return json(200, {
-      "validation-log": this.controllerPaths()
-        .filter(matches)
-        .map((c) => ({ controller: c, records: this.bundlesOf(c).map((b) => this.effectiveRecord(c, b)) })),
-    });
-  }
-
   // ------------------------------------------------------------ endpoints
 
   private required(req: EmulatorRequest, name: string): string | Reply {
@@ -418,7 +309,7 @@ export class OperationsCenter {
     const bundles = this.store.checkOut();
     this.effectiveCache = new Map();
     if (!KEEP_STATE_OF_VANISHED_BUNDLES) this.forgetVanishedBundles();
-    this.recordRawValidations();
+    this.logs.recordRawValidations();
     return json(200, {
       remotes: [
         {
@@ -505,70 +396,6 @@ export class OperationsCenter {
     return json(200, validationResult(structure, this.controllerEntries(bundle.name, effective), queryFlag(req.query, "quiet")));
   }
 
-  private async zipBundles(req: EmulatorRequest): Promise<ZipBundle[] | Reply> {
-    try {
-      return bundlesInZip(await unzip(uploadedZip(req.headers["content-type"], req.body)));
-    } catch (e) {
-      if (e instanceof NotAZipError) return badBundleZip("Invalid zip file: Cannot be unzipped");
-      if (e instanceof ZipLayoutError) return badBundleZip(e.message);
-      throw e;
-    }
-  }
-
-  private async getEffectiveBundle(req: EmulatorRequest): Promise<Reply> {
-    const bundles = await this.zipBundles(req);
-    if (isReply(bundles)) return bundles;
-    const resolve = zipParentResolver(bundles, (p) => this.store.get(p));
-    let selected: ZipBundle;
-    const wanted = req.query["bundle"];
-    if (wanted !== undefined && wanted !== "") {
-      const found = findZipBundles(bundles, wanted);
-      if (found.length === 0) return bundleNotInZip(wanted);
-      if (found.length > 1) return ambiguousZipBundle();
-      selected = found[0]!;
-    } else {
-      const parents = new Set(
-        bundles.map((b) => {
-          const desc = parseDescriptor(b.files);
-          const p = desc.ok ? desc.value["parent"] : undefined;
-          return typeof p === "string" ? resolve(p, b) : undefined;
-        }),
-      );
-      const leaves = bundles.filter((b) => !parents.has(b));
-      if (leaves.length !== 1) return ambiguousZipBundle();
-      selected = leaves[0]!;
-    }
-    try {
-      const effective = buildEffectiveBundle(selected, resolve);
-      return zipReply(await zipFiles(effective.files), `${selected.name.replace(/\//g, "___")}.zip`);
-    } catch (e) {
-      if (e instanceof BundleInconsistencyError) return inconsistentBundle(e.message);
-      throw e;
-    }
-  }
-
-  private async preValidate(req: EmulatorRequest): Promise<Reply> {
-    const bundles = await this.zipBundles(req);
-    if (isReply(bundles)) return bundles;
-    const resolve = zipParentResolver(bundles, (p) => this.store.get(p));
-    const quiet = queryFlag(req.query, "quiet");
-    const validations: { bundle: string; result: unknown }[] = [];
-    for (const bundle of bundles) {
-      let effective;
-      try {
-        effective = buildEffectiveBundle(bundle, resolve);
-      } catch (e) {
-        if (e instanceof BundleInconsistencyError) return inconsistentBundle(e.message);
-        throw e;
-      }
-      const structure = [...validateBundle(bundle.files, { uploaded: false, folderProblems: bundle.problems }), ...effective.conflicts];
-      // Controllers are those of the location bundle the zip bundle stands for, if any.
-      const ocName = this.store.get(bundle.pathInBranch) ? bundle.pathInBranch : undefined;
-      const controllers = ocName ? this.controllerEntries(ocName, { kind: "ok", bundle: ocName, effective }) : [];
-      validations.push({ bundle: bundle.name, result: validationResult(structure, controllers, quiet) });
-    }
-    return json(200, { validations });
-  }
 }
 
 function isReply(value: unknown): value is Reply {

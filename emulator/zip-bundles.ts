@@ -1,5 +1,4 @@
 import type { BundleSource, ParentResolver } from "./effective-bundle";
-import { ACCEPT_BRANCHLESS_BUNDLES } from "./undocumented-behaviour";
 import type { FileMap } from "./zip";
 
 /** A bundle found in an uploaded zip of branch folders (get-effective-bundle, pre-validate-bundle). */
@@ -20,7 +19,7 @@ const basename = (p: string): string => p.slice(p.lastIndexOf("/") + 1);
  * Finds every bundle folder (a folder holding bundle.yaml) of the zip. Its name is `<branch>/<path in branch>`,
  * the shape of bundle ids from SCM bundle locations (e.g. "main/team-a").
  */
-export function bundlesInZip(files: FileMap): ZipBundle[] {
+export function bundlesInZip(files: FileMap, options: { acceptBranchless: boolean }): ZipBundle[] {
   if (files.has("bundle.yaml")) {
     throw new ZipLayoutError("The zip must hold branch folders containing bundle folders, not a bundle at its top level");
   }
@@ -40,7 +39,7 @@ export function bundlesInZip(files: FileMap): ZipBundle[] {
     }
     const segments = folder.split("/");
     if (segments.length === 1) {
-      if (!ACCEPT_BRANCHLESS_BUNDLES) throw new ZipLayoutError(`Bundle folder '${folder}' is not inside a branch folder`);
+      if (!options.acceptBranchless) throw new ZipLayoutError(`Bundle folder '${folder}' is not inside a branch folder`);
       return { name: folder, files: own, branch: null, pathInBranch: folder };
     }
     const branch = segments[0]!.replace(/___/g, "/");

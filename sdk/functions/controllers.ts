@@ -2,9 +2,20 @@ import type { ListedBundle } from "../../provider/clients/casc-schemas";
 import { z } from "zod";
 import { operationsCenterOf, run, type FunctionOptions } from "./context";
 import { defineFunction } from "./mocks";
-import { controllerSummarySchema } from "./result-schemas";
+import { controllerItemSchema, controllerSummarySchema } from "./result-schemas";
 
 const GET_CONTROLLERS = defineFunction("getControllers", () => z.array(controllerSummarySchema()));
+const GET_CONTROLLER_ITEMS = defineFunction("getControllerItems", () => z.array(controllerItemSchema()));
+
+/** A controller as an item of the operations center (its Controllers view). */
+export interface ControllerItem {
+  /** The item's name (its last path segment). */
+  name: string;
+  /** Full path of the controller item (`team-a/controller-a`), the path the bundle endpoints take. */
+  fullPath: string;
+  /** The item's URL on the operations center. */
+  url: string;
+}
 
 /** A controller as the operations center's bundle list shows it. */
 export interface ControllerSummary {
@@ -28,6 +39,25 @@ export interface ControllerSummary {
  */
 export async function getControllers(options?: FunctionOptions): Promise<ControllerSummary[]> {
   return run(GET_CONTROLLERS, {}, async (operation) => controllersOf(await operationsCenterOf(options, operation).client.listBundles()), options);
+}
+
+/**
+ * Every controller the operations center holds as an item, managed or client, inside folders too, sorted by full
+ * path (one GET `view/Controllers/api/json`, the view the vendor's samples read). Unlike getControllers, this lists a
+ * controller no bundle is available to; it says nothing about bundles.
+ *
+ * Under `setMocks`: token `cloudbees:index:getControllerItems`.
+ */
+export async function getControllerItems(options?: FunctionOptions): Promise<ControllerItem[]> {
+  return run(
+    GET_CONTROLLER_ITEMS,
+    {},
+    async (operation) => {
+      const items = await operationsCenterOf(options, operation).client.listControllerItems();
+      return items.sort((a, b) => compare(a.fullPath, b.fullPath));
+    },
+    options,
+  );
 }
 
 /** The controllers of a bundle list (see getControllers). */

@@ -15,7 +15,7 @@ export {
   type RawBundleValidationLogOptions,
   type EffectiveBundleValidationLogOptions,
 } from "./operations-center";
-export { getControllers, type ControllerSummary } from "./controllers";
+export { getControllers, getControllerItems, type ControllerSummary, type ControllerItem } from "./controllers";
 export {
   validateBundle,
   preValidateBundles,

@@ -6,7 +6,7 @@ import {
   validationResultSchema,
 } from "../../provider/clients/casc-schemas";
 import { applicationSchema } from "../../provider/clients/feature-management-schemas";
-import type { ControllerSummary } from "./controllers";
+import type { ControllerItem, ControllerSummary } from "./controllers";
 import type {
   ApplicationInfo,
   BundlePreValidation,
@@ -40,6 +40,10 @@ export function bundleSummarySchema(): ZodType<BundleSummary> {
 
 export function controllerSummarySchema(): ZodType<ControllerSummary> {
   return z.object({ controllerPath: z.string(), bundleId: z.string().nullable(), availableBundles: z.array(z.string()) });
+}
+
+export function controllerItemSchema(): ZodType<ControllerItem> {
+  return z.object({ name: z.string(), fullPath: z.string(), url: z.string() });
 }
 
 function controllerValidationLogSchema() {

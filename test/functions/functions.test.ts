@@ -18,6 +18,7 @@ import {
   getBundle,
   getBundles,
   getControllerBundleLink,
+  getControllerItems,
   getControllers,
   getEffectiveBundle,
   getEffectiveBundleValidationLog,
@@ -118,6 +119,16 @@ describe("operations-center reads", () => {
     // pattern and the global switch is off, so no other controller appears (the API has no list of controllers).
     await expect(getControllers()).resolves.toEqual([{ controllerPath: CONTROLLER, bundleId: "team-a", availableBundles: ["team-a"] }]);
     expect(requests(journal())).toEqual(["GET /cjoc/casc-bundle/list"]);
+  });
+
+  it("getControllerItems lists every controller item of the operations center, one with no bundle included", async () => {
+    // The Controllers view the vendor's samples read (cb-ci/ci-casc-api-samples: view/Controllers/api/json?depth=2).
+    const items = await getControllerItems();
+    expect(requests(journal())).toEqual(["GET /cjoc/view/Controllers/api/json"]);
+    expect(items.map((i) => i.fullPath)).toEqual(Object.keys(emu.controllerUrls).sort());
+    const b = items.find((i) => i.fullPath === "team-b/controller-b")!;
+    expect(b.name).toBe("controller-b");
+    expect(b.url).toBe(`${emu.operationsCenterUrl}job/team-b/job/controller-b/`);
   });
 
   it("controllersOf: sorted paths, sorted available bundles, a controller whose bundle's pattern left it still shown", () => {
