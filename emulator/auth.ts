@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { htmlPage, Reply } from "./http";
 import type { EmulatorUser } from "./types";
-import { NON_BASIC_AUTH_IS_ANONYMOUS } from "./undocumented-behaviour";
+import { reading } from "./readings";
 
 export type AuthResult = { ok: true; user: EmulatorUser } | { ok: false; reply: Reply };
 
@@ -13,11 +13,11 @@ function sameSecret(a: string, b: string): boolean {
 
 /**
  * Jenkins' answers for Basic authentication with an API token. A non-Basic authorization header is ignored by
- * Jenkins, so such a caller is anonymous. The token is never echoed back.
+ * Jenkins, so such a caller is anonymous (the reading nonBasicAuth). The token is never echoed back.
  */
 export function authenticateJenkins(authorization: string | undefined, users: EmulatorUser[]): AuthResult {
   const m = /^Basic\s+(\S*)\s*$/i.exec(authorization ?? "");
-  if (!m && authorization && !NON_BASIC_AUTH_IS_ANONYMOUS) {
+  if (!m && authorization && reading("nonBasicAuth") === "refused") {
     return {
       ok: false,
       reply: htmlPage(401, "Unauthorized", "Unsupported authorization scheme", { "www-authenticate": 'Basic realm="Jenkins"' }),

@@ -1,6 +1,6 @@
 import { checkBundleFiles } from "../provider/bundle/checks";
 import { applyQuiet, type BundleMessage, countLevels, formatMessage, type Level, taggedMessage, validationCodeOf } from "../provider/bundle/messages";
-import { UPLOADED_PARENT_IS_WARNING } from "./undocumented-behaviour";
+import { reading } from "./readings";
 import type { FileMap } from "./zip";
 
 // The checks themselves are the provider's bundle toolkit's (lintBundle runs the same ones); this file turns
@@ -28,7 +28,7 @@ export function toStructureValidation(f: Finding): StructureValidation {
  */
 export function validateBundle(files: FileMap, options: { uploaded: boolean; folderProblems?: Finding[] }): Finding[] {
   return checkBundleFiles(files, {
-    ...(options.uploaded ? { uploadedPropertiesLevel: UPLOADED_PARENT_IS_WARNING ? "WARNING" : "ERROR" } : {}),
+    ...(options.uploaded ? { uploadedPropertiesLevel: reading("uploadedParent") === "warning" ? "WARNING" : "ERROR" } : {}),
     folderProblems: options.folderProblems ?? [],
   });
 }

@@ -1,21 +1,25 @@
 #!/usr/bin/env node
 /**
- * `cloudbees-emulator [--port N] [--bundles DIR] [--rate-limit]` (the package's bin; `npm run emulator --` in this
- * repository): runs the emulator until Ctrl-C, for Pulumi programs and manual exploration with curl.
+ * `cloudbees-emulator [--port N] [--bundles DIR] [--rate-limit] [--reading NAME=VALUE]... [--list-readings]` (the
+ * package's bin; `npm run emulator --` in this repository): runs the emulator until Ctrl-C, for Pulumi programs and
+ * manual exploration with curl.
  */
 import * as path from "node:path";
-import { DEFAULT_FM_ACCOUNTS, defaultBundlesDir, startEmulator, type Emulator } from "./index";
+import { DEFAULT_FM_ACCOUNTS, defaultBundlesDir, listReadings, READINGS_VARIABLE, startEmulator, type Emulator } from "./index";
+import { parseReadingsText, type ReadingName } from "./readings";
 
 interface CliArgs {
   port: number;
   bundlesDir: string;
   rateLimit: boolean;
+  /** --reading NAME=VALUE, in order (a later one wins). */
+  readings: Record<string, string>;
 }
 
-const USAGE = "usage: cloudbees-emulator [--port N] [--bundles DIR] [--rate-limit]";
+const USAGE = "usage: cloudbees-emulator [--port N] [--bundles DIR] [--rate-limit] [--reading NAME=VALUE]... [--list-readings]";
 
 function parseArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { port: 0, bundlesDir: defaultBundlesDir(), rateLimit: false };
+  const args: CliArgs = { port: 0, bundlesDir: defaultBundlesDir(), rateLimit: false, readings: {} };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
@@ -37,6 +41,13 @@ function parseArgs(argv: string[]): CliArgs {
       case "--rate-limit":
         args.rateLimit = true;
         break;
+      case "--reading":
+        Object.assign(args.readings, parseReadingsText(value(), "--reading"));
+        break;
+      case "--list-readings":
+        console.log(readingsHelp());
+        process.exit(0);
+        break;
       case "--help":
       case "-h":
         console.log(USAGE);
@@ -51,7 +62,7 @@ function parseArgs(argv: string[]): CliArgs {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const emu = await startEmulator({ port: args.port, bundlesDir: args.bundlesDir, featureManagementRateLimit: args.rateLimit });
+  const emu = await startEmulator({ port: args.port, bundlesDir: args.bundlesDir, featureManagementRateLimit: args.rateLimit, readings: args.readings });
   const { admin, nonAdmin, featureManagementToken, otherFeatureManagementToken } = emu.credentials;
   const row = (label: string, value: string): string => `${label.padEnd(24)}${value}`;
   const lines = [
@@ -66,6 +77,7 @@ async function main(): Promise<void> {
     ...Object.entries(emu.controllerUrls).map(([name, url]) => row(`  ${name}`, url)),
     row("admin (Basic)", `${admin.username}:${admin.apiToken}`),
     row("non-admin (Basic)", `${nonAdmin.username}:${nonAdmin.apiToken}`),
+    row("readings", describeReadings(emu)),
     row("bundle location", `${emu.bundlesDir} (re-read on POST casc-bundle/check-out)`),
     "",
     "example:",
@@ -109,3 +121,16 @@ main().catch((e: unknown) => {
   console.error(e instanceof Error ? e.message : String(e));
   process.exit(1);
 });
+
+/** The readings that differ from the defaults, or "defaults". */
+function describeReadings(emu: Emulator): string {
+  const changed = listReadings().filter((r) => emu.readings[r.name as ReadingName] !== r.default);
+  const text = changed.map((r) => `${r.name}=${String(emu.readings[r.name as ReadingName])}`).join(", ");
+  return `${text || "defaults"} (--list-readings shows every choice)`;
+}
+
+function readingsHelp(): string {
+  const lines = [`Readings (--reading NAME=VALUE, or ${READINGS_VARIABLE}=NAME=VALUE,...); the first value is the default:`];
+  for (const r of listReadings()) lines.push(`  ${r.name} = ${r.values.map(String).join(" | ")}`, `      ${r.reason}`);
+  return lines.join("\n");
+}

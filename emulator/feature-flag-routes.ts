@@ -17,17 +17,12 @@ import {
 } from "./feature-flag-validation";
 import { EmulatorRequest, json, jsonError, Reply } from "./http";
 import { applyJsonPatch } from "./json-patch";
+import { reading } from "./readings";
 import {
   FM_AUDIT_PAGE_SIZE,
-  FM_CREATE_FLAG_IS_IDEMPOTENT,
-  FM_DELETE_UNCONFIGURED_IS_SUCCESS,
-  FM_F4_NAME_MUST_MATCH_PATH,
   FM_PATCH_KEEPS_IDENTITY,
-  FM_PUT_ENVIRONMENT_UPSERTS,
-  FM_PUT_TARGET_GROUP_UPSERTS,
   FM_UNCONFIGURED_FLAG_IS_OFF,
   FM_DEFAULT_STICKINESS_PROPERTY,
-  FM_DELETE_STATUS,
   FM_LIMITS,
   FM_WRITE_STATUS,
   fmBadStartDate,
@@ -59,8 +54,9 @@ function appWide(req: EmulatorRequest, app: ApplicationFlags, s: string[], user:
   if (s.length === 1 && route === "GET environments") return json(200, app.environments());
   if (s.length === 2 && s[1] === "key" && route === "PUT environments/*") {
     const { name, description } = readEnvironmentRequest(parseJson(req.body));
-    if (!FM_PUT_ENVIRONMENT_UPSERTS && app.environment(name)) return fmConflict(`Environment '${name}' already exists`);
-    return json(FM_WRITE_STATUS, app.putEnvironment(name, description, user));
+    const existing = app.environment(name);
+    if (existing && reading("putExistingEnvironment") === "409") return fmConflict(`Environment '${existing.name}' already exists`);
+    return json(existing ? FM_WRITE_STATUS : reading("createStatus"), app.putEnvironment(name, description, user));
   }
   if (s.length === 1 && route === "PUT flags") return createFlag(app, parseJson(req.body), user);
   if (s.length === 2 && route === "DELETE flags/*") {
@@ -71,8 +67,9 @@ function appWide(req: EmulatorRequest, app: ApplicationFlags, s: string[], user:
   if (s.length === 1 && route === "GET target-groups") return json(200, app.targetGroups().map(targetGroupView));
   if (s.length === 1 && route === "PUT target-groups") {
     const group = readTargetGroup(parseJson(req.body));
-    if (!FM_PUT_TARGET_GROUP_UPSERTS && app.targetGroup(group.name)) return fmConflict(`Target group '${group.name}' already exists`);
-    return json(FM_WRITE_STATUS, targetGroupView(app.putTargetGroup(group, user)));
+    const existing = app.targetGroup(group.name);
+    if (existing && reading("putExistingTargetGroup") === "409") return fmConflict(`Target group '${group.name}' already exists`);
+    return json(existing ? FM_WRITE_STATUS : reading("createStatus"), targetGroupView(app.putTargetGroup(group, user)));
   }
   return null;
 }
@@ -102,7 +99,8 @@ function perEnvironment(req: EmulatorRequest, app: ApplicationFlags, s: string[]
     case "PUT flags/*":
       return setFlagConfiguration(app, envName, flag, parseJson(req.body), user);
     case "GET experiments/*":
-      return configuration ? json(200, experimentView(flag, configuration)) : fmNotConfigured(flag.name, envName);
+      if (configuration) return json(200, experimentView(flag, configuration));
+      return reading("unconfiguredExperiment") === "disabled" ? json(200, experimentView(flag, unconfigured(flag))) : fmNotConfigured(flag.name, envName);
     case "PATCH experiments/*": {
       if (!configuration) return fmNotConfigured(flag.name, envName);
       const patched = applyJsonPatch(experimentView(flag, configuration), parseJson(req.body), FM_LIMITS.patchOperations);
@@ -111,7 +109,7 @@ function perEnvironment(req: EmulatorRequest, app: ApplicationFlags, s: string[]
       return putExperiment(app, envName, o, user);
     }
     case "DELETE experiments/*":
-      if (!app.removeConfiguration(flag.name, envName, user) && !FM_DELETE_UNCONFIGURED_IS_SUCCESS) return fmNotConfigured(flag.name, envName);
+      if (!app.removeConfiguration(flag.name, envName, user) && reading("deleteUnconfiguredExperiment") === "404") return fmNotConfigured(flag.name, envName);
       return deleted();
   }
   return null;
@@ -122,9 +120,9 @@ function createFlag(app: ApplicationFlags, body: unknown, user: AuditUser): Repl
   const existing = app.flag(wanted.name);
   if (!existing) {
     const flag = { ...wanted, availableValues: wanted.availableValues ?? readAvailableValues(undefined, "availableValues") };
-    return json(FM_WRITE_STATUS, app.createFlag(flag, user));
+    return json(reading("createStatus"), app.createFlag(flag, user));
   }
-  if (!FM_CREATE_FLAG_IS_IDEMPOTENT) return fmConflict(`Flag '${wanted.name}' already exists`);
+  if (reading("createExistingFlag") === "409") return fmConflict(`Flag '${wanted.name}' already exists`);
   if (wanted.availableValues && !sameValues(existing.availableValues, wanted.availableValues)) {
     return fmConflict(
       `Flag '${wanted.name}' exists with availableValues ${JSON.stringify(existing.availableValues)}, which cannot change: ` +
@@ -148,13 +146,13 @@ function putExperiment(app: ApplicationFlags, envName: string, body: unknown, us
   const flag: FlagRecord = existing ?? { name, availableValues: values ?? readAvailableValues(undefined, "availableValues"), isPermanent: false };
   const configuration = readConfiguration(o, context(app, flag));
   if (!existing) app.createFlag(flag, user);
-  return json(FM_WRITE_STATUS, experimentView(flag, app.setConfiguration(name, envName, configuration, user)));
+  return json(existing ? FM_WRITE_STATUS : reading("createStatus"), experimentView(flag, app.setConfiguration(name, envName, configuration, user)));
 }
 
 /** F4: the Flag Request replaces the flag's configuration in the environment. */
 function setFlagConfiguration(app: ApplicationFlags, envName: string, flag: FlagRecord, body: unknown, user: AuditUser): Reply {
   const o = readObject(body, "body", FLAG_REQUEST_FIELDS);
-  if (FM_F4_NAME_MUST_MATCH_PATH && o.name !== undefined && o.name !== flag.name) throw new FlagApiError(400, `name: must be the flag in the path ("${flag.name}") when given`);
+  if (reading("flagNameInBody") === "must-match-path" && o.name !== undefined && o.name !== flag.name) throw new FlagApiError(400, `name: must be the flag in the path ("${flag.name}") when given`);
   if (o.availableValues !== undefined) {
     const values = readAvailableValues(o.availableValues, "availableValues");
     if (!sameValues(flag.availableValues, values)) return availableValuesConflict(flag, values);
@@ -187,7 +185,7 @@ function availableValuesConflict(flag: FlagRecord, values: FlagOption[]): Reply 
 // ------------------------------------------------------------------ what the endpoints answer
 
 function deleted(): Reply {
-  return { status: FM_DELETE_STATUS, headers: {}, body: Buffer.alloc(0) };
+  return { status: reading("deleteStatus"), headers: {}, body: Buffer.alloc(0) };
 }
 
 /** F1/F2: the flag with its configuration in one environment, or targeting off when it has none there. */

@@ -15,15 +15,12 @@ import {
 import { defaultValueOf, isBooleanFlag, type FlagConfiguration, type FlagRecord, type TargetGroupRecord } from "./feature-flags";
 import {
   FM_DEFAULT_AVAILABLE_VALUES,
-  FM_CONDITION_NEEDS_CLAUSE_AND_VALUE,
-  FM_CREATE_FLAG_TAKES_FLAG_REQUEST,
   FM_DEFAULT_STICKINESS_PROPERTY,
   FM_LIMITS,
   FM_PERCENTAGE_DEFAULT,
-  FM_REFUSE_UNKNOWN_FIELDS,
-  FM_VALUES_TAKE_THE_FLAGS_TYPE,
   isVersionText,
 } from "./undocumented-behaviour";
+import { reading } from "./readings";
 import { illFormedReason } from "./well-formed";
 
 /**
@@ -63,7 +60,7 @@ export function parseJson(body: Buffer): unknown {
 export function readObject(value: unknown, field: string, allowed: readonly string[]): Json {
   if (typeof value !== "object" || value === null || Array.isArray(value)) fail(field, "must be a JSON object");
   const unknown = Object.keys(value).find((k) => !allowed.includes(k));
-  if (FM_REFUSE_UNKNOWN_FIELDS && unknown !== undefined) fail(field === "body" ? unknown : `${field}.${unknown}`, `unknown field (allowed: ${allowed.join(", ")})`);
+  if (reading("unknownFields") === "refused" && unknown !== undefined) fail(field === "body" ? unknown : `${field}.${unknown}`, `unknown field (allowed: ${allowed.join(", ")})`);
   return value as Json;
 }
 
@@ -128,12 +125,12 @@ export function sameValues(a: readonly FlagOption[], b: readonly FlagOption[]): 
 
 export const CONFIGURATION_FIELDS = ["description", "enabled", "labels", "stickinessProperty", "platforms", "conditions", "value"] as const;
 
-/** F4's Flag Request; F3 takes it too (see FM_CREATE_FLAG_TAKES_FLAG_REQUEST). */
+/** F4's Flag Request; F3 takes it too (the reading createFlagBody). */
 export const FLAG_REQUEST_FIELDS = ["name", "availableValues", "isPermanent", ...CONFIGURATION_FIELDS];
 
 /** F3: the flag to create; `availableValues` undefined when the body leaves them out (the default applies to a new flag only). */
 export function readFlagCreate(body: unknown): { name: string; availableValues?: FlagOption[]; isPermanent: boolean } {
-  const o = readObject(body, "body", FM_CREATE_FLAG_TAKES_FLAG_REQUEST ? FLAG_REQUEST_FIELDS : ["name", "availableValues", "isPermanent"]);
+  const o = readObject(body, "body", reading("createFlagBody") === "flag-request" ? FLAG_REQUEST_FIELDS : ["name", "availableValues", "isPermanent"]);
   return {
     name: readName(o.name, "name"),
     availableValues: o.availableValues === undefined ? undefined : readAvailableValues(o.availableValues, "availableValues"),
@@ -204,7 +201,7 @@ function readOption(value: unknown, field: string, flag: FlagRecord): FlagOption
   if (match === undefined) {
     fail(field, `${JSON.stringify(value)} is not one of the available values of flag "${flag.name}" (${JSON.stringify(flag.availableValues)})`);
   }
-  return FM_VALUES_TAKE_THE_FLAGS_TYPE ? match : value;
+  return reading("valueTypes") === "flag-type" ? match : value;
 }
 
 function readPercentage(value: unknown, field: string): number {
@@ -278,7 +275,7 @@ function readCondition(value: unknown, field: string, ctx: ConfigurationContext)
     const { operator, operand } = readOperatorAndOperand(p.operator, p.operand, `${field}.property`);
     condition.property = { name: readName(p.name, `${field}.property.name`), operator, ...(operand === undefined ? {} : { operand }) };
   }
-  if (FM_CONDITION_NEEDS_CLAUSE_AND_VALUE) {
+  if (reading("conditionWithoutClause") === "refused") {
     if (Object.keys(condition).length === 0) fail(field, "a condition needs at least one clause: dependency, group, version or property");
     if (o.value === undefined) fail(`${field}.value`, "is required: the value delivered when the condition holds");
   }

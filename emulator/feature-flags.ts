@@ -1,4 +1,5 @@
-import { FM_AUDIT_EVERY_ENVIRONMENT_FOR_APP_WIDE_CHANGES, FM_ENVIRONMENT_NAMES_IGNORE_CASE } from "./undocumented-behaviour";
+import { reading } from "./readings";
+import { FM_AUDIT_EVERY_ENVIRONMENT_FOR_APP_WIDE_CHANGES } from "./undocumented-behaviour";
 import type {
   Condition,
   FlagOption,
@@ -264,7 +265,7 @@ export class ApplicationFlags {
 
   private findEnv(name: string): EnvironmentRecord | undefined {
     const exact = this.envs.find((e) => e.name === name);
-    if (exact || !FM_ENVIRONMENT_NAMES_IGNORE_CASE) return exact;
+    if (exact || reading("environmentNames") === "case-sensitive") return exact;
     const lower = name.toLowerCase();
     return this.envs.find((e) => e.name.toLowerCase() === lower);
   }

@@ -2,15 +2,11 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { handleApplicationRequest } from "./feature-flag-routes";
 import { ApplicationFlags, type ApplicationFlagsView, type AuditUser, type EnvironmentRecord } from "./feature-flags";
-import { decodeSegment, EmulatorRequest, json, Reply } from "./http";
+import { decodeSegment, EmulatorRequest, json, Reply, text } from "./http";
 import type { FeatureManagementAccount } from "./types";
 import {
   auditUserOf,
   FM_FIRST_ENVIRONMENT,
-  FM_LEGACY_EXPERIMENT_PATHS,
-  FM_ALLOW_DUPLICATE_NAMES,
-  FM_CREATE_STATUS,
-  FM_RATE_LIMIT_BEFORE_AUTH,
   fmDuplicateName,
   FM_RATE_LIMIT_WINDOW_MS,
   fmBadRequest,
@@ -19,6 +15,7 @@ import {
   fmUnauthorized,
   fmUnknownApplication,
 } from "./undocumented-behaviour";
+import { reading } from "./readings";
 import { illFormedReason } from "./well-formed";
 
 export interface Application {
@@ -94,10 +91,17 @@ export class FeatureManagementService {
   }
 
   handle(req: EmulatorRequest, subPath: string): Reply {
-    if (FM_RATE_LIMIT_BEFORE_AUTH && !this.accept(req.clientIp)) return fmRateLimited();
+    const reply = this.answer(req, subPath);
+    return reply.status >= 400 && reading("errorBody") === "text" ? asText(reply) : reply;
+  }
+
+  private answer(req: EmulatorRequest, subPath: string): Reply {
+    const limitFirst = reading("rateLimitOrder") === "before-auth";
+    const limited = () => fmRateLimited(reading("retryAfterOn555") === "present");
+    if (limitFirst && !this.accept(req.clientIp)) return limited();
     const owner = this.authenticate(req.headers["authorization"]);
     if (owner === undefined) return fmUnauthorized();
-    if (!FM_RATE_LIMIT_BEFORE_AUTH && !this.accept(req.clientIp)) return fmRateLimited();
+    if (!limitFirst && !this.accept(req.clientIp)) return limited();
     const apps = this.applicationsOf.get(owner.account)!;
 
     if (subPath === "public-api/applications") {
@@ -111,7 +115,7 @@ export class FeatureManagementService {
     const legacy = segments[1] !== "applications";
     const id = legacy ? segments[1]! : segments[2]!;
     const rest = segments.slice(legacy ? 2 : 3);
-    if (legacy && (!FM_LEGACY_EXPERIMENT_PATHS || rest[1] !== "experiments")) return fmNotFound();
+    if (legacy && (reading("legacyExperimentPaths") === "absent" || rest[1] !== "experiments")) return fmNotFound();
     const app = apps.find((a) => a.id === id);
     if (rest.length === 0) {
       if (req.method !== "GET") return fmNotFound();
@@ -154,13 +158,13 @@ export class FeatureManagementService {
     const result = schema.safeParse(parsed);
     if (!result.success) return fmBadRequest("applicationName is required and must be a non-empty string");
     const name = result.data.applicationName;
-    if (!FM_ALLOW_DUPLICATE_NAMES && apps.some((a) => a.name === name)) return fmDuplicateName(name);
+    if (reading("duplicateApplicationNames") === "409" && apps.some((a) => a.name === name)) return fmDuplicateName(name);
     const app: Application = { name, id: this.newId() };
     apps.push(app);
     const model = new ApplicationFlags(app.id, () => this.newId());
     model.putEnvironment(FM_FIRST_ENVIRONMENT, "", user);
     this.models.set(app.id, model);
-    return json(FM_CREATE_STATUS, app);
+    return json(reading("createStatus"), app);
   }
 
   private newId(): string {
@@ -168,4 +172,16 @@ export class FeatureManagementService {
     this.idCounter = (this.idCounter + 1) % 0x1000000;
     return time + this.idRandom + this.idCounter.toString(16).padStart(6, "0");
   }
+}
+
+/** An error answered as text/plain: the message of its JSON body. */
+function asText(reply: Reply): Reply {
+  let message = reply.body.toString("utf8");
+  try {
+    const parsed: unknown = JSON.parse(message);
+    if (typeof parsed === "object" && parsed !== null && typeof (parsed as { error?: unknown }).error === "string") message = (parsed as { error: string }).error;
+  } catch {
+    // not JSON: as it is
+  }
+  return text(reply.status, message, "text/plain;charset=utf-8", reply.headers);
 }

@@ -39,8 +39,8 @@ export function jsonError(status: number, message: string): Reply {
   return json(status, { error: message });
 }
 
-export function text(status: number, content: string, contentType = "text/plain;charset=utf-8"): Reply {
-  return { status, headers: { "content-type": contentType }, body: Buffer.from(content) };
+export function text(status: number, content: string, contentType = "text/plain;charset=utf-8", headers: Record<string, string> = {}): Reply {
+  return { status, headers: { ...headers, "content-type": contentType }, body: Buffer.from(content) };
 }
 
 export function yamlText(content: string): Reply {

@@ -5,6 +5,7 @@ import { FaultInjector } from "./faults";
 import { FeatureManagementService } from "./feature-management";
 import { RequestJournal } from "./journal";
 import { OperationsCenter } from "./operations-center";
+import { parseReadingsText, resolveReadings, withReadings, type Readings } from "./readings";
 import { roxyUrlOf } from "./roxy-endpoint";
 import { CONTROLLERS_PREFIX, EmulatorServer, encodePath, FM_PREFIX, OC_PREFIX } from "./server";
 import type { Emulator, EmulatorOptions, EmulatorStateView } from "./types";
@@ -31,6 +32,7 @@ export type {
   RandomFaultKind,
   RandomFaults,
 } from "./types";
+export { listReadings, type ReadingChoice, type ReadingInfo, type ReadingName, type Readings } from "./readings";
 export { DEFAULT_ADMIN, DEFAULT_CONTROLLERS, DEFAULT_FM_ACCOUNTS, DEFAULT_NON_ADMIN, defaultBundlesDir } from "./defaults";
 
 function checkOptions(options: EmulatorOptions): void {
@@ -59,9 +61,27 @@ function checkOptions(options: EmulatorOptions): void {
   }
 }
 
-/** Starts the loopback emulator of the feature-flag service, an operations center and its controllers. */
+/** The environment variable that sets readings for every emulator of the process (`name=value,...`). */
+export const READINGS_VARIABLE = "CLOUDBEES_EMULATOR_READINGS";
+
+/** The readings of an emulator: the defaults, then CLOUDBEES_EMULATOR_READINGS, then the options' readings. */
+function readingsOf(options: EmulatorOptions): Readings {
+  const fromEnvironment = parseReadingsText(process.env[READINGS_VARIABLE] ?? "", READINGS_VARIABLE);
+  resolveReadings(fromEnvironment, READINGS_VARIABLE);
+  try {
+    return resolveReadings({ ...fromEnvironment, ...options.readings });
+  } catch (e) {
+    throw new Error(`Invalid emulator options: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Starts the loopback emulator of the feature-flag service, an operations center and its controllers, playing the
+ * readings asked for (listReadings) and the defaults for the others.
+ */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   checkOptions(options);
+  const readings = readingsOf(options);
   const users = (options.users ?? [DEFAULT_ADMIN, DEFAULT_NON_ADMIN]).map((u) => ({ ...u }));
   const accounts = (options.featureManagementAccounts ?? DEFAULT_FM_ACCOUNTS).map((a) => ({ ...a }));
   const controllers = [...(options.controllers ?? DEFAULT_CONTROLLERS)];
@@ -79,7 +99,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   let oc: OperationsCenter;
   try {
-    oc = new OperationsCenter({ ocUrl: operationsCenterUrl, controllerUrls, controllerUrlOf, bundlesDir });
+    oc = withReadings(readings, () => new OperationsCenter({ ocUrl: operationsCenterUrl, controllerUrls, controllerUrlOf, bundlesDir }));
   } catch (e) {
     await server.close();
     throw e;
@@ -87,7 +107,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const featureManagement = new FeatureManagementService(accounts, options.featureManagementRateLimit ?? false);
   const journal = new RequestJournal();
   const faults = new FaultInjector();
-  server.attach({ featureManagement, operationsCenter: oc, users, controllerUsers, journal, faults });
+  server.attach({ featureManagement, operationsCenter: oc, users, controllerUsers, journal, faults, readings });
 
   const instanceOf = (id: string) => {
     if (id === "") return oc.instance;
@@ -102,7 +122,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     return model;
   };
 
-  const state: EmulatorStateView = {
+  const state: EmulatorStateView = underReadings(readings, {
     defaultBundle: () => oc.defaultBundle,
     assignments: () =>
       Object.fromEntries(
@@ -132,7 +152,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     flags: (applicationId) => modelOf(applicationId).flagsWithConfigurations(),
     targetGroups: (applicationId) => modelOf(applicationId).targetGroups(),
     auditLogs: (applicationId, environment) => modelOf(applicationId).auditLogs(environment),
-  };
+  });
 
   const firstAccount = accounts[0]?.account;
   return {
@@ -142,6 +162,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     featureManagementUrl: `http://127.0.0.1:${port}${FM_PREFIX}`,
     roxyUrl: (environmentKey) => roxyUrlOf(baseUrl, environmentKey),
     operationsCenterUrl,
+    readings: { ...readings },
     // Live: controllers created by create-items on the operations center appear, deleted ones go.
     get controllerUrls() {
       return Object.fromEntries(oc.controllerPaths().map((c) => [c, oc.controllers.get(c)!.instance.url]));
@@ -171,4 +192,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
 function pickCredentials(user: { username: string; apiToken: string }): { username: string; apiToken: string } {
   return { username: user.username, apiToken: user.apiToken };
+}
+
+/** The state view, each of its reads answered under the emulator's readings (environment names, for one). */
+function underReadings<T extends object>(readings: Readings, view: T): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(view)) wrapped[name] = (...args: unknown[]) => withReadings(readings, () => (fn as (...a: unknown[]) => unknown)(...args));
+  return wrapped as T;
 }

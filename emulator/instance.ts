@@ -26,12 +26,12 @@ import {
   queryFlag,
   noAppliedBundle,
   notAFolder,
-  RELOAD_WITHOUT_CHANGE_LOGS_NOTHING,
   unknownItemOrSection,
   UPDATE_LOG_RETENTION,
   unknownEffectiveFile,
 } from "./undocumented-behaviour";
 import { NotAZipError, unzip, zipFiles } from "./zip";
+import { reading } from "./readings";
 import { illFormedReason } from "./well-formed";
 
 /** What the OC knows about the bundle assigned to an instance. */
@@ -188,7 +188,7 @@ export class Instance {
       return json(200, { reloaded: false, reason: invalidBundleReason(`bundle '${assigned.bundle}' is no longer in the bundle location`) });
     }
     if (assigned.kind === "broken") return json(200, { reloaded: false, reason: invalidBundleReason(assigned.reason) });
-    if (!this.isNew(assigned) && RELOAD_WITHOUT_CHANGE_LOGS_NOTHING) return json(200, { reloaded: true });
+    if (!this.isNew(assigned) && reading("reloadWithoutChange") === "not-logged") return json(200, { reloaded: true });
     if (assigned.effective.errors > 0) {
       return json(200, { reloaded: false, reason: invalidBundleReason(`${assigned.effective.errors} validation error(s)`) });
     }

@@ -9,24 +9,22 @@ import { bundleOfItem, controllerItems, seedControllerItems, setBundleOfItem } f
 import { ControllerItemRoutes } from "./controller-item-routes";
 import { AssignedBundle, Instance } from "./instance";
 import {
-  ACCEPT_BRANCHLESS_BUNDLES,
   bundleNotAvailable,
   bundleUrl,
   CHECKOUT_REMOTE_NAME,
   checkoutLocalText,
-  CONTROLLER_FILTER_MATCHES_FULL_PATH_OR_NAME,
   CONTROLLER_STATUS,
   DEFAULT_CHECKOUT_TIMEOUT_S,
   deprecatedBundleIdOnly,
   invalidParameter,
   invalidRegex,
-  KEEP_STATE_OF_VANISHED_BUNDLES,
   missingParameter,
   noBundleAssigned,
   queryFlag,
   unknownBundle,
   unknownController,
 } from "./undocumented-behaviour";
+import { reading } from "./readings";
 import { getEffectiveBundle, preValidateBundles, UploadContext } from "./uploaded-bundles";
 import { ValidationLogs } from "./validation-logs";
 
@@ -85,13 +83,13 @@ export class OperationsCenter {
       assignedBundleOf: (c) => this.controllers.get(c)?.assignedBundle ?? null,
       isAvailable: (b, c) => this.isAvailable(b, c),
       effectiveOf: (b) => this.effectiveOf(b),
-      filterMatchesName: () => CONTROLLER_FILTER_MATCHES_FULL_PATH_OR_NAME,
+      filterMatchesName: () => reading("controllerFilter") === "full-path-or-name",
     });
     this.logs.recordRawValidations();
     const uploads: UploadContext = {
       stored: (name) => this.store.get(name),
       controllerEntries: (bundle, effective) => this.controllerEntries(bundle, { kind: "ok", bundle, effective }),
-      acceptBranchless: () => ACCEPT_BRANCHLESS_BUNDLES,
+      acceptBranchless: () => reading("branchlessBundles") === "accepted",
     };
     this.routes = new Map<string, Handler>([
       ["GET casc-bundle/list", () => json(200, { bundles: this.listBundles() })],
@@ -293,12 +291,21 @@ export class OperationsCenter {
   }
 
   private regenerateToken(req: EmulatorRequest): Reply {
-    if ((req.query["controllerPath"] ?? "") === "" && (req.query["bundleId"] ?? "") !== "") return deprecatedBundleIdOnly();
+    const bundleOnly = (req.query["controllerPath"] ?? "") === "" && (req.query["bundleId"] ?? "") !== "";
+    if (bundleOnly) return reading("regenerateTokenBundleId") === "honoured" ? this.regenerateBundleTokens(req) : deprecatedBundleIdOnly();
     const record = this.controllerParam(req, "controllerPath");
     if (isReply(record)) return record;
     if (record.assignedBundle === null) return noBundleAssigned(record.fullPath);
     record.token = newToken();
     return json(200, this.bundleInfo(record.assignedBundle, record.token));
+  }
+
+  /** The deprecated form: a new token for every controller the bundle is assigned to; the bundle's information. */
+  private regenerateBundleTokens(req: EmulatorRequest): Reply {
+    const bundle = this.bundleParam(req);
+    if (isReply(bundle)) return bundle;
+    for (const c of this.usedBy(bundle.name)) this.controllers.get(c)!.token = newToken();
+    return json(200, this.bundleInfo(bundle.name));
   }
 
   private checkOut(req: EmulatorRequest): Reply {
@@ -308,7 +315,7 @@ export class OperationsCenter {
     }
     const bundles = this.store.checkOut();
     this.effectiveCache = new Map();
-    if (!KEEP_STATE_OF_VANISHED_BUNDLES) this.forgetVanishedBundles();
+    if (reading("vanishedBundleState") === "dropped") this.forgetVanishedBundles();
     this.logs.recordRawValidations();
     return json(200, {
       remotes: [

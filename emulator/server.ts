@@ -8,6 +8,7 @@ import type { RequestJournal } from "./journal";
 import { isLoopbackHost, notLoopbackReason } from "./loopback-host";
 import { handleRoxyRequest, ROXY_PREFIX } from "./roxy-endpoint";
 import type { OperationsCenter } from "./operations-center";
+import { withReadings, type Readings } from "./readings";
 import type { EmulatorUser } from "./types";
 import { DROPPED_STATUS, internalError, MAX_BODY_BYTES } from "./undocumented-behaviour";
 
@@ -26,6 +27,8 @@ export interface Services {
   controllerUsers: Record<string, EmulatorUser[]>;
   journal: RequestJournal;
   faults: FaultInjector;
+  /** The open choices this emulator plays (readings.ts). */
+  readings: Readings;
 }
 
 /** One loopback server for every service; services are attached once the port (hence the URLs) is known. */
@@ -133,7 +136,7 @@ export class EmulatorServer {
 
     let reply: Reply;
     try {
-      reply = tooLarge ? jsonError(413, `Request body larger than ${MAX_BODY_BYTES} bytes`) : await this.route(request, services);
+      reply = tooLarge ? jsonError(413, `Request body larger than ${MAX_BODY_BYTES} bytes`) : await withReadings(services.readings, () => this.route(request, services));
     } catch (e) {
       reply = internalError(e);
     }

@@ -1,3 +1,4 @@
+import type { ReadingChoice, Readings } from "./readings";
 import type { AuditLogRecord, EnvironmentRecord, FlagWithConfigurations, TargetGroupRecord } from "./feature-flags";
 
 export type { AuditLogRecord, EnvironmentRecord, FlagConfiguration, FlagRecord, FlagWithConfigurations, TargetGroupRecord } from "./feature-flags";
@@ -33,6 +34,12 @@ export interface EmulatorOptions {
   featureManagementAccounts?: FeatureManagementAccount[];
   /** When true, a client IP gets status 555 for a request < 1 s after its last accepted one. Default false. */
   featureManagementRateLimit?: boolean;
+  /**
+   * How to answer where the public sources leave a point open (listReadings() names each choice, its values and
+   * why): e.g. `{ createStatus: 201, environmentNames: "case-sensitive" }`. Unnamed ones take their default, or the
+   * value CLOUDBEES_EMULATOR_READINGS (`name=value,...`) gives them.
+   */
+  readings?: ReadingChoice;
 }
 
 export interface JournalEntry {
@@ -164,6 +171,8 @@ export interface Emulator {
    */
   roxyUrl(environmentKey: string): string;
   operationsCenterUrl: string;
+  /** The readings this emulator plays, every one (a copy). */
+  readings: Readings;
   /** Controller full path -> base URL (ends with "/"). */
   controllerUrls: Record<string, string>;
   credentials: EmulatorCredentials;

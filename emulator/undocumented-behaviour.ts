@@ -1,6 +1,7 @@
 /**
  * Every behaviour the public sources (specs + docs/notes) leave open, in one place so it is easy to change.
- * Each choice carries a one-line reason. emulator/README.md mirrors this file in a table.
+ * Each choice carries a one-line reason. The choices a real service may plausibly make the other way are switches
+ * (readings.ts: listReadings), chosen when the emulator starts; the ones here have a single plausible reading.
  */
 import { javaDateString } from "./dates";
 import { json, jsonError, notFoundPage, Reply } from "./http";
@@ -12,10 +13,11 @@ import { FEATURE_FLAG_LIMITS, isVersionText, SERVICE_DEFAULTS } from "../provide
 export const fmUnauthorized = (): Reply => jsonError(401, "Unauthorized: missing or invalid API token");
 
 /** Over the 1 request/s limit: the documented status 555; the body text is our own. */
-export const fmRateLimited = (): Reply => jsonError(555, "Rate limit exceeded: at most 1 request per second per client IP");
+export const fmRateLimited = (retryAfter: boolean): Reply => {
+  const reply = jsonError(555, "Rate limit exceeded: at most 1 request per second per client IP");
+  return retryAfter ? { ...reply, headers: { ...reply.headers, "retry-after": "1" } } : reply;
+};
 
-/** The limiter runs before authentication (a gateway concern), so rejected-token requests count too. */
-export const FM_RATE_LIMIT_BEFORE_AUTH = true;
 
 /** Minimum spacing between accepted requests of one client IP while the limit is on. */
 export const FM_RATE_LIMIT_WINDOW_MS = 1000;
@@ -23,8 +25,6 @@ export const FM_RATE_LIMIT_WINDOW_MS = 1000;
 /** A body that is not a JSON object, or an applicationName that is not a non-blank string: 400. */
 export const fmBadRequest = (reason: string): Reply => jsonError(400, reason);
 
-/** Creating answers 200 (not 201): the spec only says "JSON object: the new Application". */
-export const FM_CREATE_STATUS = 200;
 
 /** Unknown (or malformed) application id: 404. */
 export const fmUnknownApplication = (id: string): Reply => jsonError(404, `Application '${id}' not found`);
@@ -32,10 +32,8 @@ export const fmUnknownApplication = (id: string): Reply => jsonError(404, `Appli
 /** Unknown path or wrong method under /public-api: 404 JSON (no route exists, as for Jenkins). */
 export const fmNotFound = (): Reply => jsonError(404, "Not found");
 
-/** Duplicate application names are accepted; ids tell them apart (no uniqueness rule is public). */
-export const FM_ALLOW_DUPLICATE_NAMES = true;
 
-/** Only used when FM_ALLOW_DUPLICATE_NAMES is false: 409. */
+/** A second application of a name, under the reading duplicateApplicationNames=409. */
 export const fmDuplicateName = (name: string): Reply => jsonError(409, `An application named '${name}' already exists`);
 
 // ---------------------------------------------------------------- feature-flag service: environments, flags, target groups
@@ -43,12 +41,6 @@ export const fmDuplicateName = (name: string): Reply => jsonError(409, `An appli
 /** A new application starts with this one environment (the docs call Production the default environment). */
 export const FM_FIRST_ENVIRONMENT = "Production";
 
-/**
- * Environment names ignore case: the docs address the default environment as "Production" (GET experiments) and as
- * "production" (the legacy PUT examples). So a path finds the exact name, else the one differing only in case, and E2
- * of a name differing only in case answers that environment instead of making a second one.
- */
-export const FM_ENVIRONMENT_NAMES_IGNORE_CASE = true;
 
 export const fmUnknownEnvironment = (name: string, app: string): Reply =>
   jsonError(404, `Environment '${name}' not found in application '${app}'`);
@@ -56,31 +48,19 @@ export const fmUnknownEnvironment = (name: string, app: string): Reply =>
 /** A flag named in a path (F2, F4, F5, X2, X4, X5) that the application does not have: 404. F4 does not create flags (F3 and the legacy X3 do). */
 export const fmUnknownFlag = (name: string): Reply => jsonError(404, `Flag '${name}' not found`);
 
-/** X2/X4 of a flag with no configuration in the environment: 404, as a public client expects ("does not exist"). */
+/** X4 of a flag with no configuration in the environment, and X2/X5 under the readings that say so: 404. */
 export const fmNotConfigured = (name: string, env: string): Reply =>
   jsonError(404, `Flag '${name}' has no configuration (experiment) in environment '${env}'`);
 
-/** X5 of an existing flag with no configuration there: 204 as well (a DELETE is repeated safely: the state asked for holds). */
-export const FM_DELETE_UNCONFIGURED_IS_SUCCESS = true;
-
-/** Every create, replace and patch answers 200 with the record (a public client expects 200 from X3); DELETEs (F5, X5) answer 204 without a body. */
+/** A replace or patch of an existing record answers 200 with it (a public client expects 200 from X3); creates answer the reading createStatus, DELETEs (F5, X5) the reading deleteStatus, without a body. */
 export const FM_WRITE_STATUS = 200;
-export const FM_DELETE_STATUS = 204;
 
 /** Values that contradict what the service holds (F3 of an existing name, X3/F4/X4 naming other availableValues, which never change): 409. */
 export const fmConflict = (reason: string): Reply => jsonError(409, reason);
 
-/** F3 of an existing name: 200 with the flag, unchanged, when the body leaves availableValues out or gives the same ones (as a set); other ones: 409. The vendor's Jenkins plugin sends F3 before every F4 ("ensure that the flag exists"). */
-export const FM_CREATE_FLAG_IS_IDEMPOTENT = true;
 
-/** F3 takes F4's whole Flag Request and ignores its per-environment fields: the vendor's Jenkins plugin sends the same body (e.g. {name, description, enabled, labels, stickinessProperty}) to F3 and then F4. */
-export const FM_CREATE_FLAG_TAKES_FLAG_REQUEST = true;
 
-/** E2 of an existing name: 200 with that environment (same key), its description updated when the body gives one. */
-export const FM_PUT_ENVIRONMENT_UPSERTS = true;
 
-/** T2 of an existing name replaces that target group whole (upsert by name); no get-one or delete endpoint is served. */
-export const FM_PUT_TARGET_GROUP_UPSERTS = true;
 
 /** availableValues when F3/X3 leave them out (the lead's reading of S3/S6). */
 export const FM_DEFAULT_AVAILABLE_VALUES: readonly (string | number | boolean)[] = SERVICE_DEFAULTS.availableValues;
@@ -91,26 +71,16 @@ export const FM_DEFAULT_STICKINESS_PROPERTY = SERVICE_DEFAULTS.stickinessPropert
 /** A split or schedule entry without percentage is stored and answered with 100 (S6's default), as the server fills defaults. */
 export const FM_PERCENTAGE_DEFAULT = SERVICE_DEFAULTS.percentage;
 
-/** A value, split option or dependency value is matched to the flag's available values by its text and stored in the flag's own type ("true" on a boolean flag is answered true). */
-export const FM_VALUES_TAKE_THE_FLAGS_TYPE = true;
 
 /** A flag that exists but has no configuration in the environment is listed by F1/F2 with targeting off: enabled false, value false (boolean) or null, the other fields their defaults. */
 export const FM_UNCONFIGURED_FLAG_IS_OFF = true;
 
-/** Fields no source names are refused (400 naming the field), so a misspelt field fails instead of being dropped; X3's `version` (the YAML API version) and `name` are accepted and not stored. */
-export const FM_REFUSE_UNKNOWN_FIELDS = true;
 
-/** A condition needs at least one clause (dependency, group, version, property) and a value: a rule that always holds is the default value's job. */
-export const FM_CONDITION_NEEDS_CLAUSE_AND_VALUE = true;
 
-/** F4's body: `name`, when given, must be the path's flag (400); `isPermanent` sets the flag's permanence app-wide; `availableValues` must be the flag's (409). */
-export const FM_F4_NAME_MUST_MATCH_PATH = true;
 
 /** X4 may not change `flag` or `type` (400: the flag in the path is the identity); a patched `name` is ignored like X3's. */
 export const FM_PATCH_KEEPS_IDENTITY = true;
 
-/** The legacy path of X3 from the docs, /public-api/{appId}/{env}/experiments, serves every experiment operation (X1-X5), as the applications/ path does. */
-export const FM_LEGACY_EXPERIMENT_PATHS = true;
 
 /** A version (version clause, semver-* operand): 1 to 3 dot-separated numbers, optional -prerelease and +build ("2", "2.1" and "2.1.0" are release versions apps report). */
 export { isVersionText };
@@ -136,8 +106,6 @@ export const auditUserOf = (account: string, tokenIndex: number) => ({
 
 // ---------------------------------------------------------------- Jenkins authentication
 
-/** An authorization header that is not Basic is ignored, as Jenkins does, so the caller is anonymous (403). */
-export const NON_BASIC_AUTH_IS_ANONYMOUS = true;
 
 // ---------------------------------------------------------------- request parameters
 
@@ -202,14 +170,10 @@ export const checkoutLocalText = (lastModified: Date): string => javaDateString(
 /** check-out `timeout`: a positive integer number of seconds, default 600 (spec); anything else 400. */
 export const DEFAULT_CHECKOUT_TIMEOUT_S = 600;
 
-/** Bundles that vanish from the folder keep their assignments, API patterns and default (they reattach if they come back). */
-export const KEEP_STATE_OF_VANISHED_BUNDLES = true;
 
 /** Dot-files and dot-folders (.git...) of the bundle location are skipped. (A bundle.yaml at the root itself has no folder name, so it is never a bundle.) */
 export const isIgnoredLocationEntry = (name: string): boolean => name.startsWith(".");
 
-/** The effective-log `controller` regex matches a controller when it matches its whole full path or its whole last segment. */
-export const CONTROLLER_FILTER_MATCHES_FULL_PATH_OR_NAME = true;
 
 /** validate-uploaded-bundle / pre-validate-bundle: one controllerValidations entry (status ONLINE) per controller using or able to use the (location) bundle, holding an INFO when the effective bundle applies, else a WARNING pointing at the structure validations. */
 export const CONTROLLER_STATUS = "ONLINE";
@@ -218,8 +182,6 @@ export const CONTROLLER_STATUS = "ONLINE";
 export const bundleUrl = (ocUrl: string, bundle: string): string =>
   `${ocUrl}config-bundle/${bundle.split("/").map(encodeURIComponent).join("/")}`;
 
-/** Zip layout of get-effective-bundle / pre-validate-bundle: a bundle folder directly at the top (no branch) is accepted as branch-less; files at the very top are not. */
-export const ACCEPT_BRANCHLESS_BUNDLES = true;
 
 /** Without `bundle`, get-effective-bundle uses the only bundle of the zip, or the only one no other bundle inherits from; otherwise 400. */
 export const ambiguousZipBundle = (): Reply =>
@@ -242,8 +204,6 @@ export const NO_BUNDLE_TO_RELOAD = "No CasC bundle is assigned to this instance"
 /** reload-bundle when the assigned bundle cannot be built (missing parent/file), has validation errors, or left the location: not reloaded, with this reason. A bundle that cannot be built is no update: check-bundle-update says update-available false with new-version {version:"N/A", valid:false, validations:[reason]}. */
 export const invalidBundleReason = (reason: string): string => `Bundle is not valid: ${reason}`;
 
-/** reload-bundle with nothing new answers {reloaded:true} and adds no update-log version (false: re-applies and logs). */
-export const RELOAD_WITHOUT_CHANGE_LOGS_NOTHING = true;
 
 /** core-casc-effective-bundle-export(/downloadFile) before any bundle was applied: 404. */
 export const noAppliedBundle = (): Reply => jsonError(404, "No CasC bundle has been applied to this instance yet");
@@ -265,8 +225,6 @@ export const basePathOf = (folderFullName: string): Reply => json(200, { basePat
 /** Unknown item or section in item export: the Jenkins 404 HTML page (the URL resolves to nothing). */
 export const unknownItemOrSection = (path: string): Reply => notFoundPage(path);
 
-/** casc-bundle-validate: `parent`/`availabilityPattern` in an uploaded bundle give a WARNING (they are ignored), not an ERROR. */
-export const UPLOADED_PARENT_IS_WARNING = true;
 
 // ---------------------------------------------------------------- server
 

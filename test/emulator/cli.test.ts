@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { assertBuiltPackage, REPO_ROOT } from "../resources/helpers";
+import { listReadings } from "../../emulator";
 import { basic, copyBundles } from "./helpers";
 
 /** The bin `cloudbees-emulator` runs (package.json "bin"), built: `npm test` builds it first. */
@@ -90,5 +91,30 @@ describe("cloudbees-emulator (the built emulator/cli.ts)", () => {
       expect(await run.exited).toBe(1);
       expect(run.output()).toContain("usage: cloudbees-emulator");
     }
+  });
+
+  it("takes readings with --reading (repeatable), prints the ones that differ, lists them all with --list-readings", async () => {
+    const listed = runCli(["--list-readings"]);
+    expect(await listed.exited).toBe(0);
+    for (const r of listReadings()) expect(listed.output()).toContain(`  ${r.name} = ${r.values.join(" | ")}`);
+
+    const refused = runCli(["--port", "0", "--reading", "createStatus=201", "--reading", "deleteStatus=7"]);
+    extra.push(refused.child);
+    expect(await refused.exited).not.toBe(0);
+    expect(refused.output()).toContain('deleteStatus cannot be "7" (one of: 204, 200)');
+
+    const chosen = runCli(["--port", "0", "--bundles", dir, "--reading", "createStatus=201", "--reading", "errorBody=text,nonBasicAuth=refused"]);
+    extra.push(chosen.child);
+    await waitFor(() => /curl -u/.test(chosen.output()) || chosen.child.exitCode !== null, 15000);
+    expect(chosen.output()).toMatch(/readings\s+createStatus=201, errorBody=text, nonBasicAuth=refused \(--list-readings/);
+    const fmUrl = /feature-flag service\s+(http:\/\/127\.0\.0\.1:\d+\/feature-management\/)/.exec(chosen.output())![1]!;
+    const created = await fetch(`${fmUrl}public-api/applications`, {
+      method: "POST",
+      headers: { authorization: "Bearer fm-token-acme-5d1e0b", "content-type": "application/json" },
+      body: JSON.stringify({ applicationName: "cli" }),
+    });
+    expect(created.status).toBe(201);
+    chosen.child.kill("SIGINT");
+    await chosen.exited;
   });
 });
