@@ -23,7 +23,7 @@ import { isRetryableNetworkFailure, isRetryableStatus, parseRetryAfter, retryDel
 import { throttledOnThisMachine } from "./machine-throttle";
 import { sleep } from "./throttle";
 import { buildUrl, parseBaseUrl, type QueryValue } from "./url";
-import { describeBody, formatZodIssue } from "./response-text";
+import { describeBody, formatZodIssue, lookOfNonJson } from "./response-text";
 import { scrubSecretFields, secretValues } from "./response-secrets";
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from "./json-depth";
 
@@ -114,7 +114,7 @@ export class HttpClient {
     try {
       value = JSON.parse(text);
     } catch {
-      throw this.unexpected(spec, response.status, "", `the body is not JSON`, text);
+      throw this.unexpected(spec, response.status, "", `the body is not JSON: ${this.redactor.redact(lookOfNonJson(text))}`, text);
     }
     // Tokens and link files this response carries are never quoted by a later error of this client.
     this.redactor.learn(secretValues(value));

@@ -12,6 +12,20 @@ const MESSAGE_LENGTH = 2000;
 export const EXCERPT_SOURCE_LENGTH = 16 * 1024;
 
 /**
+ * What a body that should be JSON looks like, for the error that refuses it: a 2xx HTML page is most often a login
+ * page or a proxy's page in front of the API, and saying so points at the URL or the network, not at our code.
+ */
+export function lookOfNonJson(body: string): string {
+  const head = (body.length > EXCERPT_SOURCE_LENGTH ? body.slice(0, EXCERPT_SOURCE_LENGTH) : body).trim();
+  if (head === "") return "it is empty";
+  if (/^<(!doctype|html|\?xml)/i.test(head) || /<\/[a-z]+>/i.test(head)) {
+    const title = /<title[^>]{0,200}>([^<]{0,400})<\/title>/i.exec(head)?.[1]?.replace(/\s+/g, " ").trim();
+    return `it is an HTML page${title ? ` titled "${printable(cut(title, 80))}"` : ""} (a login page or a proxy's page answers instead of the API?)`;
+  }
+  return "it is text";
+}
+
+/**
  * The server's own words from a body: the `error` or `message` of a JSON body, the text of an HTML page
  * (Jenkins answers 401/403/404 with HTML), or the start of anything else. Linear in the prefix it reads.
  */

@@ -34,7 +34,18 @@ describe("finding 1: error bodies are cut before they are scrubbed", () => {
     world().emu.faults.inject({ path: LIST, status: 200, body: `<html>${"<a".repeat(100_000)}` });
     const r = world().lc.resource(TYPES.bundleAvailability, "tags", world().texts.bundleAvailability, { bundleId: "team-a", regex: "sandbox" });
     const error = await failure(r.up());
-    expect(error!.message).toMatch(/the body is not JSON/);
+    expect(error!.message).toMatch(/the body is not JSON: it is an HTML page \(a login page or a proxy's page answers instead of the API\?\)/);
+  }, 8_000);
+
+  it("a 200 login page where JSON is required says what it looks like and names the request", async () => {
+    // A proxy's single sign-on page in front of the operations center answers every path with 200.
+    world().emu.faults.inject({ path: LIST, status: 200, body: "<!DOCTYPE html><html><head><title>Sign in \u2028 to Acme SSO</title></head><body>...</body></html>" });
+    const r = world().lc.resource(TYPES.bundleAvailability, "login-page", world().texts.bundleAvailability, { bundleId: "team-a", regex: "sandbox" });
+    const error = await failure(r.up());
+    // The line separator in the title is whitespace: it is folded, so the error stays one line.
+    expect(error!.message).toContain('the body is not JSON: it is an HTML page titled "Sign in to Acme SSO"');
+    expect(error!.message).not.toContain("\u2028");
+    expect(error!.message).toMatch(/GET \/cjoc\/casc-bundle\/list/);
   }, 8_000);
 });
 
