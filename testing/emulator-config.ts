@@ -25,3 +25,20 @@ export function emulatorStackConfig(emu: Emulator, options: EmulatorStackConfigO
     ...(interval === undefined ? {} : { "cloudbees:featureManagementRequestIntervalMs": String(interval) }),
   };
 }
+
+/**
+ * One named connection to an emulator (`cloudbees:connections.<name>`, the keys of emulatorStackConfig without the
+ * `cloudbees:` prefix), for a stack that talks to several emulators: put it, with the others, in a secret
+ * `cloudbees:connections` object.
+ */
+export function emulatorConnection(emu: Emulator, options: EmulatorStackConfigOptions = {}): Record<string, string> {
+  const interval = options.featureManagementRequestIntervalMs ?? (emu.state.featureManagementRateLimit() ? undefined : 0);
+  return {
+    operationsCenterUrl: emu.operationsCenterUrl,
+    username: emu.credentials.admin.username,
+    apiToken: emu.credentials.admin.apiToken,
+    featureManagementUrl: emu.featureManagementUrl,
+    featureManagementToken: emu.credentials.featureManagementToken,
+    ...(interval === undefined ? {} : { featureManagementRequestIntervalMs: String(interval) }),
+  };
+}

@@ -4,7 +4,7 @@
  * replacement for the CLI: see docs/testing.md for what it models and what it does not.
  */
 export { ProgramTest, changesOf, type ProgramTestOptions } from "./program-test";
-export { emulatorStackConfig, type EmulatorStackConfigOptions } from "./emulator-config";
+export { emulatorConnection, emulatorStackConfig, type EmulatorStackConfigOptions } from "./emulator-config";
 export { ProgramRunner } from "./program-runner";
 export { ProgramRunError, type StepRecord } from "./step-record";
 export type { ProgramRunnerOptions, RunStepOptions } from "./runner-options";

@@ -344,7 +344,7 @@ export class ProgramRunner {
         await proc.settled();
         // A failed step is the cause; the program's own failure (its registration was refused) is the consequence.
         const failure = deployment.failure;
-        if (failure) error = error && error !== failure ? new Error(`${failure.message}\n(then ${(error as Error).message})`) : failure;
+        if (failure) error = error && error !== failure && !repeats(error, failure) ? new Error(`${failure.message}\n(then ${(error as Error).message})`) : failure;
 
         try {
             if (!error) await deployment.deleteDropped();
@@ -388,4 +388,13 @@ function withDeadline<T>(p: Promise<T>, ms: number, message: string): Promise<T>
         timer = setTimeout(() => reject(new Error(message)), ms);
     });
     return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Whether the program's error only repeats the failed step's (its registration was refused with that error, as the
+ * Pulumi CLI shows it once): the step's message, without its URN, is in the program's.
+ */
+function repeats(programError: unknown, stepFailure: Error): boolean {
+    const cause = stepFailure.message.replace(/^urn:\S+: /, "");
+    return cause.length > 0 && String((programError as Error)?.message ?? programError).includes(cause);
 }

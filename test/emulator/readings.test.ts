@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { listReadings, startEmulator, type Emulator, type ReadingChoice } from "../../emulator";
+import { readingsTable } from "../../emulator/readings-table";
 import { call, copyBundles, makeZip, post, sampleBundleFiles, ZIP_HEADERS } from "./helpers";
 
 // Each reading of the emulator (emulator/readings.ts) changes what it answers: for every name, one request shows the
@@ -225,6 +226,12 @@ async function probe(name: string, readings: ReadingChoice): Promise<unknown> {
 }
 
 describe("listReadings", () => {
+  it("is what emulator/README.md's table shows (npm run docs:readings writes it)", () => {
+    const readme = fs.readFileSync(path.join(__dirname, "..", "..", "emulator", "README.md"), "utf8");
+    expect(readme).toContain(readingsTable());
+    for (const r of listReadings()) expect(readingsTable()).toContain(`| \`${r.name}\` |`);
+  });
+
   it("names each open choice once, with its default first among two or more values and a reason", () => {
     const list = listReadings();
     expect(new Set(list.map((r) => r.name)).size).toBe(list.length);
