@@ -18,7 +18,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { startEmulator, type Emulator } from "../emulator";
+import { READINGS_VARIABLE, startEmulator, type Emulator } from "../emulator";
 import { FeatureManagementClient, OperationsCenterClient } from "../provider";
 import { emulatorStackConfig, formatPlan, ProgramRunError, ProgramRunner, type ProgramPlan } from "../testing";
 import { productionEmulatorOptions, PROMOTION_CONTROLLER, promotionStackConfig } from "./promotion-stack";
@@ -179,7 +179,25 @@ async function managedController(emu: Emulator): Promise<void> {
   }
 }
 
+/**
+ * `npm start -- --reading NAME=VALUE ...`: every emulator of the run plays these readings (listReadings), as
+ * CLOUDBEES_EMULATOR_READINGS=NAME=VALUE,... does; the arguments win over the variable.
+ */
+function applyReadingArguments(argv: string[]): void {
+  const chosen: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--reading" && argv[i + 1] !== undefined) chosen.push(argv[++i]!);
+    else if (arg.startsWith("--reading=")) chosen.push(arg.slice("--reading=".length));
+    else throw new Error(`unknown argument '${arg}' (usage: npm start [-- --reading NAME=VALUE]...; npx cloudbees-emulator --list-readings lists them)`);
+  }
+  const before = process.env[READINGS_VARIABLE];
+  if (chosen.length > 0) process.env[READINGS_VARIABLE] = [before, ...chosen].filter((x) => x).join(",");
+  if (process.env[READINGS_VARIABLE]) console.log(`readings: ${process.env[READINGS_VARIABLE]}`);
+}
+
 async function main(): Promise<void> {
+  applyReadingArguments(process.argv.slice(2));
   const emu = await startEmulator();
   console.log(`emulator: operations center ${emu.operationsCenterUrl}, feature flags ${emu.featureManagementUrl}`);
   try {
