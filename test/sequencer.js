@@ -15,6 +15,7 @@ const ESTIMATES = {
   "package/consumer.test.ts": 49,
   "cli/import.test.ts": 32,
   "cli/import-hostile.test.ts": 12,
+  "readings/life-cycles.test.ts": 34,
   "failures/soak.test.ts": 29,
   "program-runner.test.ts": 27,
   "resources/feature-flag-lists.test.ts": 25,

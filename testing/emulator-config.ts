@@ -15,15 +15,10 @@ export interface EmulatorStackConfigOptions {
  * `cloudbees:featureManagementUrl` and `cloudbees:featureManagementToken` (secret), for the emulator's admin user.
  */
 export function emulatorStackConfig(emu: Emulator, options: EmulatorStackConfigOptions = {}): Record<string, unknown> {
-  const interval = options.featureManagementRequestIntervalMs ?? (emu.state.featureManagementRateLimit() ? undefined : 0);
-  return {
-    "cloudbees:operationsCenterUrl": emu.operationsCenterUrl,
-    "cloudbees:username": emu.credentials.admin.username,
-    "cloudbees:apiToken": secret(emu.credentials.admin.apiToken),
-    "cloudbees:featureManagementUrl": emu.featureManagementUrl,
-    "cloudbees:featureManagementToken": secret(emu.credentials.featureManagementToken),
-    ...(interval === undefined ? {} : { "cloudbees:featureManagementRequestIntervalMs": String(interval) }),
-  };
+  const SECRET_KEYS = new Set(["apiToken", "featureManagementToken"]);
+  return Object.fromEntries(
+    Object.entries(emulatorConnection(emu, options)).map(([key, value]) => [`cloudbees:${key}`, SECRET_KEYS.has(key) ? secret(value) : value]),
+  );
 }
 
 /**

@@ -5,6 +5,7 @@ import * as path from "node:path";
 import type { Emulator, JournalEntry } from "../../emulator";
 import { SETTINGS } from "../../provider/config";
 import type { SettingValues } from "../../sdk";
+import { emulatorConnection } from "../../testing";
 
 export const SAMPLE_BUNDLES = path.resolve(__dirname, "..", "..", "examples", "bundles");
 const ENV_NAMES = Object.values(SETTINGS).map((s) => s.env);
@@ -40,14 +41,8 @@ export function isolateEnvironment(): (values: Partial<Record<string, string>>) 
 
 /** The emulator's administrator settings as the functions' `settings` option. */
 export function adminSettings(emu: Emulator): Partial<SettingValues> {
-  return {
-    operationsCenterUrl: emu.operationsCenterUrl,
-    username: emu.credentials.admin.username,
-    apiToken: emu.credentials.admin.apiToken,
-    featureManagementUrl: emu.featureManagementUrl,
-    featureManagementToken: emu.credentials.featureManagementToken,
-    maxRetries: 0,
-  };
+  const { featureManagementRequestIntervalMs: _interval, ...connection } = emulatorConnection(emu);
+  return { ...connection, maxRetries: 0 };
 }
 
 /** The same settings as CLOUDBEES_* variables. */
