@@ -56,7 +56,7 @@ function appWide(req: EmulatorRequest, app: ApplicationFlags, s: string[], user:
     const { name, description } = readEnvironmentRequest(parseJson(req.body));
     const existing = app.environment(name);
     if (existing && reading("putExistingEnvironment") === "409") return fmConflict(`Environment '${existing.name}' already exists`);
-    return json(existing ? FM_WRITE_STATUS : reading("createStatus"), app.putEnvironment(name, description, user));
+    return json(writeStatus(existing !== undefined), app.putEnvironment(name, description, user));
   }
   if (s.length === 1 && route === "PUT flags") return createFlag(app, parseJson(req.body), user);
   if (s.length === 2 && route === "DELETE flags/*") {
@@ -69,7 +69,7 @@ function appWide(req: EmulatorRequest, app: ApplicationFlags, s: string[], user:
     const group = readTargetGroup(parseJson(req.body));
     const existing = app.targetGroup(group.name);
     if (existing && reading("putExistingTargetGroup") === "409") return fmConflict(`Target group '${group.name}' already exists`);
-    return json(existing ? FM_WRITE_STATUS : reading("createStatus"), targetGroupView(app.putTargetGroup(group, user)));
+    return json(writeStatus(existing !== undefined), targetGroupView(app.putTargetGroup(group, user)));
   }
   return null;
 }
@@ -120,7 +120,7 @@ function createFlag(app: ApplicationFlags, body: unknown, user: AuditUser): Repl
   const existing = app.flag(wanted.name);
   if (!existing) {
     const flag = { ...wanted, availableValues: wanted.availableValues ?? readAvailableValues(undefined, "availableValues") };
-    return json(reading("createStatus"), app.createFlag(flag, user));
+    return json(writeStatus(false), app.createFlag(flag, user));
   }
   if (reading("createExistingFlag") === "409") return fmConflict(`Flag '${wanted.name}' already exists`);
   if (wanted.availableValues && !sameValues(existing.availableValues, wanted.availableValues)) {
@@ -146,7 +146,7 @@ function putExperiment(app: ApplicationFlags, envName: string, body: unknown, us
   const flag: FlagRecord = existing ?? { name, availableValues: values ?? readAvailableValues(undefined, "availableValues"), isPermanent: false };
   const configuration = readConfiguration(o, context(app, flag));
   if (!existing) app.createFlag(flag, user);
-  return json(existing ? FM_WRITE_STATUS : reading("createStatus"), experimentView(flag, app.setConfiguration(name, envName, configuration, user)));
+  return json(writeStatus(existing !== undefined), experimentView(flag, app.setConfiguration(name, envName, configuration, user)));
 }
 
 /** F4: the Flag Request replaces the flag's configuration in the environment. */
@@ -183,6 +183,11 @@ function availableValuesConflict(flag: FlagRecord, values: FlagOption[]): Reply 
 }
 
 // ------------------------------------------------------------------ what the endpoints answer
+
+/** A write's status: a replace answers 200, a create the reading createStatus. */
+function writeStatus(replaced: boolean): number {
+  return replaced ? FM_WRITE_STATUS : reading("createStatus");
+}
 
 function deleted(): Reply {
   return { status: reading("deleteStatus"), headers: {}, body: Buffer.alloc(0) };

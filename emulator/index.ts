@@ -66,13 +66,8 @@ export const READINGS_VARIABLE = "CLOUDBEES_EMULATOR_READINGS";
 
 /** The readings of an emulator: the defaults, then CLOUDBEES_EMULATOR_READINGS, then the options' readings. */
 function readingsOf(options: EmulatorOptions): Readings {
-  const fromEnvironment = parseReadingsText(process.env[READINGS_VARIABLE] ?? "", READINGS_VARIABLE);
-  resolveReadings(fromEnvironment, READINGS_VARIABLE);
-  try {
-    return resolveReadings({ ...fromEnvironment, ...options.readings });
-  } catch (e) {
-    throw new Error(`Invalid emulator options: ${(e as Error).message}`);
-  }
+  const fromEnvironment = resolveReadings(parseReadingsText(process.env[READINGS_VARIABLE] ?? "", READINGS_VARIABLE), READINGS_VARIABLE);
+  return resolveReadings(options.readings, "Invalid emulator options: readings", fromEnvironment);
 }
 
 /**

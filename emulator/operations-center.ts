@@ -83,13 +83,11 @@ export class OperationsCenter {
       assignedBundleOf: (c) => this.controllers.get(c)?.assignedBundle ?? null,
       isAvailable: (b, c) => this.isAvailable(b, c),
       effectiveOf: (b) => this.effectiveOf(b),
-      filterMatchesName: () => reading("controllerFilter") === "full-path-or-name",
     });
     this.logs.recordRawValidations();
     const uploads: UploadContext = {
       stored: (name) => this.store.get(name),
       controllerEntries: (bundle, effective) => this.controllerEntries(bundle, { kind: "ok", bundle, effective }),
-      acceptBranchless: () => reading("branchlessBundles") === "accepted",
     };
     this.routes = new Map<string, Handler>([
       ["GET casc-bundle/list", () => json(200, { bundles: this.listBundles() })],

@@ -210,11 +210,11 @@ export function defaultReadings(): Readings {
 }
 
 /**
- * The readings of a choice, the others at their defaults. A name or value the list does not have is an Error naming
- * it and what is allowed. Text values ("201", from the CLI or the environment) match a value's text.
+ * The readings of a choice, the others as in `base` (default: the defaults). A name or value the list does not have
+ * is an Error naming it and what is allowed. Text values ("201", from the CLI or the environment) match a value's text.
  */
-export function resolveReadings(choice: Record<string, unknown> | undefined, source = "readings"): Readings {
-  const out: Record<string, unknown> = defaultReadings();
+export function resolveReadings(choice: Record<string, unknown> | undefined, source = "readings", base: Readings = defaultReadings()): Readings {
+  const out: Record<string, unknown> = { ...base };
   for (const [name, value] of Object.entries(choice ?? {})) {
     const spec = READINGS.find((r) => r.name === name);
     if (!spec) throw new Error(`${source}: "${name}" is not a reading of the emulator (known: ${READINGS.map((r) => r.name).join(", ")})`);

@@ -4,6 +4,7 @@ import { parseDescriptor } from "./descriptor";
 import { BundleInconsistencyError, buildEffectiveBundle, EffectiveBundle } from "./effective-bundle";
 import { EmulatorRequest, json, Reply, zipReply } from "./http";
 import { uploadedZip } from "./multipart";
+import { reading } from "./readings";
 import { ambiguousZipBundle, badBundleZip, bundleNotInZip, inconsistentBundle, queryFlag } from "./undocumented-behaviour";
 import { NotAZipError, unzip, zipFiles } from "./zip";
 import { bundlesInZip, findZipBundles, ZipBundle, ZipLayoutError, zipParentResolver } from "./zip-bundles";
@@ -14,12 +15,11 @@ export interface UploadContext {
   stored(name: string): StoredBundle | undefined;
   /** The controller validations of a location bundle whose effective bundle is the one given. */
   controllerEntries(bundle: string, effective: EffectiveBundle): { controller: string; status: string; findings: Finding[] }[];
-  acceptBranchless(): boolean;
 }
 
 /** POST casc-bundle/get-effective-bundle[?bundle=]: the effective bundle of one bundle of the uploaded zip, as a zip. */
 export async function getEffectiveBundle(req: EmulatorRequest, ctx: UploadContext): Promise<Reply> {
-  const bundles = await zipBundles(req, ctx);
+  const bundles = await zipBundles(req);
   if (!Array.isArray(bundles)) return bundles;
   const resolve = zipParentResolver(bundles, (p) => ctx.stored(p));
   let selected: ZipBundle;
@@ -52,7 +52,7 @@ export async function getEffectiveBundle(req: EmulatorRequest, ctx: UploadContex
 
 /** POST casc-bundle/pre-validate-bundle[?quiet=]: every bundle of the uploaded zip validated with its parents. */
 export async function preValidateBundles(req: EmulatorRequest, ctx: UploadContext): Promise<Reply> {
-  const bundles = await zipBundles(req, ctx);
+  const bundles = await zipBundles(req);
   if (!Array.isArray(bundles)) return bundles;
   const resolve = zipParentResolver(bundles, (p) => ctx.stored(p));
   const quiet = queryFlag(req.query, "quiet");
@@ -73,9 +73,9 @@ export async function preValidateBundles(req: EmulatorRequest, ctx: UploadContex
   return json(200, { validations });
 }
 
-async function zipBundles(req: EmulatorRequest, ctx: UploadContext): Promise<ZipBundle[] | Reply> {
+async function zipBundles(req: EmulatorRequest): Promise<ZipBundle[] | Reply> {
   try {
-    return bundlesInZip(await unzip(uploadedZip(req.headers["content-type"], req.body)), { acceptBranchless: ctx.acceptBranchless() });
+    return bundlesInZip(await unzip(uploadedZip(req.headers["content-type"], req.body)), { acceptBranchless: reading("branchlessBundles") === "accepted" });
   } catch (e) {
     if (e instanceof NotAZipError) return badBundleZip("Invalid zip file: Cannot be unzipped");
     if (e instanceof ZipLayoutError) return badBundleZip(e.message);

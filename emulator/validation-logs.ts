@@ -4,6 +4,7 @@ import { logDate, logFolder } from "./dates";
 import { compileAnchored, parseDescriptor, scalarProp } from "./descriptor";
 import { EmulatorRequest, json, Reply } from "./http";
 import { AssignedBundle } from "./instance";
+import { reading } from "./readings";
 import { invalidRegex, queryFlag, unknownBundle, UPDATE_LOG_RETENTION } from "./undocumented-behaviour";
 
 interface RawLogRecord {
@@ -24,8 +25,6 @@ export interface BundleLocationView {
   assignedBundleOf(controller: string): string | null;
   isAvailable(bundle: string, controller: string): boolean;
   effectiveOf(bundle: string): AssignedBundle;
-  /** The effective-log `controller` filter also matches a controller's last path segment. */
-  filterMatchesName(): boolean;
 }
 
 /** The operations center's raw and effective bundle validation logs (GET casc-bundle/*-validation-log). */
@@ -90,7 +89,7 @@ export class ValidationLogs {
       const compiled = compileAnchored(filter);
       if (!compiled.ok) return invalidRegex(filter, compiled.error);
       const name = (c: string): string => c.slice(c.lastIndexOf("/") + 1);
-      const byName = this.oc.filterMatchesName();
+      const byName = reading("controllerFilter") === "full-path-or-name";
       matches = (c) => compiled.value.test(c) || (byName && compiled.value.test(name(c)));
     }
     return json(200, {
