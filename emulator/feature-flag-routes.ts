@@ -184,12 +184,13 @@ function availableValuesConflict(flag: FlagRecord, values: FlagOption[]): Reply 
 
 // ------------------------------------------------------------------ what the endpoints answer
 
-/** A write's status: a replace answers 200, a create the reading createStatus. */
-function writeStatus(replaced: boolean): number {
+/** A write's status: a replace answers 200, a create the reading createStatus. The team members' U3 answers it too. */
+export function writeStatus(replaced: boolean): number {
   return replaced ? FM_WRITE_STATUS : reading("createStatus");
 }
 
-function deleted(): Reply {
+/** A DELETE's answer: the reading deleteStatus, no body (F5, X5, and the team members' U4). */
+export function deleted(): Reply {
   return { status: reading("deleteStatus"), headers: {}, body: Buffer.alloc(0) };
 }
 

@@ -14,8 +14,11 @@ import {
   fmRateLimited,
   fmUnauthorized,
   fmUnknownApplication,
+  FM_TOKEN_OWNERS_ARE_TEAM_ADMINS,
+  teamMemberKey,
 } from "./undocumented-behaviour";
 import { reading } from "./readings";
+import { handleTeamMemberRequest, newMember, TeamMembers, tokenOwnerProblem, type NewTokenOwner, type TeamMemberRecord } from "./team-members";
 import { illFormedReason } from "./well-formed";
 
 export interface Application {
@@ -39,13 +42,16 @@ interface TokenOwner {
 /**
  * The feature-flag service's public API (paths below /public-api): one application list per account, and per
  * application its environments, flags, configurations, target groups and audit logs (feature-flags.ts, served by
- * feature-flag-routes.ts).
+ * feature-flag-routes.ts), and its team members (team-members.ts).
  */
 export class FeatureManagementService {
   private readonly ownerOfToken = new Map<string, TokenOwner>();
   private readonly applicationsOf = new Map<string, Application[]>();
   private readonly models = new Map<string, ApplicationFlags>();
   private readonly lastAcceptedAt = new Map<string, number>();
+  private readonly team = new TeamMembers();
+  /** The audit-log `_id` of every token owner, by email ignoring case: one per person, whatever the token or account. */
+  private readonly personIds = new Map<string, string>();
   private rateLimit: boolean;
   // Object-id layout (time, random, counter) so ids look like the real ones and never collide within a run.
   private readonly idRandom = randomBytes(5).toString("hex");
@@ -53,8 +59,10 @@ export class FeatureManagementService {
 
   constructor(accounts: FeatureManagementAccount[], rateLimit: boolean) {
     accounts.forEach(({ token, account }, i) => {
-      this.ownerOfToken.set(token, { account, user: { _id: this.newId(), ...auditUserOf(account, i) } });
+      const { email, name } = auditUserOf(account, i);
+      this.ownerOfToken.set(token, { account, user: this.person(email, name) });
       if (!this.applicationsOf.has(account)) this.applicationsOf.set(account, []);
+      if (!this.team.get(account, email)) this.team.put(account, newMember(email, { name, teamAdmin: FM_TOKEN_OWNERS_ARE_TEAM_ADMINS }));
     });
     this.rateLimit = rateLimit;
   }
@@ -71,6 +79,36 @@ export class FeatureManagementService {
 
   applications(account: string): Application[] {
     return (this.applicationsOf.get(account) ?? []).map((a) => ({ ...a }));
+  }
+
+  /** The account's team members, in the order they joined (copies). */
+  teamMembers(account: string): TeamMemberRecord[] {
+    return this.team.list(account);
+  }
+
+  /**
+   * A new API token of `account` owned by this person, who joins the account's team if not a member (an existing
+   * member is left as it is). Changes made with the token are logged under the person: the name given, else the
+   * member's. An unusable email, name or account throws.
+   */
+  addTokenOwner(owner: NewTokenOwner, defaultAccount: string | undefined): string {
+    const account = owner.account ?? defaultAccount;
+    if (account === undefined || !this.applicationsOf.has(account)) {
+      const known = [...this.applicationsOf.keys()].join(", ");
+      throw new Error(`addFeatureManagementUser: account: ${JSON.stringify(account)} is not an account of the emulator (known: ${known})`);
+    }
+    const issue = tokenOwnerProblem(owner);
+    if (issue) throw new Error(`addFeatureManagementUser: ${issue}`);
+    let member = this.team.get(account, owner.email);
+    if (!member) {
+      member = newMember(owner.email, { name: owner.name, teamAdmin: owner.teamAdmin });
+      this.team.put(account, member);
+    }
+    let token: string;
+    do token = `fm-token-${randomBytes(12).toString("hex")}`;
+    while (this.ownerOfToken.has(token));
+    this.ownerOfToken.set(token, { account, user: this.person(member.email, owner.name ?? member.name) });
+    return token;
   }
 
   /** The model of an application (read accessors only), or undefined. Issue 16's SDK endpoints read it. */
@@ -104,6 +142,14 @@ export class FeatureManagementService {
     if (!limitFirst && !this.accept(req.clientIp)) return limited();
     const apps = this.applicationsOf.get(owner.account)!;
 
+    if (subPath === "public-api/users" || subPath.startsWith("public-api/users/")) {
+      return handleTeamMemberRequest(req, subPath.split("/").slice(2).map(decodeSegment), {
+        account: owner.account,
+        caller: owner.user,
+        team: this.team,
+        application: (id) => (apps.some((a) => a.id === id) ? this.models.get(id) : undefined),
+      });
+    }
     if (subPath === "public-api/applications") {
       if (req.method === "GET") return json(200, apps);
       if (req.method === "POST") return this.create(apps, req.body, owner.user);
@@ -165,6 +211,14 @@ export class FeatureManagementService {
     model.putEnvironment(FM_FIRST_ENVIRONMENT, "", user);
     this.models.set(app.id, model);
     return json(reading("createStatus"), app);
+  }
+
+  /** The audit identity of this person: their `_id` is kept across tokens and accounts; email and name as given. */
+  private person(email: string, name: string): AuditUser {
+    const key = teamMemberKey(email);
+    let id = this.personIds.get(key);
+    if (id === undefined) this.personIds.set(key, (id = this.newId()));
+    return { _id: id, email, name };
   }
 
   private newId(): string {

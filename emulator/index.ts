@@ -18,6 +18,9 @@ export type {
   FlagRecord,
   FlagWithConfigurations,
   TargetGroupRecord,
+  TeamMemberRecord,
+  EnvironmentPermission,
+  FeatureManagementUser,
   Credentials,
   Emulator,
   EmulatorCredentials,
@@ -147,6 +150,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     flags: (applicationId) => modelOf(applicationId).flagsWithConfigurations(),
     targetGroups: (applicationId) => modelOf(applicationId).targetGroups(),
     auditLogs: (applicationId, environment) => modelOf(applicationId).auditLogs(environment),
+    teamMembers: (account) => featureManagement.teamMembers(account),
   });
 
   const firstAccount = accounts[0]?.account;
@@ -177,6 +181,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       pending: () => faults.pending(),
     },
     setFeatureManagementRateLimit: (on) => featureManagement.setRateLimit(on),
+    addFeatureManagementUser: (user) => featureManagement.addTokenOwner(user, firstAccount),
     setReloadRefusal: (instance, reason) => {
       instanceOf(instance).reloadRefusal = reason;
     },

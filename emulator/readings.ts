@@ -28,7 +28,7 @@ const READINGS = [
     service: "feature-flags",
     values: [200, 201],
     reason:
-      "The status of a request that creates a record (application; flag by F3 or X3; environment by E2; target group by T2). The spec says only \"JSON object: the new Application\" and a public client expects 200 from X3; 201 Created is what many REST services answer.",
+      "The status of a request that creates a record (application; flag by F3 or X3; environment by E2; target group by T2; team member by U3). The spec says only \"JSON object: the new Application\" and a public client expects 200 from X3; 201 Created is what many REST services answer.",
   },
   {
     name: "environmentNames",
@@ -74,7 +74,7 @@ const READINGS = [
     name: "deleteStatus",
     service: "feature-flags",
     values: [204, 200],
-    reason: "F5 and X5 answer 204 without a body (no source shows the answer); 200 with an empty body is as common.",
+    reason: "F5, X5 and U4 (team members) answer 204 without a body (no source shows the answer); 200 with an empty body is as common.",
   },
   {
     name: "unknownFields",

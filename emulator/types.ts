@@ -1,7 +1,12 @@
 import type { ReadingChoice, Readings } from "./readings";
 import type { AuditLogRecord, EnvironmentRecord, FlagWithConfigurations, TargetGroupRecord } from "./feature-flags";
 
+import type { NewTokenOwner, TeamMemberRecord } from "./team-members";
+
 export type { AuditLogRecord, EnvironmentRecord, FlagConfiguration, FlagRecord, FlagWithConfigurations, TargetGroupRecord } from "./feature-flags";
+export type { EnvironmentPermission, TeamMemberRecord } from "./team-members";
+/** A person given an API token of their own: `email` (checked as U3 checks it), `name` (default: the part before `@`), `account` (default: the first), `teamAdmin` (default false). */
+export type FeatureManagementUser = NewTokenOwner;
 
 export interface EmulatorUser {
   username: string;
@@ -156,6 +161,8 @@ export interface EmulatorStateView {
   targetGroups(applicationId: string): TargetGroupRecord[];
   /** Audit log of one environment (by name) of the application, oldest first, unpaged. */
   auditLogs(applicationId: string, environment: string): AuditLogRecord[];
+  /** Team members of a feature-flag account (U1), in the order they joined; an unknown account has none. */
+  teamMembers(account: string): TeamMemberRecord[];
 }
 
 export interface Emulator {
@@ -179,6 +186,14 @@ export interface Emulator {
   journal: Journal;
   faults: Faults;
   setFeatureManagementRateLimit(on: boolean): void;
+  /**
+   * Registers a new API token of the feature-flag service owned by this person, in `account` (default: the first
+   * account), and answers it. The person joins the account's team (teamAdmin default false) unless already a member,
+   * who is left as is. Every change made with the token is logged under the person (`userEmail`, `userName`,
+   * `user.email`, `user.name`; the same `user._id` for the same email), as changes made with the default tokens are
+   * logged under their owners. An email U3 would refuse, an unusable name or an unknown account throws.
+   */
+  addFeatureManagementUser(user: FeatureManagementUser): string;
   /** Make reload-bundle of an instance (controller full path, or "" for the OC) answer {reloaded:false, reason}; null clears. */
   setReloadRefusal(instance: string, reason: string | null): void;
   state: EmulatorStateView;

@@ -104,6 +104,47 @@ export const auditUserOf = (account: string, tokenIndex: number) => ({
   name: `${account} API user ${tokenIndex + 1}`,
 });
 
+// ---------------------------------------------------------------- feature-flag service: team members (U1-U4)
+//
+// What the sources give (../shared/notes/feature-management-api.md): U1 `GET /users` lists the account's team members
+// [D]; the User schema is `{email, name, teamAdmin, applications: {<appId>: {environments: {<EnvName>: "read"|"write"}}}}`.
+// Everything else below is open.
+
+/**
+ * How sure the sources are of each row: U1 documented [D]; U2 `GET /users/{email}` seen in one client only [C1] (which
+ * treats any error as "no such user"); U3 `PUT /users`, create-or-update in one call, seen in one client only [C1];
+ * U4 `DELETE /users/{email}` guessed [I] ("DELETE user" is shown nowhere), served by analogy with U2's path.
+ */
+export const FM_TEAM_ROWS = { U1: "D", U2: "C1", U3: "C1", U4: "I" } as const;
+
+/** Emails (U2, U3, U4) are compared ignoring case, as mail systems treat addresses in practice; a member keeps the case of the email it was first created with. */
+export const teamMemberKey = (email: string): string => email.toLowerCase();
+
+/** Bounds of U3: an email of at most 254 characters (RFC 5321's path limit) with exactly one `@` between non-empty parts; names 200 characters; 1,000 applications, 1,000 environments per application. */
+export const FM_TEAM_LIMITS = { emailLength: 254, nameLength: 200, applications: 1000, environmentsPerApplication: 1000 } as const;
+
+/** U3 defaults on create: name = the part of the email before `@`, teamAdmin false, applications `{}`; on update a field left out keeps its current value, and `applications`, when given, replaces the whole map. */
+export const defaultMemberName = (email: string): string => email.slice(0, email.indexOf("@"));
+export const FM_TEAM_DEFAULT_ADMIN = false;
+
+/** An environment named under a member's application resolves as environment names do in paths (the reading environmentNames) and is stored under the environment's own name; two names of one environment: 400. An application id of another account, or none: 400 (it is a body field, not a path). */
+export const FM_TEAM_ENVIRONMENTS_STORED_UNDER_OWN_NAME = true;
+
+/** U2/U4 of an email that is no member of the token's account: 404. The message does not echo the email (personal data; error bodies reach logs). */
+export const fmUnknownTeamMember = (): Reply => jsonError(404, "No team member of this account has this email");
+
+/** U4 of the member owning the request's token: 400 (an account would otherwise lose the only admin it may have). A choice: no source shows it. */
+export const fmSelfRemoval = (): Reply => jsonError(400, "you cannot remove yourself");
+
+/** Each account starts with the owners of its API tokens (auditUserOf) as team members, team admins, with no application permissions. */
+export const FM_TOKEN_OWNERS_ARE_TEAM_ADMINS = true;
+
+/** Team-member changes write no audit record: the sources show the audit log only per application environment (L1), and whether the service logs account-wide changes elsewhere is open. */
+export const FM_TEAM_CHANGES_AUDITED = false;
+
+/** Permissions (teamAdmin, read/write per environment) are stored and answered, never enforced: every token may do everything in its account. Removing a member does not revoke API tokens it owns (open: the sources say nothing of either). */
+export const FM_TEAM_PERMISSIONS_ENFORCED = false;
+
 // ---------------------------------------------------------------- Jenkins authentication
 
 
