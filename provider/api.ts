@@ -32,10 +32,13 @@ export type {
   TargetGroupCondition,
   TargetGroupOperator,
   TargetGroupRequest,
+  TeamMemberApplications,
+  TeamMemberRequest,
+  EnvironmentPermission,
   VersionClause,
   VersionOperator,
 } from "./clients/feature-flag-schemas";
-export { PROPERTY_OPERATORS, VERSION_OPERATORS, GROUP_OPERATORS, TARGET_GROUP_OPERATORS } from "./clients/feature-flag-schemas";
+export { PROPERTY_OPERATORS, VERSION_OPERATORS, GROUP_OPERATORS, TARGET_GROUP_OPERATORS, ENVIRONMENT_PERMISSIONS } from "./clients/feature-flag-schemas";
 export type { CascClientOptions } from "./clients/casc-connection";
 export { InstanceClient, type QuietOption } from "./clients/instance-client";
 export { OperationsCenterClient } from "./clients/operations-center-client";

@@ -30,6 +30,7 @@ describe("the package's public surface", () => {
         "globalAvailabilityPattern",
         "items",
         "targetGroup",
+        "teamMember",
       ],
     );
   });

@@ -5,8 +5,9 @@
  */
 export { ProgramTest, changesOf, type ProgramTestOptions } from "./program-test";
 export { emulatorConnection, emulatorStackConfig, type EmulatorStackConfigOptions } from "./emulator-config";
+export { featureManagementClientAs, type OutOfBandPerson } from "./out-of-band";
 export { ProgramRunner } from "./program-runner";
-export { ProgramRunError, type StepRecord } from "./step-record";
+export { ProgramRunError, warningsOf, type StepRecord } from "./step-record";
 export type { ProgramRunnerOptions, RunStepOptions } from "./runner-options";
 export { formatPlan, shortType, type ProgramOp, type ProgramPlan, type ProgramPlanEntry } from "./plan";
 export type { ProgramState, StateResource } from "./state";

@@ -40,7 +40,7 @@ import { clone, loadState, saveState, type ProgramState } from "./state";
 import { destroyAll, refreshAll } from "./steps";
 import { programConfig, readProjectFile } from "./project";
 import type { ProgramRunnerOptions, RunStepOptions } from "./runner-options";
-import { ProgramRunError, type StepRecord } from "./step-record";
+import { failureText, ProgramRunError, warningsOf, type StepRecord } from "./step-record";
 
 
 export class ProgramRunner {
@@ -272,11 +272,12 @@ export class ProgramRunner {
             if (opts?.expectNoChanges) assertNoChanges(plan);
             return plan;
         } catch (e) {
-            throw new ProgramRunError(`pulumi ${kind} failed: ${(e as Error).message ?? e}`, kind, [...plan], "", host?.output() ?? "", e);
+            throw new ProgramRunError(failureText(kind, String((e as Error).message ?? e), host?.output() ?? ""), kind, [...plan], "", host?.output() ?? "", e);
         } finally {
             await this.closeHost(host);
             await this.saveState();
-            this.last = { kind, plan: [...plan], programOutput: "", hostOutput: host?.output() ?? "", echoed: [], durationMs: Date.now() - started };
+            const hostOutput = host?.output() ?? "";
+            this.last = { kind, plan: [...plan], programOutput: "", hostOutput, warnings: warningsOf(hostOutput), echoed: [], durationMs: Date.now() - started };
         }
     }
 
@@ -362,8 +363,9 @@ export class ProgramRunner {
         }
 
         const plan: ProgramPlan = [...refreshPlan, ...deployment.plan()];
+        const hostOutput = host?.output() ?? "";
         this.last = {
-            kind, plan, outputs: done?.outputs, programOutput, hostOutput: host?.output() ?? "", echoed: done?.echoed ?? [],
+            kind, plan, outputs: done?.outputs, programOutput, hostOutput, warnings: warningsOf(hostOutput), echoed: done?.echoed ?? [],
             durationMs: Date.now() - started,
         };
         if (!error && opts?.expectNoChanges) {
@@ -376,7 +378,7 @@ export class ProgramRunner {
         if (error) {
             const msg = (error as Error).message ?? String(error);
             const tail = programOutput.trim() ? `\n--- program output ---\n${programOutput.trim().slice(-4_000)}` : "";
-            throw new ProgramRunError(`pulumi ${kind} failed: ${msg}${tail}`, kind, plan, programOutput, this.last.hostOutput, error);
+            throw new ProgramRunError(failureText(kind, `${msg}${tail}`, hostOutput), kind, plan, programOutput, hostOutput, error);
         }
         return plan;
     }

@@ -12,6 +12,8 @@ export interface StepRecord {
     programOutput: string;
     /** stdout + stderr of the provider host. */
     hostOutput: string;
+    /** The providers' warnings (host output lines `warning: ...`), without the prefix: drift reports among them. */
+    warnings: string[];
     /** Non-dynamic resources the mocks echoed (URNs). */
     echoed: string[];
     durationMs: number;
@@ -31,4 +33,21 @@ export class ProgramRunError extends Error {
         super(message);
         this.name = "ProgramRunError";
     }
+
+    /** The providers' warnings of the failed step, as StepRecord.warnings. */
+    get warnings(): string[] {
+        return warningsOf(this.hostOutput);
+    }
+}
+
+/** The `warning: ` lines of a provider host's output, without the prefix. */
+export function warningsOf(hostOutput: string): string[] {
+    return hostOutput.split(/\r?\n/).flatMap((line) => (line.startsWith("warning: ") ? [line.slice("warning: ".length)] : []));
+}
+
+/** A failed step's message: its cause, then the warnings the providers gave (as the CLI's diagnostics show them). */
+export function failureText(kind: StepRecord["kind"], cause: string, hostOutput: string): string {
+    const warnings = warningsOf(hostOutput);
+    const tail = warnings.length ? `\n--- warnings ---\n${warnings.map((w) => `warning: ${w}`).join("\n")}` : "";
+    return `pulumi ${kind} failed: ${cause}${tail}`;
 }

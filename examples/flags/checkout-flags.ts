@@ -1,5 +1,6 @@
 // The checkout team's feature flags, as a function: examples/flags/index.ts declares them once with the stack's
 // config; a program may declare them on several accounts (`connection`), each under its own names (`prefix`).
+import * as pulumi from "@pulumi/pulumi";
 import * as cloudbees from "pulumi-cloudbees";
 
 export interface CheckoutFlagsArgs {
@@ -9,6 +10,8 @@ export interface CheckoutFlagsArgs {
   betaEmail: string;
   /** ...or they are on one of these plans. */
   betaPlans: string[];
+  /** The checkout team's developers (emails): they change flags in Staging and read Production. */
+  developers: string[];
   /** The named connection (`cloudbees:connections.<name>`) to declare them on; the default one when absent. */
   connection?: string;
   /** Put before every resource name, so that one program can declare the set more than once. */
@@ -47,6 +50,7 @@ export function checkoutFlags(args: CheckoutFlagsArgs) {
     applicationId,
     environment: production.name,
     flag: newFlow.name,
+    enabled: true,
     conditions: [{ group: { name: beta.name }, value: true }],
     value: false,
     labels: ["checkout"],
@@ -69,6 +73,15 @@ export function checkoutFlags(args: CheckoutFlagsArgs) {
     flag: banner.name,
     value: "blue",
   });
+
+  // The team: write access where they experiment, read access where customers are. The permissions name the
+  // environments, so they are built from their outputs (each member then waits for both environments).
+  const permissions = pulumi.all([applicationId, production.name, staging.name]).apply(([id, prod, stage]) => ({
+    [id]: { environments: { [prod]: "read" as const, [stage]: "write" as const } },
+  }));
+  for (const email of args.developers) {
+    new cloudbees.TeamMember(name(`member-${email}`), { connection, email, applications: permissions });
+  }
 
   // The SDK keys an application's code is set up with (Rox.setup(key)).
   return { applicationId, productionKey: production.key, stagingKey: staging.key };

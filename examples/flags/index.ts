@@ -1,6 +1,6 @@
 // Feature flags as code: the checkout team's application, a Staging environment beside the Production one every
 // application starts with, a target group of beta testers, a boolean flag released to that group in Production and
-// to half of the users in Staging, and a string flag (checkout-flags.ts). It runs unchanged with the real CLI
+// to half of the users in Staging, a string flag, and the team's developers as team members (checkout-flags.ts). It runs unchanged with the real CLI
 // (`pulumi up`) against the feature-flag service or the emulator, and under `npm start`, which plays the engine's
 // part against the emulator.
 import * as pulumi from "@pulumi/pulumi";
@@ -13,6 +13,7 @@ const flags = checkoutFlags({
   // Beta testers: anyone at example.com, or on the beta plan.
   betaEmail: config.get("betaEmail") ?? "@example\\.com$",
   betaPlans: config.getObject<string[]>("betaPlans") ?? ["beta", "preview"],
+  developers: config.getObject<string[]>("developers") ?? ["dana@checkout.example", "lee@checkout.example"],
 });
 
 export const appId = flags.applicationId;

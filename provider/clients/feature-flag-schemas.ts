@@ -376,3 +376,34 @@ export function auditLogListSchema() {
 }
 
 export type AuditLog = z.infer<ReturnType<typeof auditLogSchema>>;
+
+/** A team member's permission on one environment of an application. */
+export const ENVIRONMENT_PERMISSIONS = ["read", "write"] as const;
+export type EnvironmentPermission = (typeof ENVIRONMENT_PERMISSIONS)[number];
+
+/** A team member's permissions: application id -> `{environments: {<environment name>: "read" | "write"}}`. */
+export type TeamMemberApplications = Record<string, { environments: Record<string, EnvironmentPermission> }>;
+
+/** U1-U3: a team member of the account (the notes' User schema). */
+export function teamMemberSchema() {
+  return z.object({
+    email: z.string().min(1),
+    name: z.string().optional(),
+    teamAdmin: z.boolean().optional(),
+    applications: z.record(z.string(), z.object({ environments: z.record(z.string(), z.enum(ENVIRONMENT_PERMISSIONS)).optional() })).optional(),
+  });
+}
+
+export function teamMemberListSchema() {
+  return z.array(teamMemberSchema());
+}
+
+export type TeamMember = z.infer<ReturnType<typeof teamMemberSchema>>;
+
+/** What U3 (PUT /users, create or update) takes. */
+export interface TeamMemberRequest {
+  email: string;
+  name?: string;
+  teamAdmin?: boolean;
+  applications?: TeamMemberApplications;
+}

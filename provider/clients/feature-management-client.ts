@@ -14,6 +14,8 @@ import {
   flagSchema,
   targetGroupListSchema,
   targetGroupSchema,
+  teamMemberListSchema,
+  teamMemberSchema,
   type AuditLog,
   type Environment,
   type EnvironmentRequest,
@@ -25,6 +27,8 @@ import {
   type JsonPatchOperation,
   type TargetGroup,
   type TargetGroupRequest,
+  type TeamMember,
+  type TeamMemberRequest,
 } from "./feature-flag-schemas";
 import { requireDate, requireSegment, requireText } from "./inputs";
 
@@ -226,6 +230,32 @@ export class FeatureManagementClient {
     );
   }
 
+  // Team members (U1-U4): account-wide, identified by email.
+
+  /** Every team member of the account (U1). */
+  async listTeamMembers(): Promise<TeamMember[]> {
+    return this.http.json({ operation: "listing the team members", method: "GET", path: "public-api/users", idempotency: "safe" }, teamMemberListSchema);
+  }
+
+  /** One team member (U2). */
+  async getTeamMember(email: string): Promise<TeamMember> {
+    const operation = "reading a team member";
+    return this.http.json({ operation, method: "GET", path: `public-api/users/${segment(email, "email", operation)}`, idempotency: "safe", notFoundHint: NO_MEMBER }, teamMemberSchema);
+  }
+
+  /** Creates the team member, or replaces the one of this email (U3: one call for both). */
+  async putTeamMember(member: TeamMemberRequest): Promise<TeamMember> {
+    const operation = "setting a team member";
+    requireText(member.email, "email", operation);
+    return this.http.json({ operation, method: "PUT", path: "public-api/users", body: jsonBody(member), idempotency: "safe" }, teamMemberSchema);
+  }
+
+  /** Removes the team member from the account (U4). */
+  async deleteTeamMember(email: string): Promise<void> {
+    const operation = "removing a team member";
+    await this.http.discard({ operation, method: "DELETE", path: `public-api/users/${segment(email, "email", operation)}`, idempotency: "safe", notFoundHint: NO_MEMBER });
+  }
+
   // Audit logs (L1).
 
   /** The environment's audit-log records since `startDate` (the service answers at most 30 per call). */
@@ -250,6 +280,8 @@ export class FeatureManagementClient {
 
 const NO_APPLICATION = "No application has this id in the token's account.";
 const NO_ENVIRONMENT = "No application has this id in the token's account, or it has no environment of this name.";
+// Operations on team members do not name the email: it is personal data, and errors reach logs.
+const NO_MEMBER = "No team member of the account has this email.";
 const NO_FLAG = "The application has no flag of this name (or no environment of this name).";
 const NO_EXPERIMENT = "The flag is not configured in this environment (the experiment list holds configured flags only), or does not exist.";
 

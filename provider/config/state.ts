@@ -25,6 +25,8 @@ export interface ProviderState {
   accountSnapshots?: WeakMap<object, unknown>;
   /** The feature-flag lists (environments, flags, experiments, target groups), per client (resources/feature-flags/lists.ts). */
   featureFlagLists?: Map<object, unknown>;
+  /** The audit-log reads of drift reports, per client (resources/feature-flags/audit-trail.ts). */
+  auditTrails?: Map<object, unknown>;
 }
 
 const STATE_KEY = Symbol.for("pulumi-cloudbees.provider-state");

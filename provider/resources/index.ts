@@ -12,6 +12,7 @@ import { environment } from "./environment/controller";
 import { flag } from "./flag/controller";
 import { flagConfiguration } from "./flag-configuration/controller";
 import { targetGroup } from "./target-group/controller";
+import { teamMember } from "./team-member/controller";
 import { guarded } from "./shared/guard";
 import type { ResourceController } from "./shared/types";
 import { withConnection } from "./shared/with-connection";
@@ -32,13 +33,16 @@ const settingResources = {
 
 /**
  * The feature-flag service's settings beyond applications (issue 15): environments, flags, their configuration per
- * environment, target groups. They share one set of lists per deployment (feature-flags/lists.ts).
+ * environment, target groups, and the account's team members (issue 29). They share one set of lists per deployment
+ * (feature-flags/lists.ts) and one audit-log read per application environment when a refresh finds drift
+ * (feature-flags/audit-trail.ts).
  */
 const featureFlagResources = {
   environment: guarded(withConnection(environment)),
   flag: guarded(withConnection(flag)),
   flagConfiguration: guarded(withConnection(flagConfiguration)),
   targetGroup: guarded(withConnection(targetGroup)),
+  teamMember: guarded(withConnection(teamMember)),
 } satisfies Record<string, ResourceController>;
 
 /**
@@ -79,6 +83,7 @@ export type { EnvironmentInputs, EnvironmentOutputs } from "./environment/types"
 export type { FlagInputs, FlagOutputs } from "./flag/types";
 export type { FlagConfigurationInputs, FlagConfigurationOutputs } from "./flag-configuration/types";
 export type { TargetGroupInputs, TargetGroupOutputs } from "./target-group/types";
+export type { TeamMemberInputs, TeamMemberOutputs } from "./team-member/types";
 export type { BundleCheckoutInputs, BundleCheckoutOutputs, CheckedOutRemote } from "./bundle-checkout/types";
 export type { ControllerBundleTokenInputs, ControllerBundleTokenOutputs } from "./controller-bundle-token/types";
 export type { BundleReloadInputs, BundleReloadOutputs } from "./bundle-reload/types";

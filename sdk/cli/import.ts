@@ -1,5 +1,6 @@
 /**
- * `pulumi-cloudbees import`: reads a live operations center (and, when one is configured, the feature-flag account)
+ * `pulumi-cloudbees import`: reads a live operations center (and, when one is configured, the feature-flag account
+ * and its team members)
  * with the functions' settings, and writes a Pulumi program declaring what is there (see program-text.ts). Dynamic
  * providers cannot `pulumi import` (pulumi/pulumi#3550): a program whose creates find every value in place is the
  * way to adopt an installation.
@@ -9,6 +10,7 @@ import { inferVisibility } from "../../provider/resources/global-availability-pa
 import { getApplications } from "../functions/applications";
 import { getEnvironments, getExperiments, getFlags, getTargetGroups } from "../functions/feature-flags";
 import { getBundles } from "../functions/operations-center";
+import { getTeamMembers } from "../functions/team-members";
 import { matchesWhole, pathNameProblemOf, programText, uniquelyNamed, type ApplicationFlags, type Installation, type ProgramOptions } from "./program-text";
 
 export interface ImportOptions extends ProgramOptions {
@@ -43,6 +45,7 @@ export async function importProgram(options: ImportOptions = {}): Promise<{ text
     installation.applications = await getApplications(settings);
     installation.featureManagementUrl = resolved.featureManagementUrl ?? "https://x-api.rollout.io";
     installation.flags = await readFlags(installation.applications, options.applications, settings);
+    installation.teamMembers = await getTeamMembers(settings);
   }
   return { text: programText(installation, options), installation };
 }

@@ -9,6 +9,7 @@
  * is not declared: a note names it instead.
  */
 import type { Application } from "../../provider/clients/feature-management-schemas";
+import type { TeamMemberInfo } from "../functions/team-members";
 import { SERVICE_DEFAULTS, type Condition, type Environment, type Experiment, type Flag, type TargetGroup } from "../../provider/clients/feature-flag-schemas";
 import { sameAvailableValues } from "../../provider/resources/feature-flags/canonical";
 import { pathNameProblem } from "../../provider/resources/feature-flags/rules";
@@ -30,6 +31,8 @@ export interface Installation {
   featureManagementUrl?: string;
   /** The flags side of the applications that were read (`--applications`). */
   flags?: ApplicationFlags[];
+  /** The account's team members; undefined when no feature-flag account is configured. */
+  teamMembers?: TeamMemberInfo[];
 }
 
 /** What one application holds besides its name. */
@@ -166,7 +169,43 @@ export function programText(inst: Installation, options: ProgramOptions = {}): s
     }
   }
 
+  if (inst.teamMembers) body.push("", ...teamMemberStatements(inst.teamMembers, inst.applications ?? [], names));
+
   return `${[...header, "", ...body].join("\n")}\n`;
+}
+
+/**
+ * The account's team members, adopted by email. retainOnDelete: a destroy of the generated stack leaves everyone in
+ * the account (the token's own owner among them); a program that should remove members drops the option.
+ */
+function teamMemberStatements(members: TeamMemberInfo[], applications: Application[], names: Names): string[] {
+  const lines = [
+    "// Team members, adopted by email (the first up writes none of them). retainOnDelete: destroying this stack leaves",
+    "// them in the account; drop it for the members this stack should remove. Application ids are literal: each is",
+    "// named in the comment above its member.",
+  ];
+  if (members.length === 0) lines.push("// (the account has none)");
+  for (const member of [...members].sort((a, b) => compare(a.email.toLowerCase(), b.email.toLowerCase()))) {
+    const problem = nameProblem(member.email);
+    if (problem) {
+      lines.push(notDeclared(`a team member`, `its email ${problem}`));
+      continue;
+    }
+    const args: { [key: string]: Value } = { email: member.email };
+    if (member.name !== undefined) args.name = member.name;
+    args.teamAdmin = member.teamAdmin === true;
+    const permissions: { [key: string]: Value } = {};
+    for (const appId of Object.keys(member.applications ?? {}).sort(compare)) {
+      const environments = member.applications![appId]!.environments ?? {};
+      permissions[appId] = { environments: Object.fromEntries(Object.keys(environments).sort(compare).map((e) => [e, environments[e]!])) };
+    }
+    args.applications = permissions;
+    args.adoptExisting = true;
+    const appNames = Object.keys(permissions).map((id) => applications.find((a) => a.id === id)?.name ?? `${id} (not an application of the account)`);
+    if (appNames.length) lines.push(tsComment(`Applications: ${appNames.join(", ")}.`));
+    lines.push(statement(undefined, "TeamMember", names.resource("TeamMember", `member-${member.email}`), args, { retainOnDelete: true }));
+  }
+  return lines;
 }
 
 

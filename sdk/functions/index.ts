@@ -2,6 +2,7 @@
 // configuration. Documented in docs/functions.md.
 export { getApplications, getApplication } from "./applications";
 export { getEnvironments, getFlags, getFlag, getExperiments, getTargetGroups, getAuditLogs, type AuditLogInfo } from "./feature-flags";
+export { getTeamMembers, getTeamMember, type TeamMemberInfo } from "./team-members";
 export {
   getBundles,
   getBundle,

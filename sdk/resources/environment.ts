@@ -28,6 +28,8 @@ export class Environment extends pulumi.dynamic.Resource {
   declare readonly description: pulumi.Output<string | undefined>;
   /** The environment's id, which is also its SDK key (24 hex digits): what `Rox.setup(key)` takes. Also the resource id. */
   declare readonly key: pulumi.Output<string>;
+  /** When this stack last wrote (or took over) it: a refresh that finds drift names the changes the audit log has since. */
+  declare readonly writtenAt: pulumi.Output<string>;
   /** The connection it lives on, as given (absent: `default`). */
   declare readonly connection: pulumi.Output<string | undefined>;
 
@@ -35,7 +37,7 @@ export class Environment extends pulumi.dynamic.Resource {
     super(
       providerShell("environment"),
       name,
-      { connection: args.connection, applicationId: args.applicationId, name: args.name, description: args.description, key: undefined },
+      { writtenAt: undefined, connection: args.connection, applicationId: args.applicationId, name: args.name, description: args.description, key: undefined },
       opts,
       TYPE_MODULE,
       "Environment",

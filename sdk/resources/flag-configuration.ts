@@ -64,6 +64,8 @@ export class FlagConfiguration extends pulumi.dynamic.Resource {
   declare readonly labels: pulumi.Output<string[] | undefined>;
   declare readonly description: pulumi.Output<string | undefined>;
   declare readonly stickinessProperty: pulumi.Output<string | undefined>;
+  /** When this stack last wrote (or took over) it: a refresh that finds drift names the changes the audit log has since. */
+  declare readonly writtenAt: pulumi.Output<string>;
   /** The connection it lives on, as given (absent: `default`). */
   declare readonly connection: pulumi.Output<string | undefined>;
 
@@ -71,7 +73,7 @@ export class FlagConfiguration extends pulumi.dynamic.Resource {
     super(
       providerShell("flagConfiguration"),
       name,
-      {
+      { writtenAt: undefined,
         connection: args.connection,
         applicationId: args.applicationId,
         environment: args.environment,

@@ -33,6 +33,8 @@ export class Flag extends pulumi.dynamic.Resource {
   /** The flag's values, as the service holds them. */
   declare readonly availableValues: pulumi.Output<FlagOption[]>;
   declare readonly isPermanent: pulumi.Output<boolean>;
+  /** When this stack last wrote (or took over) it: a refresh that finds drift names the changes the audit log has since. */
+  declare readonly writtenAt: pulumi.Output<string>;
   /** The connection it lives on, as given (absent: `default`). */
   declare readonly connection: pulumi.Output<string | undefined>;
 
@@ -40,7 +42,7 @@ export class Flag extends pulumi.dynamic.Resource {
     super(
       providerShell("flag"),
       name,
-      { connection: args.connection, applicationId: args.applicationId, name: args.name, availableValues: args.availableValues, isPermanent: args.isPermanent },
+      { writtenAt: undefined, connection: args.connection, applicationId: args.applicationId, name: args.name, availableValues: args.availableValues, isPermanent: args.isPermanent },
       opts,
       TYPE_MODULE,
       "Flag",

@@ -7,6 +7,7 @@ export { Environment, type EnvironmentArgs } from "./environment";
 export { Flag, type FlagArgs } from "./flag";
 export { FlagConfiguration, type FlagConfigurationArgs } from "./flag-configuration";
 export { TargetGroup, type TargetGroupArgs } from "./target-group";
+export { TeamMember, type TeamMemberArgs, type TeamMemberApplicationInput } from "./team-member";
 export type * from "./feature-flag-inputs";
 export { providerShell } from "./provider-shell";
 export type { ConnectionArgs, InstanceArgs } from "./connection-args";

@@ -35,6 +35,8 @@ export class TargetGroup extends pulumi.dynamic.Resource {
   declare readonly description: pulumi.Output<string | undefined>;
   declare readonly operator: pulumi.Output<TargetGroupOperator | undefined>;
   declare readonly conditions: pulumi.Output<TargetGroupCondition[]>;
+  /** When this stack last wrote (or took over) it: a refresh that finds drift names the changes the audit log has since. */
+  declare readonly writtenAt: pulumi.Output<string>;
   /** The connection it lives on, as given (absent: `default`). */
   declare readonly connection: pulumi.Output<string | undefined>;
 
@@ -42,7 +44,7 @@ export class TargetGroup extends pulumi.dynamic.Resource {
     super(
       providerShell("targetGroup"),
       name,
-      { connection: args.connection, applicationId: args.applicationId, name: args.name, description: args.description, operator: args.operator, conditions: args.conditions },
+      { writtenAt: undefined, connection: args.connection, applicationId: args.applicationId, name: args.name, description: args.description, operator: args.operator, conditions: args.conditions },
       opts,
       TYPE_MODULE,
       "TargetGroup",

@@ -20,6 +20,7 @@ export const FF_TYPES: Record<FeatureFlagKind, string> = {
   flag: dynamicType("cloudbees", "Flag"),
   flagConfiguration: dynamicType("cloudbees", "FlagConfiguration"),
   targetGroup: dynamicType("cloudbees", "TargetGroup"),
+  teamMember: dynamicType("cloudbees", "TeamMember"),
 };
 
 export const FF_KINDS = Object.keys(FF_TYPES) as FeatureFlagKind[];

@@ -19,12 +19,13 @@ const INPUTS: Record<FeatureFlagKind, Record<string, unknown>> = {
   flag: { applicationId: APP, name: "checkout.newFlow" },
   flagConfiguration: { applicationId: APP, environment: "Production", flag: "checkout.newFlow", value: true },
   targetGroup: { applicationId: APP, name: "beta", conditions: [{ property: "beta", operator: "is-true" }] },
+  teamMember: { email: "alice@example.com", applications: { [APP]: { environments: { Production: "read" } } } },
 };
 
 it.each(FF_KINDS)("%s fails at create with the command for the feature-flag token, sending nothing", async (kind) => {
   const error = (await w.ff(kind, kind, INPUTS[kind]).up().catch((e: unknown) => e)) as ProviderHostError;
   expect(error).toBeInstanceOf(ProviderHostError);
-  expect(error.details).toMatch(/^creating \w+ "[^"]+"( in "Production")?: missing setting cloudbees:featureManagementToken/);
+  expect(error.details).toMatch(/^creating \w+( "[^"]+")?( in "Production")?: missing setting cloudbees:featureManagementToken/);
   expect(error.details).toContain("pulumi config set --secret cloudbees:featureManagementToken <token> (or the environment variable CLOUDBEES_FEATURE_MANAGEMENT_TOKEN)");
   expect(w.emu.journal.entries()).toEqual([]);
 });

@@ -1,6 +1,6 @@
 /* istanbul ignore file */
 import * as pulumi from "@pulumi/pulumi";
-import { Environment, Flag, FlagConfiguration, TargetGroup } from "../../sdk";
+import { Environment, Flag, FlagConfiguration, TargetGroup, TeamMember } from "../../sdk";
 import { providerShell } from "../../sdk/resources/provider-shell";
 import { serializeProviderDetailed } from "../harness";
 import { useRecordingMocks } from "../harness/recording-mocks";
@@ -43,7 +43,9 @@ describe("feature-flag SDK classes under mocks", () => {
       stickinessProperty: "userId",
       platforms: [{ name: "Android", value: false }],
     });
+    const member = new TeamMember("alice", { email: "alice@example.com", teamAdmin: false, applications: { app1: { environments: { Production: "read" } } } });
     expect(await value(env.key)).toBe("0123456789abcdef01234567");
+    expect(await value(member.email)).toBe("alice@example.com");
     expect(await value(config.flag)).toBe("checkout.newFlow");
     const byType = Object.fromEntries(seen.map((a) => [a.type, a]));
     expect(Object.keys(byType[FF_TYPES.environment]!.inputs).sort()).toEqual(["__provider", "applicationId", "name"]);
@@ -52,6 +54,7 @@ describe("feature-flag SDK classes under mocks", () => {
     expect(Object.keys(byType[FF_TYPES.flagConfiguration]!.inputs).sort()).toEqual(
       ["__provider", "applicationId", "conditions", "description", "enabled", "environment", "flag", "labels", "platforms", "stickinessProperty", "value"].sort(),
     );
+    expect(Object.keys(byType[FF_TYPES.teamMember]!.inputs).sort()).toEqual(["__provider", "applications", "email", "teamAdmin"]);
     for (const kind of FF_KINDS) expect(byType[FF_TYPES[kind]]!.inputs.__provider).toBe((await serializeProviderDetailed(providerShell(kind))).text);
   });
 });

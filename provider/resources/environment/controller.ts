@@ -16,7 +16,8 @@ import { InputChecker } from "../shared/check";
 import { warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { plain } from "../shared/values";
-import { changedKeys, declared, featureFlags, listOrFail, listOrGone, replacedKeys, writeOrFail, type FeatureFlags } from "../feature-flags/common";
+import { concernsNamed } from "../feature-flags/audit-trail";
+import { changedKeys, declared, driftedKeys, featureFlags, listOrFail, listOrGone, replacedKeys, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
 import { prefixOf, upsert } from "../feature-flags/lists";
 import { checkFreeText, pathName } from "../feature-flags/rules";
 import { INPUT_KEYS, TYPE_NAME, type EnvironmentOutputs } from "./types";
@@ -67,25 +68,30 @@ async function ensure(f: FeatureFlags, operation: string, id: string | undefined
 async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
   const operation = `creating ${TYPE_NAME} "${String(inputs.name)}"`;
   const env = await ensure(featureFlags(operation, undefined), operation, undefined, inputs);
-  return { id: env.key, outs: plain({ ...outputsOf(inputs, env) }) };
+  return { id: env.key, outs: plain({ ...outputsOf(inputs, env), writtenAt: writtenNow() }) };
 }
 
 async function read(id: string, props: Props): Promise<ReadResult> {
   const operation = `reading ${TYPE_NAME}`;
   const f = featureFlags(operation, id);
   const applicationId = String(props.applicationId);
+  f.audit.expect(applicationId, props.writtenAt);
   const envs = await listOrGone(operation, id, () => f.lists.environments(applicationId));
   const env = envs?.find((e) => e.key === (props.key ?? id)) ?? envs?.find((e) => e.name === props.name);
   if (!env) return {};
   const inputs: Props = { applicationId, name: env.name };
   if (declared(props, "description")) inputs.description = env.description ?? "";
-  return { id: env.key, props: plain({ ...outputsOf(inputs, env) }), inputs };
+  if (driftedKeys(["name", "description"], props, inputs).length) {
+    const label = `${TYPE_NAME} ${env.name}`;
+    await f.audit.report({ label, applicationId, environment: env.name, writtenAt: props.writtenAt, concerns: concernsNamed(/environment/i, env.name) }, "changed");
+  }
+  return { id: env.key, props: plain({ ...outputsOf(inputs, env), ...writtenAtOf(props) }), inputs };
 }
 
 async function update(id: string, _olds: Props, news: Props): Promise<{ outs: Props }> {
   const operation = `updating ${TYPE_NAME} "${String(news.name)}"`;
   const env = await ensure(featureFlags(operation, id), operation, id, news);
-  return { outs: plain({ ...outputsOf(news, env) }) };
+  return { outs: plain({ ...outputsOf(news, env), writtenAt: writtenNow() }) };
 }
 
 async function remove(id: string, props: Props): Promise<void> {

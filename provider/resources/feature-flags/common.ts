@@ -4,11 +4,15 @@ import { NotFoundError } from "../../http/errors";
 import { accessProblem, messageOf, operationFailed } from "../shared/errors";
 import type { Props } from "../shared/types";
 import { containsUnknown, isUnknown, sameJson } from "../shared/values";
+import { providerState } from "../../config/state";
+import { auditTrailOf, type AuditTrail } from "./audit-trail";
 import { featureFlagListsOf, type FeatureFlagLists, type ListChange } from "./lists";
 
 export interface FeatureFlags {
   fm: FeatureManagementConnection;
   lists: FeatureFlagLists;
+  /** Who changed what, for the drift a refresh finds. */
+  audit: AuditTrail;
 }
 
 /** The connection of the current settings and its shared lists; a missing setting fails here, naming the key. */
@@ -19,7 +23,8 @@ export function featureFlags(operation: string, id: string | undefined): Feature
   } catch (e) {
     throw operationFailed(operation, id, accessProblem(e) ?? messageOf(e), e);
   }
-  return { fm, lists: featureFlagListsOf(fm.client) };
+  const state = providerState();
+  return { fm, lists: featureFlagListsOf(fm.client), audit: auditTrailOf(fm.client, (state.auditTrails ??= new Map())) };
 }
 
 /** A failed call as the resource's error: credentials problems name the setting to fix; else the client's message. */
@@ -117,4 +122,19 @@ export async function deleteOrFail(f: FeatureFlags, operation: string, id: strin
     if (e instanceof NotFoundError) return;
     throw failed(operation, id, e);
   }
+}
+
+/** When a create or update of this deployment wrote (or took over) the object: recorded as the output `writtenAt`. */
+export function writtenNow(): string {
+  return new Date().toISOString();
+}
+
+/** The state's `writtenAt`, carried by a read unchanged (a refresh never moves it). */
+export function writtenAtOf(props: Props): Props {
+  return typeof props.writtenAt === "string" ? { writtenAt: props.writtenAt } : {};
+}
+
+/** The declared inputs of `keys` whose value a read found differs from the state's (what a refresh shows as drift). */
+export function driftedKeys(keys: readonly string[], props: Props, read: Props): string[] {
+  return keys.filter((k) => declared(props, k) && !sameJson(read[k], props[k]));
 }

@@ -1,5 +1,5 @@
 import type { FeatureManagementClient } from "../../clients/feature-management-client";
-import type { Environment, Experiment, Flag, TargetGroup } from "../../clients/feature-flag-schemas";
+import type { Environment, Experiment, Flag, TargetGroup, TeamMember } from "../../clients/feature-flag-schemas";
 import { providerState } from "../../config/state";
 
 /**
@@ -36,6 +36,11 @@ export class FeatureFlagLists {
 
   targetGroups(applicationId: string): Promise<TargetGroup[]> {
     return this.list(key("targetGroups", applicationId), () => this.client.listTargetGroups(applicationId));
+  }
+
+  /** The account's team members (account-wide: one list serves every TeamMember). */
+  teamMembers(): Promise<TeamMember[]> {
+    return this.list(key("teamMembers", ""), () => this.client.listTeamMembers());
   }
 
   /**
@@ -133,7 +138,7 @@ export interface ListChange {
  * The key of a kept list: `<kind>\n<applicationId>\n[<environment>\n]`. The same text is the prefix of a change:
  * without an environment it names the lists of every environment of the application.
  */
-export function key(kind: "environments" | "flags" | "experiments" | "targetGroups", applicationId: string, environment?: string): string {
+export function key(kind: "environments" | "flags" | "experiments" | "targetGroups" | "teamMembers", applicationId: string, environment?: string): string {
   return environment === undefined ? `${kind}\n${applicationId}\n` : `${kind}\n${applicationId}\n${environment}\n`;
 }
 

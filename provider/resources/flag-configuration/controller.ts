@@ -15,7 +15,8 @@ import { operationFailed } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { isStringList, plain, sameJson } from "../shared/values";
 import { canonicalConfigurationInput, DEFAULT_AVAILABLE_VALUES, type Options } from "../feature-flags/canonical";
-import { changedKeys, declared, deleteOrFail, featureFlags, listOrFail, listOrGone, pick, replacedKeys, sameIdentity, writeOrFail, type FeatureFlags } from "../feature-flags/common";
+import { concernsFlag } from "../feature-flags/audit-trail";
+import { changedKeys, declared, deleteOrFail, driftedKeys, featureFlags, listOrFail, listOrGone, pick, replacedKeys, sameIdentity, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
 import { knownAvailableValues, prefixOf, removal, upsert } from "../feature-flags/lists";
 import { checkConditions, checkFreeText, checkLabels, checkPlatforms, checkValue, pathName } from "../feature-flags/rules";
 import { CONFIGURATION_KEYS, IDENTITY_KEYS, idOf, INPUT_KEYS, TYPE_NAME } from "./types";
@@ -177,16 +178,21 @@ async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
   const { applicationId, environment, flag } = identityOf(inputs);
   const operation = `creating ${TYPE_NAME} "${flag}" in "${environment}"`;
   const outs = await apply(featureFlags(operation, undefined), operation, undefined, inputs);
-  return { id: idOf(applicationId, environment, flag), outs };
+  return { id: idOf(applicationId, environment, flag), outs: { ...outs, writtenAt: writtenNow() } };
 }
 
 async function read(id: string, props: Props): Promise<ReadResult> {
   const operation = `reading ${TYPE_NAME}`;
   const f = featureFlags(operation, id);
   const { applicationId, environment, flag } = identityOf(props);
+  f.audit.expect(applicationId, props.writtenAt);
   const experiments = await listOrGone(operation, id, () => f.lists.experiments(applicationId, environment));
   const current = experiments?.find((e) => e.flag === flag);
-  if (!current) return {};
+  const subject = { label: `${TYPE_NAME} ${flag}/${environment}`, applicationId, environment, writtenAt: props.writtenAt, concerns: concernsFlag(flag) };
+  if (!current) {
+    if (experiments) await f.audit.report(subject, "removed");
+    return {};
+  }
   const optionsOf = (name: string) => f.lists.knownAvailableValues(applicationId, name);
   const canonical = canonicalWith(current.availableValues ?? optionsOf(flag), optionsOf);
   const inputs: Props = { applicationId, environment, flag };
@@ -195,13 +201,14 @@ async function read(id: string, props: Props): Promise<ReadResult> {
     const held = current[k];
     inputs[k] = sameJson(canonical(k, held), canonical(k, props[k])) ? props[k] : (held === undefined ? canonical(k, undefined) : held);
   }
-  return { id, props: outputsOf(inputs, inputs), inputs: plain(inputs) };
+  if (driftedKeys(CONFIGURATION_KEYS, props, inputs).length) await f.audit.report(subject, "changed");
+  return { id, props: { ...outputsOf(inputs, inputs), ...writtenAtOf(props) }, inputs: plain(inputs) };
 }
 
 async function update(id: string, _olds: Props, news: Props): Promise<{ outs: Props }> {
   const { environment, flag } = identityOf(news);
   const operation = `updating ${TYPE_NAME} "${flag}" in "${environment}"`;
-  return { outs: await apply(featureFlags(operation, id), operation, id, news) };
+  return { outs: { ...(await apply(featureFlags(operation, id), operation, id, news)), writtenAt: writtenNow() } };
 }
 
 async function remove(id: string, props: Props): Promise<void> {

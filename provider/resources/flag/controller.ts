@@ -16,7 +16,8 @@ import { operationFailed } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { containsUnknown, plain } from "../shared/values";
 import { DEFAULT_AVAILABLE_VALUES, sameAvailableValues } from "../feature-flags/canonical";
-import { declared, deleteOrFail, featureFlags, listOrFail, listOrGone, replacedKeys, sameIdentity, writeOrFail, type FeatureFlags } from "../feature-flags/common";
+import { concernsFlag } from "../feature-flags/audit-trail";
+import { declared, deleteOrFail, driftedKeys, featureFlags, listOrFail, listOrGone, replacedKeys, sameIdentity, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
 import { prefixOf, removal, upsert } from "../feature-flags/lists";
 import { checkAvailableValues, pathName } from "../feature-flags/rules";
 import { idOf, INPUT_KEYS, TYPE_NAME, type FlagOutputs } from "./types";
@@ -92,26 +93,39 @@ async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
     // Takeover: only a permanence the program gives and the server lacks is written.
     if (declared(inputs, "isPermanent") && inputs.isPermanent !== (current.isPermanent ?? false)) {
       await setPermanence(f, operation, undefined, applicationId, name, inputs.isPermanent === true);
-      return { id, outs: plain({ ...outputsOf(inputs, { ...current, isPermanent: inputs.isPermanent === true }) }) };
+      return { id, outs: plain({ ...outputsOf(inputs, { ...current, isPermanent: inputs.isPermanent === true }), writtenAt: writtenNow() }) };
     }
-    return { id, outs: plain({ ...outputsOf(inputs, current) }) };
+    return { id, outs: plain({ ...outputsOf(inputs, current), writtenAt: writtenNow() }) };
   }
   const flag = await putFlag(f, operation, applicationId, inputs, declared(inputs, "availableValues") ? valuesOf(inputs) : undefined);
-  return { id, outs: plain({ ...outputsOf(inputs, flag) }) };
+  return { id, outs: plain({ ...outputsOf(inputs, flag), writtenAt: writtenNow() }) };
+}
+
+/** A flag is app-wide: the audit log of the application's first environment records its changes. */
+async function reportDrift(f: FeatureFlags, applicationId: string, props: Props, how: "changed" | "removed"): Promise<void> {
+  const name = String(props.name);
+  const first = (await f.lists.environments(applicationId).catch(() => []))[0];
+  if (!first) return;
+  await f.audit.report({ label: `${TYPE_NAME} ${name}`, applicationId, environment: first.name, writtenAt: props.writtenAt, concerns: concernsFlag(name) }, how);
 }
 
 async function read(id: string, props: Props): Promise<ReadResult> {
   const operation = `reading ${TYPE_NAME}`;
   const f = featureFlags(operation, id);
   const applicationId = String(props.applicationId);
+  f.audit.expect(applicationId, props.writtenAt);
   const flags = await listOrGone(operation, id, () => f.lists.appFlags(applicationId));
   const flag = flags?.find((x) => x.name === props.name);
-  if (!flag) return {};
+  if (!flag) {
+    if (flags) await reportDrift(f, applicationId, props, "removed");
+    return {};
+  }
   const outs = outputsOf(props, flag);
   const inputs: Props = { applicationId, name: flag.name };
   if (declared(props, "availableValues")) inputs.availableValues = outs.availableValues;
   if (declared(props, "isPermanent")) inputs.isPermanent = outs.isPermanent;
-  return { id, props: plain({ ...outs }), inputs };
+  if (driftedKeys(["availableValues", "isPermanent"], props, inputs).length) await reportDrift(f, applicationId, props, "changed");
+  return { id, props: plain({ ...outs, ...writtenAtOf(props) }), inputs };
 }
 
 /**
@@ -151,7 +165,7 @@ async function update(id: string, olds: Props, news: Props): Promise<{ outs: Pro
   const name = String(news.name);
   const isPermanent = declared(news, "isPermanent") ? news.isPermanent === true : olds.isPermanent === true;
   if (isPermanent !== (olds.isPermanent === true)) await setPermanence(featureFlags(operation, id), operation, id, applicationId, name, isPermanent);
-  return { outs: plain({ ...outputsOf(news, { name, availableValues: valuesOf(olds), isPermanent }) }) };
+  return { outs: plain({ ...outputsOf(news, { name, availableValues: valuesOf(olds), isPermanent }), writtenAt: writtenNow() }) };
 }
 
 async function remove(id: string, props: Props): Promise<void> {

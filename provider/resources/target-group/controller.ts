@@ -16,7 +16,8 @@ import { warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { plain, sameJson } from "../shared/values";
 import { canonicalTargetGroupConditions, canonicalTargetGroupOperator } from "../feature-flags/canonical";
-import { changedKeys, declared, featureFlags, listOrFail, listOrGone, pick, readBack, replacedKeys, writeOrFail, type FeatureFlags } from "../feature-flags/common";
+import { concernsNamed } from "../feature-flags/audit-trail";
+import { changedKeys, declared, driftedKeys, featureFlags, listOrFail, listOrGone, pick, readBack, replacedKeys, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
 import { prefixOf, upsert } from "../feature-flags/lists";
 import { checkFreeText, checkTargetGroupConditions, checkTargetGroupOperator } from "../feature-flags/rules";
 import { idOf, INPUT_KEYS, SETTING_KEYS, TYPE_NAME } from "./types";
@@ -77,23 +78,33 @@ async function apply(f: FeatureFlags, operation: string, id: string | undefined,
 async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
   const operation = `creating ${TYPE_NAME} "${String(inputs.name)}"`;
   const outs = await apply(featureFlags(operation, undefined), operation, undefined, inputs);
-  return { id: idOf(String(inputs.applicationId), String(inputs.name)), outs };
+  return { id: idOf(String(inputs.applicationId), String(inputs.name)), outs: { ...outs, writtenAt: writtenNow() } };
 }
 
 async function read(id: string, props: Props): Promise<ReadResult> {
   const operation = `reading ${TYPE_NAME}`;
   const f = featureFlags(operation, id);
   const applicationId = String(props.applicationId);
+  f.audit.expect(applicationId, props.writtenAt);
   const groups = await listOrGone(operation, id, () => f.lists.targetGroups(applicationId));
   const group = groups?.find((g) => g.name === props.name);
   if (!group) return {};
   const inputs: Props = { applicationId, name: group.name, ...readBack(SETTING_KEYS, props, (k) => group[k as keyof TargetGroup], canonical) };
-  return { id, props: outputsOf(inputs), inputs: plain(inputs) };
+  if (driftedKeys(SETTING_KEYS, props, inputs).length) await reportDrift(f, applicationId, group.name, props);
+  return { id, props: { ...outputsOf(inputs), ...writtenAtOf(props) }, inputs: plain(inputs) };
+}
+
+/** Target groups are app-wide: the audit log of the application's first environment records their changes. */
+async function reportDrift(f: FeatureFlags, applicationId: string, name: string, props: Props): Promise<void> {
+  const first = (await f.lists.environments(applicationId).catch(() => []))[0];
+  if (!first) return;
+  const concerns = concernsNamed(/target.?group/i, name);
+  await f.audit.report({ label: `${TYPE_NAME} ${name}`, applicationId, environment: first.name, writtenAt: props.writtenAt, concerns }, "changed");
 }
 
 async function update(id: string, _olds: Props, news: Props): Promise<{ outs: Props }> {
   const operation = `updating ${TYPE_NAME} "${String(news.name)}"`;
-  return { outs: await apply(featureFlags(operation, id), operation, id, news) };
+  return { outs: { ...(await apply(featureFlags(operation, id), operation, id, news)), writtenAt: writtenNow() } };
 }
 
 async function remove(id: string, props: Props): Promise<void> {
