@@ -20,7 +20,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { READINGS_VARIABLE, startEmulator, type Emulator } from "../emulator";
 import { FeatureManagementClient, OperationsCenterClient } from "../provider";
-import { emulatorStackConfig, formatPlan, ProgramRunError, ProgramRunner, type ProgramPlan } from "../testing";
+import { emulatorStackConfig, featureManagementClientAs, formatPlan, ProgramRunError, ProgramRunner, type ProgramPlan } from "../testing";
 import { productionEmulatorOptions, PROMOTION_CONTROLLER, promotionStackConfig } from "./promotion-stack";
 
 const ROOT = path.join(__dirname, "..");
@@ -28,22 +28,24 @@ const ROOT = path.join(__dirname, "..");
 function show(title: string, plan: ProgramPlan, runner: ProgramRunner): void {
   console.log(`\n== ${title}\n${formatPlan(plan)}`);
   // What the providers told the user (the CLI shows these as diagnostics).
-  const warnings = (runner.last?.hostOutput ?? "").split("\n").filter((line) => line.startsWith("warning: "));
-  for (const warning of warnings) console.log(`  ${warning}`);
+  for (const warning of runner.last?.warnings ?? []) console.log(`  warning: ${warning}`);
 }
 
 /**
  * The drift job of a pipeline: `pulumi preview --refresh --expect-no-changes`, failing on any change. A refresh in
  * parallel, as the engine runs it; the preview keeps the refreshed state to itself.
  */
-async function driftJob(runner: ProgramRunner): Promise<void> {
+async function driftJob(runner: ProgramRunner): Promise<string[]> {
   const title = "pulumi preview --refresh --expect-no-changes (the drift job)";
   try {
     const plan = await runner.preview(undefined, { refresh: true, expectNoChanges: true });
     console.log(`\n== ${title}\npassed: ${plan.filter((e) => e.op === "refresh").length} resources refreshed, no change`);
+    return [];
   } catch (e) {
     if (!(e instanceof ProgramRunError)) throw e;
+    // The message ends with the providers' warnings: who changed what, from the audit log.
     console.log(`\n== ${title}\nfailed, as it should: ${e.message.replace(/^pulumi preview failed: /, "")}`);
+    return e.warnings;
   }
 }
 
@@ -131,8 +133,8 @@ async function promotion(staging: Emulator, production: Emulator): Promise<void>
 async function flags(emu: Emulator): Promise<void> {
   console.log("\n######## examples/flags: feature flags as code");
   const runner = await ProgramRunner.start({ cwd: path.join(ROOT, "examples", "flags"), config: emulatorStackConfig(emu) });
-  // "The UI": the feature-flag API, as someone with the account's token would use it.
-  const ui = new FeatureManagementClient({ baseUrl: emu.featureManagementUrl, token: emu.credentials.featureManagementToken, minRequestIntervalMs: 0 });
+  // "The UI": Alice, a colleague, changes things with a token of her own: the audit log records her name.
+  const ui = featureManagementClientAs(emu, { email: "alice@example.com", name: "Alice" });
   try {
     show("pulumi up", await runner.up(), runner);
     const { appId, productionKey, stagingKey } = runner.outputs() as Record<string, string>;
@@ -143,9 +145,18 @@ async function flags(emu: Emulator): Promise<void> {
     await ui.patchExperiment(appId, "Production", "checkout.bannerColor", [{ op: "replace", path: "/value", value: "red" }]);
     // Not declared by the program (it leaves `description` to the UI): neither drift nor overwritten.
     await ui.patchExperiment(appId, "Production", "checkout.newFlow", [{ op: "replace", path: "/description", value: "owned by the UI" }]);
-    console.log("\n== in the UI: the new flow raised to 80 % in Staging, the banner turned red in Production, and a description given to the new flow's Production configuration");
+    await ui.putTeamMember({ email: "lee@checkout.example", applications: { [appId]: { environments: { Production: "write", Staging: "write" } } } });
+    console.log(
+      "\n== in the UI, by alice@example.com: the new flow raised to 80 % in Staging, the banner turned red in Production, a description " +
+        "given to the new flow's Production configuration, and lee given write access to Production",
+    );
 
-    await driftJob(runner);
+    const warnings = await driftJob(runner);
+    // Each changed resource once, naming Alice where the audit log records it; the description is not the program's.
+    const named = warnings.filter((w) => / changed outside this stack by alice@example\.com at /.test(w));
+    if (named.length !== 2 || warnings.length !== 3 || !warnings.some((w) => w.startsWith("TeamMember lee@checkout.example changed outside this stack"))) {
+      throw new Error(`UNEXPECTED: the drift job's warnings should name Alice for the two configurations and report lee's permissions: ${JSON.stringify(warnings)}`);
+    }
     show("pulumi up --refresh (corrects it)", await runner.up(undefined, { refresh: true }), runner);
     const described = await ui.getExperiment(appId, "Production", "checkout.newFlow");
     console.log(`the UI's description is kept: ${JSON.stringify(described.description)}`);

@@ -45,9 +45,12 @@ export function warningsOf(hostOutput: string): string[] {
     return hostOutput.split(/\r?\n/).flatMap((line) => (line.startsWith("warning: ") ? [line.slice("warning: ".length)] : []));
 }
 
-/** A failed step's message: its cause, then the warnings the providers gave (as the CLI's diagnostics show them). */
+/**
+ * A failed step's message: its cause, then the warnings the providers gave (as the CLI's diagnostics show them),
+ * sorted: parallel steps finish in any order.
+ */
 export function failureText(kind: StepRecord["kind"], cause: string, hostOutput: string): string {
-    const warnings = warningsOf(hostOutput);
+    const warnings = warningsOf(hostOutput).sort();
     const tail = warnings.length ? `\n--- warnings ---\n${warnings.map((w) => `warning: ${w}`).join("\n")}` : "";
     return `pulumi ${kind} failed: ${cause}${tail}`;
 }
