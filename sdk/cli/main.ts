@@ -95,7 +95,8 @@ export async function main(argv: string[]): Promise<void> {
       process.stderr.write(
         `pulumi-cloudbees: wrote ${out} (${installation.bundles.length} bundles, ${assignments} assignments` +
           `${installation.applications ? `, ${installation.applications.length} applications` : ""}` +
-          `${installation.flags ? `, ${installation.flags.reduce((n, f) => n + f.flags.length, 0)} flags` : ""} read)\n`,
+          `${installation.flags ? `, ${installation.flags.reduce((n, f) => n + f.flags.length, 0)} flags` : ""}` +
+          `${installation.teamMembers ? `, ${installation.teamMembers.length} team members` : ""} read)\n`,
       );
     } else {
       process.stdout.write(text);

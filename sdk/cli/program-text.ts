@@ -333,7 +333,8 @@ function statement(variable: string | undefined, type: string, name: string, arg
   const parts: Value[] = [name, args, ...(opts ? [opts] : [])];
   const flat = `${start}${parts.map((p) => code(p, 0, true)).join(", ")});`;
   if (flat.length <= MAX_LINE) return flat;
-  return `${start}${parts.map((p, i) => (i === 0 ? code(p, 0, true) : code(p, 0, false))).join(", ")});`;
+  // The name and the resource options stay on one line; the arguments take one line each.
+  return `${start}${parts.map((p, i) => code(p, 0, i !== 1)).join(", ")});`;
 }
 
 /** Code for a value: on one line when `flat` (or when it fits), else one item per line. */
@@ -349,6 +350,7 @@ function code(value: Value, indent: number, flat: boolean): string {
     return `[\n${value.map((v) => `${pad}${code(v, indent + 1, false)},`).join("\n")}\n${end}]`;
   }
   const entries = Object.entries(value).map(([k, v]) => [/^[A-Za-z_$][\w$]*$/.test(k) ? k : tsString(k), v] as const);
+  if (entries.length === 0) return "{}";
   const one = `{ ${entries.map(([k, v]) => `${k}: ${code(v, 0, true)}`).join(", ")} }`;
   if (flat) return one;
   return `{\n${entries.map(([k, v]) => `${pad}${k}: ${code(v, indent + 1, false)},`).join("\n")}\n${end}}`;

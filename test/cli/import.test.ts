@@ -102,6 +102,8 @@ beforeAll(async () => {
       platforms: [{ name: "Android", conditions: [{ group: { name: "beta testers" }, dependency: { flag: "checkout.banner", value: "red" }, value: true }] }],
     });
     await fm.putExperiment(app, "Production", { type: "experiment", flag: "checkout.banner", description: "spring sale", value: "red" });
+    // A team member besides the token's owner (U3), with permissions on two environments.
+    await fm.putTeamMember({ email: "Dana@Checkout.example", name: "Dana", applications: { [app]: { environments: { Production: "read", Staging: "write" } } } });
   } finally {
     await oc.close();
     await fm.close();
@@ -127,7 +129,7 @@ describe("pulumi-cloudbees import of an installation set up by hand", () => {
   it("writes a program grouped by bundle, in a stable order, with names derived from the ids", async () => {
     const out = path.join(project, "index.ts");
     const run = await importCli(["--config-file", "Pulumi.test.yaml", "--out", out]);
-    expect(run.stderr).toMatch(/wrote .*index\.ts \(10 bundles, 32 assignments, 2 applications, 2 flags read\)/);
+    expect(run.stderr).toMatch(/wrote .*index\.ts \(10 bundles, 32 assignments, 2 applications, 2 flags, 2 team members read\)/);
     text = fs.readFileSync(out, "utf8");
 
     expect(text).toContain('new cloudbees.GlobalAvailabilityPattern("global-availability-pattern", { visibility: false });');
@@ -148,6 +150,14 @@ describe("pulumi-cloudbees import of an installation set up by hand", () => {
     expect(text).not.toContain("dependsOn");
     expect(text.match(/new cloudbees\.(Environment|TargetGroup|Flag|FlagConfiguration)\(/g)).toHaveLength(3 + 1 + 2 + 3);
     expect(text.match(/new cloudbees\.ControllerBundleAssignment\(/g)).toHaveLength(32);
+    // Team members, adopted by email and kept on destroy; application ids literal, named in a comment.
+    const checkoutId = emu.state.applications("acme").find((a) => a.name === "checkout")!.id;
+    expect(text).toContain(
+      `// Applications: checkout.\nnew cloudbees.TeamMember("member-Dana-Checkout.example", {\n  email: "Dana@Checkout.example",\n  name: "Dana",\n  teamAdmin: false,\n` +
+        `  applications: {\n    "${checkoutId}": {\n      environments: {\n        Production: "read",\n        Staging: "write",\n      },\n    },\n  },\n` +
+        `  adoptExisting: true,\n}, { retainOnDelete: true });`,
+    );
+    expect(text.match(/new cloudbees\.TeamMember\(/g)).toHaveLength(2);
     // Grouped by bundle, bundles sorted.
     const groups = [...text.matchAll(/^\/\/ Bundle "([^"]+)"/gm)].map((m) => m[1]);
     expect(groups).toEqual(["base", "platform/tools", ...TEAMS]);
@@ -176,8 +186,8 @@ describe("pulumi-cloudbees import of an installation set up by hand", () => {
       emu.journal.clear();
       const up = await runner.up();
       // The global switch, 6 patterns, 32 assignments, 2 applications; 3 environments, a target group, 2 flags and
-      // 3 configurations.
-      expect(up).toHaveLength(1 + 6 + 32 + 2 + 9);
+      // 3 configurations; 2 team members.
+      expect(up).toHaveLength(1 + 6 + 32 + 2 + 9 + 2);
       expect(new Set(up.map((e) => e.op))).toEqual(new Set(["create"]));
       expect(emu.journal.entries().filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.path}`)).toEqual([]);
 
