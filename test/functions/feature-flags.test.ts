@@ -8,6 +8,8 @@ import {
   getFlag,
   getFlags,
   getTargetGroups,
+  getTeamMember,
+  getTeamMembers,
   InvalidInputError,
   NotFoundError,
 } from "../../sdk";
@@ -33,6 +35,7 @@ beforeAll(async () => {
     await ui.createFlag(appId, { name: "shop.newCheckout" });
     await ui.createFlag(appId, { name: "shop.banner", availableValues: ["blue", "red"] });
     await ui.putExperiment(appId, "Staging", { type: "experiment", flag: "shop.newCheckout", conditions: [{ group: { name: "beta" }, value: true }], value: false });
+    await ui.putTeamMember({ email: "Alice@Example.com", name: "Alice", applications: { [appId]: { environments: { Staging: "write" } } } });
   } finally {
     await ui.close();
   }
@@ -97,6 +100,20 @@ describe("feature-flag functions", () => {
     // A date after every record: nothing.
     await expect(getAuditLogs(appId, "Staging", "2999-01-01T00:00:00Z", opts())).resolves.toEqual([]);
     await expect(getAuditLogs(appId, "Staging", "yesterday", opts())).rejects.toThrow('getAuditLogs(applicationId: ');
+  });
+
+  it("getTeamMembers lists the account's team members (U1); getTeamMember reads one by email, whatever its case (U2)", async () => {
+    const members = await getTeamMembers(opts());
+    expect(members).toEqual([
+      { email: "api-user-1@acme.example", name: "acme API user 1", teamAdmin: true, applications: {} },
+      { email: "Alice@Example.com", name: "Alice", teamAdmin: false, applications: { [appId]: { environments: { Staging: "write" } } } },
+    ]);
+    expect(await getTeamMember("alice@example.com", opts())).toEqual(members[1]);
+    expect(requests(emu.journal.entries())).toEqual([`GET /feature-management/public-api/users`, `GET /feature-management/public-api/users/alice%40example.com`]);
+    const missing = (await getTeamMember("nobody@example.com", opts()).catch((e: unknown) => e)) as Error;
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(missing.message).toMatch(/^getTeamMember\(email: "nobody@example.com"\): reading a team member \(GET .*\): .*No team member of the account has this email/);
+    await expect(getTeamMember("a/b@example.com", opts())).rejects.toThrow(InvalidInputError);
   });
 
   it("errors name the function and its arguments, once, in the message and in the stack", async () => {

@@ -53,6 +53,8 @@ const answers: Record<string, (inputs: Record<string, unknown>) => unknown> = {
   "cloudbees:index:getExperiments": (inputs) => [{ flag: "shop.newFlow", value: [{ option: true, percentage: 50 }], name: inputs.environment }],
   "cloudbees:index:getTargetGroups": () => [{ name: "beta", conditions: [{ property: "plan", operator: "in-array", operand: ["beta"] }] }],
   "cloudbees:index:getAuditLogs": () => [{ id: "a1", creationDate: "2026-11-01T00:00:00.000Z", action: "turned targeting on" }],
+  "cloudbees:index:getTeamMembers": () => [{ email: "alice@example.com", name: "Alice", teamAdmin: false, applications: {} }],
+  "cloudbees:index:getTeamMember": (inputs) => ({ email: inputs.email, teamAdmin: true }),
 };
 
 const calls: pulumi.runtime.MockCallArgs[] = [];
