@@ -24,6 +24,7 @@ const ESTIMATES = {
   "example-pipeline.test.ts": 12,
   "resources/bundle-availability.test.ts": 10,
   "example-program.test.ts": 10,
+  "testing/drift-job.test.ts": 10,
   "testing/rox-program.test.ts": 9,
   "resources/controller-bundle-assignment.test.ts": 8,
   "example-promotion.test.ts": 8,
@@ -34,6 +35,8 @@ const ESTIMATES = {
   "resources/application.test.ts": 6,
   "resources/flag.test.ts": 6,
   "resources/environment-and-target-group.test.ts": 6,
+  "resources/drift-attribution.test.ts": 6,
+  "resources/team-member.test.ts": 6,
 };
 
 class LongestFirst extends Sequencer {
