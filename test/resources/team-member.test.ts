@@ -116,6 +116,23 @@ describe("TeamMember", () => {
     expect(await erin.refresh()).toMatchObject({ op: "refresh", dropped: true });
   });
 
+  it("delete: a member already gone is done; a 404 while the member is still listed (no such endpoint) fails with the fix", async () => {
+    const gone = w.ff("teamMember", "gone", { email: "gone@example.com" });
+    await gone.up();
+    await w.fm.deleteTeamMember("gone@example.com");
+    await gone.destroy();
+
+    const fay = w.ff("teamMember", "fay", { email: "fay@example.com" });
+    await fay.up();
+    // A service without U4 (the notes guess the endpoint): 404 for the route, the member stays.
+    w.emu.faults.inject({ method: "DELETE", path: "/feature-management/public-api/users/fay%40example.com", status: 404, body: '{"error":"Not found"}' });
+    const error = (await fay.destroy().catch((e: unknown) => e)) as ProviderHostError;
+    expect(error).toBeInstanceOf(ProviderHostError);
+    expect(error.details).toContain("the service answered 404 to DELETE /users/{email} but still lists the member: it may not offer that endpoint. Fix: remove the member in the CloudBees Feature Management UI");
+    expect(member(ACCOUNT).some((m) => m.email === "fay@example.com")).toBe(true);
+    await fay.destroy();
+  });
+
   it("check refuses a malformed email, permissions and bounds before any request", async () => {
     const mark = w.mark();
     const failures = async (inputs: Record<string, unknown>) => ((await w.ff("teamMember", "bad", inputs as never).up().catch((e: unknown) => e)) as CheckFailedError).failures;

@@ -9,7 +9,7 @@
  * | create | the shared GET /users; PUT /users when absent, or when adopted and a given input differs | a member that exists fails unless adoptExisting |
  * | update | the shared GET /users; PUT /users only when a given input differs | the body is the member as the service holds it with the given inputs laid over it |
  * | read | the shared GET /users | gone: dropped; drift warns (the audit log does not record team members) |
- * | delete | DELETE /users/{email} | already gone: nothing to do |
+ * | delete | DELETE /users/{email}; after a 404, GET /users | a 404 with the member still listed fails (U4 is guessed: the endpoint may be missing); gone: nothing to do |
  */
 import type { TeamMember, TeamMemberApplications, TeamMemberRequest } from "../../clients/feature-flag-schemas";
 import { ENVIRONMENT_PERMISSIONS } from "../../clients/feature-flag-schemas";
@@ -17,7 +17,8 @@ import { InputChecker } from "../shared/check";
 import { operationFailed, warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { containsUnknown, isUnknown, plain, sameJson } from "../shared/values";
-import { changedKeys, declared, deleteOrFail, driftedKeys, featureFlags, listOrFail, listOrGone, pick, readBack, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
+import { NotFoundError } from "../../http/errors";
+import { changedKeys, declared, driftedKeys, failed, featureFlags, listOrFail, listOrGone, pick, readBack, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
 import { prefixOf, removal, upsert } from "../feature-flags/lists";
 import { checkFreeText } from "../feature-flags/rules";
 import { INPUT_KEYS, MAX_APPLICATIONS, MAX_ENVIRONMENTS, SETTING_KEYS, TYPE_NAME } from "./types";
@@ -183,7 +184,23 @@ async function remove(id: string, props: Props): Promise<void> {
   const operation = `deleting ${TYPE_NAME}`;
   const f = featureFlags(operation, id);
   const email = String(props.email ?? id);
-  await deleteOrFail(f, operation, id, () => f.fm.client.deleteTeamMember(email), [removal<TeamMember>(MEMBERS, email.toLowerCase(), (m) => m.email.toLowerCase())], [MEMBERS]);
+  const gone = [removal<TeamMember>(MEMBERS, email.toLowerCase(), (m) => m.email.toLowerCase())];
+  try {
+    await f.lists.write(() => f.fm.client.deleteTeamMember(email), () => gone, [MEMBERS]);
+  } catch (e) {
+    if (!(e instanceof NotFoundError)) throw failed(operation, id, e);
+    // U4 is guessed: a 404 may mean "no such member" or "no such endpoint". The list tells them apart.
+    const members = await listOrFail(operation, id, () => f.fm.client.listTeamMembers(), "the team members could not be listed");
+    if (findMember(members, email)) {
+      throw operationFailed(
+        operation,
+        id,
+        `the service answered 404 to DELETE /users/{email} but still lists the member: it may not offer that endpoint. ` +
+          `Fix: remove the member in the CloudBees Feature Management UI, then run \`pulumi refresh\``,
+        e,
+      );
+    }
+  }
 }
 
 export const teamMember: ResourceController = { check, diff, create, read, update, delete: remove };
