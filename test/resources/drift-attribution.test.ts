@@ -103,3 +103,23 @@ it("a log without a matching record says so; either way the refresh itself succe
     /^TargetGroup quiet changed outside this stack; the audit log of environment "Production" has no entry for it since \d{4}-\d\d-\d\dT[\d:.]+Z, so who changed it cannot be told$/,
   );
 });
+
+it("two spellings of one environment share its one audit-log read", async () => {
+  await w.fm.createFlag(app, { name: "spelled.a" });
+  await w.fm.createFlag(app, { name: "spelled.b" });
+  const a = w.ff("flagConfiguration", "spelled-a", { applicationId: app, environment: "Production", flag: "spelled.a", value: true });
+  const b = w.ff("flagConfiguration", "spelled-b", { applicationId: app, environment: "production", flag: "spelled.b", value: true });
+  await a.up();
+  await b.up();
+  await alice.patchExperiment(app, "Production", "spelled.a", [{ op: "replace", path: "/value", value: false }]);
+  await alice.patchExperiment(app, "Production", "spelled.b", [{ op: "replace", path: "/value", value: false }]);
+  await w.nextDeployment();
+  w.host.takeOutput();
+  const mark = w.mark();
+  await Promise.all([a.refresh(), b.refresh()]);
+  expect((await warnings()).map((x) => x.replace(/ at \S+: /, " at <time>: ")).sort()).toEqual([
+    'FlagConfiguration spelled.a/Production changed outside this stack by alice@example.com at <time>: "updated flag configuration"',
+    'FlagConfiguration spelled.b/production changed outside this stack by alice@example.com at <time>: "updated flag configuration"',
+  ]);
+  expect(auditReads(mark)).toHaveLength(1);
+});

@@ -44,7 +44,7 @@ interface LogRead {
 export class AuditTrail {
   /** applicationId -> the earliest `writtenAt` of the resources read so far. */
   private readonly earliest = new Map<string, number>();
-  /** `<applicationId>\n<environment>` -> its one read. */
+  /** `<applicationId>\n<environment, lower case>` -> its one read. */
   private readonly reads = new Map<string, LogRead>();
 
   constructor(private readonly client: FeatureManagementClient) {}
@@ -84,7 +84,8 @@ export class AuditTrail {
   }
 
   private readOnce(applicationId: string, environment: string, since: number): LogRead {
-    const key = `${applicationId}\n${environment}`;
+    // The service finds an environment whatever the case of its name: one read for both spellings.
+    const key = `${applicationId}\n${environment.toLowerCase()}`;
     let read = this.reads.get(key);
     if (!read) {
       const from = new Date(Math.min(since, this.earliest.get(applicationId) ?? since));
