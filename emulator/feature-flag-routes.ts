@@ -1,4 +1,4 @@
-import type { FlagOption } from "../provider/clients/feature-flag-schemas";
+import type { FlagOption } from "../provider/clients/feature-flag-types";
 import { defaultValueOf, type ApplicationFlags, type AuditUser, type FlagConfiguration, type FlagRecord, type TargetGroupRecord } from "./feature-flags";
 import {
   CONFIGURATION_FIELDS,

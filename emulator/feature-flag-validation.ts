@@ -1,17 +1,4 @@
-import {
-  GROUP_OPERATORS,
-  OPERATORS_WITHOUT_OPERAND,
-  SERVICE_DEFAULTS,
-  PROPERTY_OPERATORS,
-  TARGET_GROUP_OPERATORS,
-  VERSION_OPERATORS,
-  type Condition,
-  type FlagOption,
-  type FlagValue,
-  type Platform,
-  type PropertyOperator,
-  type TargetGroupCondition,
-} from "../provider/clients/feature-flag-schemas";
+import { GROUP_OPERATORS, OPERATORS_WITHOUT_OPERAND, SERVICE_DEFAULTS, PROPERTY_OPERATORS, TARGET_GROUP_OPERATORS, VERSION_OPERATORS, type Condition, type FlagOption, type FlagValue, type Platform, type PropertyOperator, type TargetGroupCondition } from "../provider/clients/feature-flag-types";
 import { defaultValueOf, isBooleanFlag, type FlagConfiguration, type FlagRecord, type TargetGroupRecord } from "./feature-flags";
 import {
   FM_DEFAULT_AVAILABLE_VALUES,

@@ -1,14 +1,7 @@
 import { reading } from "./readings";
 import { FM_AUDIT_EVERY_ENVIRONMENT_FOR_APP_WIDE_CHANGES } from "./undocumented-behaviour";
-import type {
-  Condition,
-  FlagOption,
-  FlagValue,
-  Platform,
-  TargetGroupCondition,
-  TargetGroupOperator,
-} from "../provider/clients/feature-flag-schemas";
-import { isBooleanFlag as isBooleanFlagOf } from "../provider/clients/feature-flag-schemas";
+import type { Condition, FlagOption, FlagValue, Platform, TargetGroupCondition, TargetGroupOperator } from "../provider/clients/feature-flag-types";
+import { isBooleanFlag as isBooleanFlagOf } from "../provider/clients/feature-flag-types";
 
 /**
  * The data model of one feature-flag application, apart from HTTP: its environments, its flags (app-wide) with a

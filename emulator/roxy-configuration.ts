@@ -15,18 +15,8 @@
  *   flag is true only for `true` or "true" (RoxStringBase._normalizeBoolean), a number flag is Number(result).
  */
 import { createHash } from "node:crypto";
-import type {
-  Condition,
-  FlagOption,
-  FlagValue,
-  Platform,
-  PropertyOperator,
-  ScheduledValue,
-  SplitValue,
-  TargetGroup,
-  VersionOperator,
-} from "../provider/clients/feature-flag-schemas";
-import { SERVICE_DEFAULTS } from "../provider/clients/feature-flag-schemas";
+import type { Condition, FlagOption, FlagValue, Platform, PropertyOperator, ScheduledValue, SplitValue, TargetGroup, VersionOperator } from "../provider/clients/feature-flag-types";
+import { SERVICE_DEFAULTS } from "../provider/clients/feature-flag-types";
 import { isBooleanFlag } from "./feature-flags";
 import { ROXY_SIGNATURE } from "./undocumented-behaviour";
 

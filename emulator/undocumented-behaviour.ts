@@ -5,7 +5,7 @@
  */
 import { javaDateString } from "./dates";
 import { json, jsonError, notFoundPage, Reply } from "./http";
-import { FEATURE_FLAG_LIMITS, isVersionText, SERVICE_DEFAULTS } from "../provider/clients/feature-flag-schemas";
+import { FEATURE_FLAG_LIMITS, isVersionText, SERVICE_DEFAULTS } from "../provider/clients/feature-flag-types";
 
 // ---------------------------------------------------------------- feature-flag service
 

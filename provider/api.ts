@@ -2,46 +2,30 @@
 // setting names the functions share with the resources. The package root (sdk/index.ts) re-exports it.
 export * from "./http";
 export { FeatureManagementClient, DEFAULT_FEATURE_MANAGEMENT_URL, type FeatureManagementClientOptions } from "./clients/feature-management-client";
-export type { Application } from "./clients/feature-management-schemas";
+export type { Application } from "./clients/feature-management-types";
 // Records are exported as <Name>Info: the SDK's resources Environment, Flag and TargetGroup take the plain names.
 // The audit log's wire record (`_id`, `creation_date`) is AuditLogRecord; getAuditLogs returns camelCase AuditLogInfo.
-export type {
-  AuditLog as AuditLogRecord,
-  Environment as EnvironmentInfo,
-  Experiment as ExperimentInfo,
-  Flag as FlagInfo,
-  TargetGroup as TargetGroupInfo,
-} from "./clients/feature-flag-schemas";
-export type {
-  Condition,
-  DependencyClause,
-  EnvironmentRequest,
-  ExperimentRequest,
-  FlagConfigurationRequest,
-  FlagCreateRequest,
-  FlagOption,
-  FlagValue,
-  GroupClause,
-  GroupOperator,
-  JsonPatchOperation,
-  Platform,
-  PropertyClause,
-  PropertyOperator,
-  ScheduledValue,
-  SplitValue,
-  TargetGroupCondition,
-  TargetGroupOperator,
-  TargetGroupRequest,
-  TeamMemberApplications,
-  TeamMemberRequest,
-  EnvironmentPermission,
-  VersionClause,
-  VersionOperator,
-} from "./clients/feature-flag-schemas";
-export { PROPERTY_OPERATORS, VERSION_OPERATORS, GROUP_OPERATORS, TARGET_GROUP_OPERATORS, ENVIRONMENT_PERMISSIONS } from "./clients/feature-flag-schemas";
+export type { AuditLog as AuditLogRecord, Environment as EnvironmentInfo, Experiment as ExperimentInfo, Flag as FlagInfo, TargetGroup as TargetGroupInfo } from "./clients/feature-flag-types";
+export type { Condition, DependencyClause, EnvironmentRequest, ExperimentRequest, FlagConfigurationRequest, FlagCreateRequest, FlagOption, FlagValue, GroupClause, GroupOperator, JsonPatchOperation, Platform, PropertyClause, PropertyOperator, ScheduledValue, SplitValue, TargetGroupCondition, TargetGroupOperator, TargetGroupRequest, TeamMemberApplications, TeamMemberRequest, EnvironmentPermission, VersionClause, VersionOperator } from "./clients/feature-flag-types";
+export { PROPERTY_OPERATORS, VERSION_OPERATORS, GROUP_OPERATORS, TARGET_GROUP_OPERATORS, ENVIRONMENT_PERMISSIONS } from "./clients/feature-flag-types";
 export type { CascClientOptions } from "./clients/casc-connection";
 export { InstanceClient, type QuietOption } from "./clients/instance-client";
 export { OperationsCenterClient } from "./clients/operations-center-client";
-export type * from "./clients/casc-schemas";
+// The CasC responses by the names the clients use (the record types inside them are the SDK functions' to name).
+export type {
+  BundleDownloadLink,
+  BundleInfo,
+  BundleUpdateCheck,
+  CheckOutResult,
+  CreateItemsResult,
+  EffectiveBundleValidationLog,
+  InstanceValidation,
+  ListedBundle,
+  PreValidationResult,
+  RawBundleValidationLog,
+  ReloadResult,
+  UpdateLog,
+  ValidationResult,
+} from "./clients/casc-types";
 export { SCHEMA_FILES, SECTION_FILES, type SchemaFile, type SectionFile } from "./clients/inputs";
 export { SettingError, type SettingValues } from "./config";

@@ -1,5 +1,7 @@
 import { regexProblem } from "./java-regex";
 import { z } from "zod";
+import type { AllTrue, Same } from "../http/response-schema";
+import type { BundleDescriptor, RemoveStrategy } from "./bundle-descriptor";
 import {
   allowCapExceptionsProblem,
   apiVersionProblem,
@@ -39,12 +41,6 @@ function sectionList(key: SectionKey) {
     .nullish()
     .transform((v) => v ?? undefined)
     .optional();
-}
-
-/** `itemRemoveStrategy` of bundle.yaml (values checked case-insensitively by the shared rule). */
-export interface RemoveStrategy {
-  items?: string;
-  rbac?: string;
 }
 
 /** bundle.yaml: the keys of the spec and of the vendor's reference; unknown keys are dropped. */
@@ -88,4 +84,5 @@ export function bundleDescriptorSchema() {
   });
 }
 
-export type BundleDescriptor = z.output<ReturnType<typeof bundleDescriptorSchema>>;
+// The declared type (bundle-descriptor.ts) is exactly what the schema returns.
+export type TypesMatchSchemas = AllTrue<[Same<z.output<ReturnType<typeof bundleDescriptorSchema>>, BundleDescriptor>]>;

@@ -5,6 +5,6 @@ export { lintBundle, type LintOptions, type LintResult } from "./lint";
 export { zipBundle, zipBundleTree, branchFolderName, DEFAULT_BRANCH, type BundleTreeZipOptions } from "./bundle-zips";
 export { unzipBundle, NotAZipError } from "./zip";
 export { bundleHash } from "./hash";
-export { bundleDescriptorSchema, type BundleDescriptor, type RemoveStrategy } from "./descriptor-schema";
+export type { BundleDescriptor, RemoveStrategy } from "./bundle-descriptor";
 export { formatMessage, validationCodeOf, type BundleMessage, type Level, type MessageCode } from "./messages";
 export { MISSING_DESCRIPTOR, SECTION_KEYS, type SectionKey } from "./descriptor";

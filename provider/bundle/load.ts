@@ -1,5 +1,6 @@
 import * as path from "node:path";
-import { bundleDescriptorSchema, type BundleDescriptor } from "./descriptor-schema";
+import type { BundleDescriptor } from "./bundle-descriptor";
+import { bundleDescriptorSchema } from "./descriptor-schema";
 import { isYamlName, missingEntryProblem, parseDescriptor, resolveEntry, SECTION_KEYS, type SectionKey } from "./descriptor";
 import { readBundleFolder } from "./files";
 

@@ -1,4 +1,20 @@
 import { z } from "zod";
+import type { AllTrue, Same } from "../http/response-schema";
+import type {
+  BundleInfo,
+  ListedBundle,
+  RawBundleValidationLog,
+  EffectiveBundleValidationLog,
+  BundleDownloadLink,
+  CheckOutResult,
+  ValidationResult,
+  PreValidationResult,
+  UpdateLog,
+  BundleUpdateCheck,
+  ReloadResult,
+  CreateItemsResult,
+  InstanceValidation,
+} from "./casc-types";
 
 // Shapes of the CasC bundle API's JSON responses, as the spec and the public sources give them. Factories, not
 // module-scope schemas: a zod schema captured by a serialized Pulumi provider breaks serialization. Unknown keys are
@@ -166,16 +182,21 @@ export function jsonDocumentSchema() {
   return z.record(z.string(), z.unknown());
 }
 
-export type BundleInfo = z.infer<ReturnType<typeof bundleInfoSchema>>;
-export type ListedBundle = z.infer<ReturnType<typeof bundleListSchema>>["bundles"][number];
-export type RawBundleValidationLog = z.infer<ReturnType<typeof rawBundleValidationLogSchema>>;
-export type EffectiveBundleValidationLog = z.infer<ReturnType<typeof effectiveBundleValidationLogSchema>>;
-export type BundleDownloadLink = z.infer<ReturnType<typeof bundleDownloadLinkSchema>>;
-export type CheckOutResult = z.infer<ReturnType<typeof checkOutResultSchema>>;
-export type ValidationResult = z.infer<ReturnType<typeof validationResultSchema>>;
-export type PreValidationResult = z.infer<ReturnType<typeof preValidationResultSchema>>;
-export type UpdateLog = z.infer<ReturnType<typeof updateLogSchema>>;
-export type BundleUpdateCheck = z.infer<ReturnType<typeof bundleUpdateCheckSchema>>;
-export type ReloadResult = z.infer<ReturnType<typeof reloadResultSchema>>;
-export type CreateItemsResult = z.infer<ReturnType<typeof createItemsResultSchema>>;
-export type InstanceValidation = z.infer<ReturnType<typeof instanceValidationSchema>>;
+// Each declared type (casc-types.ts) is exactly what its schema returns.
+export type TypesMatchSchemas = AllTrue<
+  [
+    Same<z.infer<ReturnType<typeof bundleInfoSchema>>, BundleInfo>,
+    Same<z.infer<ReturnType<typeof bundleListSchema>>["bundles"][number], ListedBundle>,
+    Same<z.infer<ReturnType<typeof rawBundleValidationLogSchema>>, RawBundleValidationLog>,
+    Same<z.infer<ReturnType<typeof effectiveBundleValidationLogSchema>>, EffectiveBundleValidationLog>,
+    Same<z.infer<ReturnType<typeof bundleDownloadLinkSchema>>, BundleDownloadLink>,
+    Same<z.infer<ReturnType<typeof checkOutResultSchema>>, CheckOutResult>,
+    Same<z.infer<ReturnType<typeof validationResultSchema>>, ValidationResult>,
+    Same<z.infer<ReturnType<typeof preValidationResultSchema>>, PreValidationResult>,
+    Same<z.infer<ReturnType<typeof updateLogSchema>>, UpdateLog>,
+    Same<z.infer<ReturnType<typeof bundleUpdateCheckSchema>>, BundleUpdateCheck>,
+    Same<z.infer<ReturnType<typeof reloadResultSchema>>, ReloadResult>,
+    Same<z.infer<ReturnType<typeof createItemsResultSchema>>, CreateItemsResult>,
+    Same<z.infer<ReturnType<typeof instanceValidationSchema>>, InstanceValidation>,
+  ]
+>;

@@ -3,33 +3,10 @@ import { HttpClient } from "../http/http-client";
 import type { HttpOptions } from "../http/options";
 import { Secret } from "../http/redaction";
 import type { RequestSpec } from "../http/http-client";
-import { applicationListSchema, applicationSchema, type Application } from "./feature-management-schemas";
-import {
-  auditLogListSchema,
-  environmentListSchema,
-  environmentSchema,
-  experimentListSchema,
-  experimentSchema,
-  flagListSchema,
-  flagSchema,
-  targetGroupListSchema,
-  targetGroupSchema,
-  teamMemberListSchema,
-  teamMemberSchema,
-  type AuditLog,
-  type Environment,
-  type EnvironmentRequest,
-  type Experiment,
-  type ExperimentRequest,
-  type Flag,
-  type FlagConfigurationRequest,
-  type FlagCreateRequest,
-  type JsonPatchOperation,
-  type TargetGroup,
-  type TargetGroupRequest,
-  type TeamMember,
-  type TeamMemberRequest,
-} from "./feature-flag-schemas";
+import { applicationListSchema, applicationSchema } from "./feature-management-schemas";
+import { type Application } from "./feature-management-types";
+import { auditLogListSchema, environmentListSchema, environmentSchema, experimentListSchema, experimentSchema, flagListSchema, flagSchema, targetGroupListSchema, targetGroupSchema, teamMemberListSchema, teamMemberSchema } from "./feature-flag-schemas";
+import { type AuditLog, type Environment, type EnvironmentRequest, type Experiment, type ExperimentRequest, type Flag, type FlagConfigurationRequest, type FlagCreateRequest, type JsonPatchOperation, type TargetGroup, type TargetGroupRequest, type TeamMember, type TeamMemberRequest } from "./feature-flag-types";
 import { requireDate, requireSegment, requireText } from "./inputs";
 
 export interface FeatureManagementClientOptions extends HttpOptions {

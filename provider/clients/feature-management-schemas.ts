@@ -1,4 +1,6 @@
 import { z } from "zod";
+import type { AllTrue, Same } from "../http/response-schema";
+import type { Application } from "./feature-management-types";
 
 // Factories, not module-scope schemas: a zod schema captured by a serialized Pulumi provider breaks serialization.
 
@@ -10,4 +12,5 @@ export function applicationListSchema() {
   return z.array(applicationSchema());
 }
 
-export type Application = z.infer<ReturnType<typeof applicationSchema>>;
+// The declared type (feature-management-types.ts) is exactly what the schema returns.
+export type TypesMatchSchemas = AllTrue<[Same<z.infer<ReturnType<typeof applicationSchema>>, Application>]>;

@@ -1,17 +1,6 @@
 import type { HttpClient } from "../http/http-client";
-import {
-  bundleUpdateCheckSchema,
-  createItemsResultSchema,
-  instanceValidationSchema,
-  jsonDocumentSchema,
-  reloadResultSchema,
-  updateLogSchema,
-  type BundleUpdateCheck,
-  type CreateItemsResult,
-  type InstanceValidation,
-  type ReloadResult,
-  type UpdateLog,
-} from "./casc-schemas";
+import { bundleUpdateCheckSchema, createItemsResultSchema, instanceValidationSchema, jsonDocumentSchema, reloadResultSchema, updateLogSchema } from "./casc-schemas";
+import { type BundleUpdateCheck, type CreateItemsResult, type InstanceValidation, type ReloadResult, type UpdateLog } from "./casc-types";
 import { cascHttpClient, type CascClientOptions } from "./casc-connection";
 import { MAX_TEXT_BYTES } from "./limits";
 import {

@@ -1,24 +1,5 @@
-import {
-  bundleDownloadLinkSchema,
-  bundleInfoSchema,
-  bundleListSchema,
-  checkOutResultSchema,
-  controllersSchema,
-  controllersViewSchema,
-  effectiveBundleValidationLogSchema,
-  preValidationResultSchema,
-  rawBundleValidationLogSchema,
-  validationResultSchema,
-  visibilitySchema,
-  type BundleDownloadLink,
-  type BundleInfo,
-  type CheckOutResult,
-  type EffectiveBundleValidationLog,
-  type ListedBundle,
-  type PreValidationResult,
-  type RawBundleValidationLog,
-  type ValidationResult,
-} from "./casc-schemas";
+import { bundleDownloadLinkSchema, bundleInfoSchema, bundleListSchema, checkOutResultSchema, controllersSchema, controllersViewSchema, effectiveBundleValidationLogSchema, preValidationResultSchema, rawBundleValidationLogSchema, validationResultSchema, visibilitySchema } from "./casc-schemas";
+import { type BundleDownloadLink, type BundleInfo, type CheckOutResult, type EffectiveBundleValidationLog, type ListedBundle, type PreValidationResult, type RawBundleValidationLog, type ValidationResult } from "./casc-types";
 import { InstanceClient, type QuietOption } from "./instance-client";
 import { MAX_QUERY_LENGTH } from "./limits";
 import { requireBoolean, requireFullPath, requirePositiveInteger, requireQueryFits, requireText, requireZip } from "./inputs";

@@ -1,5 +1,5 @@
 import type { Dispatcher } from "undici";
-import type { ZodType } from "zod";
+import type { ResponseSchema } from "./response-schema";
 import {
   AuthenticationError,
   CloudBeesError,
@@ -105,7 +105,7 @@ export class HttpClient {
   }
 
   /** Sends the request and returns its JSON body checked against `schema`. */
-  async json<T>(spec: RequestSpec, schema: () => ZodType<T>): Promise<T> {
+  async json<T>(spec: RequestSpec, schema: () => ResponseSchema<T>): Promise<T> {
     const response = await this.send(spec, "json");
     const text = response.body.toString("utf8");
     // Measured before parsing: a walk over 20,000 levels overflows the stack, and 100 MB of them fill gigabytes.

@@ -1,5 +1,6 @@
 /** Short, readable excerpts of response bodies and zod issues, for error messages. */
 import { jsonTextTooDeep } from "./json-depth";
+import type { SchemaIssue } from "./response-schema";
 
 const EXCERPT_LENGTH = 240;
 /** The server's own message (a JSON `error`) is what the user needs to fix a bundle: keep much more of it. */
@@ -115,13 +116,8 @@ function cut(text: string, length = EXCERPT_LENGTH): string {
   return oneLine.length > length ? `${oneLine.slice(0, length)}…` : oneLine;
 }
 
-interface IssueLike {
-  path: ReadonlyArray<PropertyKey>;
-  message: string;
-}
-
 /** `bundles[0].usedBy` and zod's message for the first thing wrong. */
-export function formatZodIssue(issue: IssueLike | undefined): { field: string; message: string } {
+export function formatZodIssue(issue: SchemaIssue | undefined): { field: string; message: string } {
   if (!issue) return { field: "", message: "the body does not match the expected shape" };
   let field = "";
   for (const key of issue.path) {

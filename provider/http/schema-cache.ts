@@ -1,4 +1,4 @@
-import type { ZodType } from "zod";
+import type { ResponseSchema } from "./response-schema";
 
 /**
  * Each response schema built once per process, from its factory: building a zod schema costs more than checking a
@@ -7,10 +7,10 @@ import type { ZodType } from "zod";
  */
 const REGISTRY_KEY = Symbol.for("pulumi-cloudbees.response-schemas");
 
-export function builtOnce<T>(factory: () => ZodType<T>): ZodType<T> {
-  const holder = globalThis as unknown as Record<symbol, WeakMap<() => ZodType, ZodType> | undefined>;
+export function builtOnce<T>(factory: () => ResponseSchema<T>): ResponseSchema<T> {
+  const holder = globalThis as unknown as Record<symbol, WeakMap<() => ResponseSchema<unknown>, ResponseSchema<unknown>> | undefined>;
   const registry = (holder[REGISTRY_KEY] ??= new WeakMap());
-  let schema = registry.get(factory) as ZodType<T> | undefined;
+  let schema = registry.get(factory) as ResponseSchema<T> | undefined;
   if (!schema) {
     schema = factory();
     registry.set(factory, schema);

@@ -8,9 +8,9 @@
  * run as code when the program loads. An object the resources would refuse (a name with a control character, say)
  * is not declared: a note names it instead.
  */
-import type { Application } from "../../provider/clients/feature-management-schemas";
+import type { Application } from "../../provider/clients/feature-management-types";
 import type { TeamMemberInfo } from "../functions/team-members";
-import { SERVICE_DEFAULTS, type Condition, type Environment, type Experiment, type Flag, type TargetGroup } from "../../provider/clients/feature-flag-schemas";
+import { SERVICE_DEFAULTS, type Condition, type Environment, type Experiment, type Flag, type TargetGroup } from "../../provider/clients/feature-flag-types";
 import { sameAvailableValues } from "../../provider/resources/feature-flags/canonical";
 import { pathNameProblem } from "../../provider/resources/feature-flags/rules";
 import { fullPathProblem } from "../../provider/clients/inputs";

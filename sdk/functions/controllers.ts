@@ -1,4 +1,4 @@
-import type { ListedBundle } from "../../provider/clients/casc-schemas";
+import type { ListedBundle } from "../../provider/clients/casc-types";
 import { z } from "zod";
 import { operationsCenterOf, run, type FunctionOptions } from "./context";
 import { defineFunction } from "./mocks";

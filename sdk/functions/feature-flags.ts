@@ -1,16 +1,6 @@
 import { z } from "zod";
-import {
-  environmentListSchema,
-  experimentListSchema,
-  flagListSchema,
-  flagSchema,
-  targetGroupListSchema,
-  type AuditLog,
-  type Environment,
-  type Experiment,
-  type Flag,
-  type TargetGroup,
-} from "../../provider/clients/feature-flag-schemas";
+import { environmentListSchema, experimentListSchema, flagListSchema, flagSchema, targetGroupListSchema } from "../../provider/clients/feature-flag-schemas";
+import { type AuditLog, type Environment, type Experiment, type Flag, type TargetGroup } from "../../provider/clients/feature-flag-types";
 import { requireDate, requireSegment } from "../../provider/clients/inputs";
 import { featureManagementOf, run, type FunctionOptions } from "./context";
 import { defineFunction } from "./mocks";

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { ZodType } from "zod";
+import type { ResponseSchema } from "../../provider/http/response-schema";
 import { UnexpectedResponseError } from "../../provider/http/errors";
 import { formatZodIssue } from "../../provider/http/response-text";
 import { builtOnce } from "../../provider/http/schema-cache";
@@ -23,10 +23,10 @@ export interface FunctionSpec<T> {
   /** `cloudbees:index:<name>`: what the mocks' `call` receives as `token`. */
   token: string;
   /** A factory (not a module-scope schema, which a serialized dynamic provider could capture). */
-  result: () => ZodType<T>;
+  result: () => ResponseSchema<T>;
 }
 
-export function defineFunction<T>(name: string, result: () => ZodType<T>): FunctionSpec<T> {
+export function defineFunction<T>(name: string, result: () => ResponseSchema<T>): FunctionSpec<T> {
   return { name, token: `cloudbees:index:${name}`, result };
 }
 

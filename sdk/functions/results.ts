@@ -1,14 +1,5 @@
-import type {
-  BundleUpdateCheck,
-  EffectiveBundleValidationLog,
-  InstanceValidation,
-  ListedBundle,
-  PreValidationResult,
-  RawBundleValidationLog,
-  UpdateLog,
-  ValidationResult,
-} from "../../provider/clients/casc-schemas";
-import type { Application } from "../../provider/clients/feature-management-schemas";
+import type { BundleUpdateCheck, EffectiveBundleValidationLog, InstanceValidation, ListedBundle, PreValidationResult, RawBundleValidationLog, UpdateLog, ValidationResult } from "../../provider/clients/casc-types";
+import type { Application } from "../../provider/clients/feature-management-types";
 
 // What the functions return: camelCase, documented types. The clients keep the wire shapes the specs name
 // (`{"validation-log": [{"bundle-id": ...}]}`); the functions translate them here, one function per shape.

@@ -1,8 +1,5 @@
-import {
-  teamMemberListSchema,
-  teamMemberSchema,
-  type EnvironmentPermission,
-} from "../../provider/clients/feature-flag-schemas";
+import { teamMemberListSchema, teamMemberSchema } from "../../provider/clients/feature-flag-schemas";
+import { type EnvironmentPermission } from "../../provider/clients/feature-flag-types";
 import { requireSegment } from "../../provider/clients/inputs";
 import { featureManagementOf, run, type FunctionOptions } from "./context";
 import { defineFunction } from "./mocks";

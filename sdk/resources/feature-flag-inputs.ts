@@ -1,15 +1,9 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type {
-  FlagOption,
-  GroupOperator,
-  PropertyOperator,
-  TargetGroupOperator,
-  VersionOperator,
-} from "../../provider/clients/feature-flag-schemas";
+import type { FlagOption, GroupOperator, PropertyOperator, TargetGroupOperator, VersionOperator } from "../../provider/clients/feature-flag-types";
 
 /**
  * The feature-flag service's value and condition forms as program inputs: the same fields as the API's records
- * (provider/clients/feature-flag-schemas.ts), each of which may be an Output of another resource (a target group's
+ * (provider/clients/feature-flag-types.ts), each of which may be an Output of another resource (a target group's
  * `name`, a flag's `name`).
  */
 

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { Condition, FlagValue, Platform } from "../../provider/clients/feature-flag-schemas";
+import type { Condition, FlagValue, Platform } from "../../provider/clients/feature-flag-types";
 import type { ConditionInput, FlagValueInput, PlatformInput } from "./feature-flag-inputs";
 import type { ConnectionArgs } from "./connection-args";
 import { providerShell, TYPE_MODULE } from "./provider-shell";

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { TargetGroupCondition, TargetGroupOperator } from "../../provider/clients/feature-flag-schemas";
+import type { TargetGroupCondition, TargetGroupOperator } from "../../provider/clients/feature-flag-types";
 import type { TargetGroupConditionInput } from "./feature-flag-inputs";
 import type { ConnectionArgs } from "./connection-args";
 import { providerShell, TYPE_MODULE } from "./provider-shell";

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { EnvironmentPermission, TeamMemberApplications } from "../../provider/clients/feature-flag-schemas";
+import type { EnvironmentPermission, TeamMemberApplications } from "../../provider/clients/feature-flag-types";
 import type { ConnectionArgs } from "./connection-args";
 import { providerShell, TYPE_MODULE } from "./provider-shell";
 

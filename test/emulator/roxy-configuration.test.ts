@@ -15,7 +15,7 @@ import {
   type RoxyEnvironment,
   type RoxyFlag,
 } from "../../emulator/roxy-configuration";
-import type { Condition, FlagValue, TargetGroup } from "../../provider/clients/feature-flag-schemas";
+import type { Condition, FlagValue, TargetGroup } from "../../provider/clients/feature-flag-types";
 import type { RoxContext, RoxFetchResult, RoxSdk } from "../../testing/rox-sdk";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -64,6 +64,12 @@ afterAll(async () => {
   removeInBackground(scratch);
 });
 
+let matrix: Promise<CommandResult> | undefined;
+/** consumer/types-matrix.js: the template project (consumer/template) type-checked under each setting; run once. */
+function declarationsMatrix(dir: string): Promise<CommandResult> {
+  return (matrix ??= run(process.execPath, ["types-matrix.js"], dir));
+}
+
 function succeeded(res: CommandResult | undefined): { code: number | null | undefined; output: string } {
   return { code: res?.code, output: res?.code === 0 ? "" : res?.output ?? "(not run)" };
 }
@@ -114,8 +120,9 @@ it(`installs offline next to the newest @pulumi/pulumi (${NEWEST}), typechecks, 
   expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);
   expect(files).toContain(path.join("dist", "testing", "index.d.ts"));
   expect(fs.existsSync(path.join(shipped, "node_modules"))).toBe(false);
-  // The declarations import only what a consumer has: Node, the package's dependencies and its peer. (The project's
-  // tsc skips .d.ts files, for speed: an import of anything else would silently become `any` there.)
+  // The declarations import only what a consumer has: Node, the package's dependencies and its peer. (This project's
+  // tsc skips .d.ts files, for speed: an import of anything else would silently become `any` there; the template
+  // project's check below does not skip them.)
   const manifest = JSON.parse(fs.readFileSync(path.join(shipped, "package.json"), "utf8")) as { dependencies: object; peerDependencies: object };
   const allowed = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)]);
   const imported = files
@@ -125,6 +132,7 @@ it(`installs offline next to the newest @pulumi/pulumi (${NEWEST}), typechecks, 
   expect([...new Set(imported.map(packageOf))].filter((p) => !p.startsWith("node:") && !allowed.has(p))).toEqual([]);
   expect(imported.length).toBeGreaterThan(0);
 
+  void declarationsMatrix(p.dir); // checked by its own test below; started now, to run beside the life cycle
   const tsc = await run(process.execPath, [path.join("node_modules", "typescript", "bin", "tsc"), "-p", "."], p.dir);
   expect(succeeded(tsc)).toEqual({ code: 0, output: "" });
 
@@ -150,6 +158,16 @@ it(`installs offline next to the newest @pulumi/pulumi (${NEWEST}), typechecks, 
   // `npx cloudbees-emulator` starts the emulator from the project's bin.
   const banner = await startAndStop(p.dir, ["--offline", "cloudbees-emulator", "--port", "0"], /curl -u/);
   expect(banner).toMatch(/operations center\s+http:\/\/127\.0\.0\.1:\d+\/cjoc\//);
+});
+
+// Issue 31: with the tsconfig.json of `pulumi new typescript` (no skipLibCheck, no esModuleInterop) zod's
+// declarations failed with 63 errors (TS1259), reached from the package's; public types are now zod-free.
+it("its declarations compile in a project made by `pulumi new typescript`, and with esModuleInterop, node16 or bundler resolution, never skipping lib checks", async () => {
+  const p = await newest;
+  expect(succeeded(p.install)).toEqual({ code: 0, output: "" });
+  const res = await declarationsMatrix(p.dir);
+  expect(res.code).toBe(0);
+  expect(JSON.parse(res.output.trim().split("\n").at(-1)!)).toEqual({ template: [], esModuleInterop: [], node16: [], bundler: [] });
 });
 
 it("the same program passes a unit test with pulumi.runtime.setMocks: the functions answer from the mocks' call", async () => {

@@ -1,5 +1,5 @@
 import type { FeatureManagementClient } from "../../provider";
-import type { Experiment, Flag } from "../../provider/clients/feature-flag-schemas";
+import type { Experiment, Flag } from "../../provider/clients/feature-flag-types";
 import { FeatureFlagLists, prefixOf, removal, upsert } from "../../provider/resources/feature-flags/lists";
 
 // The lists' own rules, on a counting stand-in for the client: joined reads, writes that update what is kept

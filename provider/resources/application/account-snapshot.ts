@@ -1,5 +1,5 @@
 import type { FeatureManagementClient } from "../../clients/feature-management-client";
-import type { Application } from "../../clients/feature-management-schemas";
+import type { Application } from "../../clients/feature-management-types";
 import { providerState } from "../../config/state";
 
 /**

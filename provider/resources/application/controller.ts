@@ -12,7 +12,7 @@
  * | delete | nothing (a warning) | the API cannot delete: the application stays in the account |
  */
 import { featureManagement, type FeatureManagementConnection } from "../../config/clients";
-import type { Application } from "../../clients/feature-management-schemas";
+import type { Application } from "../../clients/feature-management-types";
 import { NotFoundError, outcomeUnknown } from "../../http/errors";
 import { InputChecker } from "../shared/check";
 import { accessProblem, messageOf, operationFailed, partiallyCreated, warn } from "../shared/errors";

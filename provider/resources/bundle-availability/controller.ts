@@ -13,7 +13,7 @@
  * and who uses it, change with other resources and people, so they are not state (getBundle and getControllers
  * give them).
  */
-import type { ListedBundle } from "../../clients/casc-schemas";
+import type { ListedBundle } from "../../clients/casc-types";
 import { encodedQueryLength } from "../../clients/inputs";
 import { MAX_QUERY_LENGTH } from "../../clients/limits";
 import { NotFoundError, RequestRejectedError } from "../../http/errors";

@@ -14,7 +14,7 @@
  * The client waits for the check-out as long as the server may take (timeoutSeconds, or the server's default 600 s,
  * plus a margin) when that is longer than cloudbees:timeoutMs: the operations center answers only when it is done.
  */
-import type { CheckOutResult } from "../../clients/casc-schemas";
+import type { CheckOutResult } from "../../clients/casc-types";
 import { MAX_TIMEOUT_SECONDS } from "../../clients/limits";
 import { actionDiff, echoInputs, mustRerun, unchangedRead, type ActionInputsSpec } from "../shared/actions";
 import { InputChecker } from "../shared/check";

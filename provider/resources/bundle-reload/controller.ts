@@ -16,7 +16,7 @@
  * An update the instance found invalid (check-bundle-update's new version with valid: false) always fails: reloading
  * cannot apply it, and a restart would not either.
  */
-import type { BundleUpdateCheck, ReloadResult } from "../../clients/casc-schemas";
+import type { BundleUpdateCheck, ReloadResult } from "../../clients/casc-types";
 import { outcomeUnknown } from "../../http/errors";
 import { actionDiff, echoInputs, mustRerun, unchangedRead, type ActionInputsSpec } from "../shared/actions";
 import { InputChecker } from "../shared/check";

@@ -19,7 +19,7 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { InstanceValidation, PreValidationResult } from "../../clients/casc-schemas";
+import type { InstanceValidation, PreValidationResult } from "../../clients/casc-types";
 import { branchFolderName, zipBundleTree } from "../../bundle/bundle-zips";
 import { DESCRIPTOR_FILE, readBundleFolder, readBundleTree } from "../../bundle/files";
 import { hashFiles } from "../../bundle/hash";

@@ -14,7 +14,7 @@
  * bundle, or one not available to the controller, would fail the destroy late, with the rest of the stack left in the
  * state. Its availability may be declared in the same program (a BundleAvailability in dependsOn).
  */
-import type { ListedBundle } from "../../clients/casc-schemas";
+import type { ListedBundle } from "../../clients/casc-types";
 import { NotFoundError, RequestRejectedError } from "../../http/errors";
 import { bundleNamesText, callFailed, casc, findBundleUsedBy, listBundles, listBundlesOrFail, type Casc } from "../shared/casc";
 import { controllerAssigned } from "../shared/bundle-list-cache";

@@ -16,7 +16,7 @@
  * but whose link read failed is recorded as partially created with an empty token (never a plain token in an error's
  * properties): a refresh or the next up reads the link.
  */
-import type { BundleDownloadLink } from "../../clients/casc-schemas";
+import type { BundleDownloadLink } from "../../clients/casc-types";
 import { NotFoundError, outcomeUnknown } from "../../http/errors";
 import { actionDiff, echoInputs, mustRerun, type ActionInputsSpec } from "../shared/actions";
 import { findBundleUsedBy } from "../shared/casc";

@@ -18,7 +18,7 @@
  * The output is the bundle id alone: the controllers it is pre-selected for follow its availability pattern, which
  * other resources and people change (getBundle gives them).
  */
-import type { ListedBundle } from "../../clients/casc-schemas";
+import type { ListedBundle } from "../../clients/casc-types";
 import { NotFoundError } from "../../http/errors";
 import { bundleNamesText, callFailed, casc, findBundle, findBundleOrFail, listBundles, type Casc } from "../shared/casc";
 import { listUnchanged } from "../shared/bundle-list-cache";

@@ -11,7 +11,7 @@
  * | update | the same as create | |
  * | delete | nothing (a warning) | the API cannot delete environments |
  */
-import type { Environment } from "../../clients/feature-flag-schemas";
+import type { Environment } from "../../clients/feature-flag-types";
 import { InputChecker } from "../shared/check";
 import { warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";

@@ -12,7 +12,7 @@
  *   refresh.
  */
 import type { FeatureManagementClient } from "../../clients/feature-management-client";
-import type { AuditLog } from "../../clients/feature-flag-schemas";
+import type { AuditLog } from "../../clients/feature-flag-types";
 import { bounded } from "../../http/response-text";
 import { messageOf, warn } from "../shared/errors";
 

@@ -11,7 +11,7 @@
  * - a target group's operator defaults to "and" and its conditions are a set.
  * Values the server fills in (description "", enabled true, ...) are compared only when the program declares them.
  */
-import { isBooleanFlag as isBooleanFlagOf, SERVICE_DEFAULTS, type FlagOption } from "../../clients/feature-flag-schemas";
+import { isBooleanFlag as isBooleanFlagOf, SERVICE_DEFAULTS, type FlagOption } from "../../clients/feature-flag-types";
 import { UNKNOWN } from "../shared/values";
 
 export type Options = readonly FlagOption[] | undefined;

@@ -1,5 +1,5 @@
 import type { FeatureManagementClient } from "../../clients/feature-management-client";
-import type { Environment, Experiment, Flag, TargetGroup, TeamMember } from "../../clients/feature-flag-schemas";
+import type { Environment, Experiment, Flag, TargetGroup, TeamMember } from "../../clients/feature-flag-types";
 import { providerState } from "../../config/state";
 
 /**

@@ -4,16 +4,7 @@
  * the input by its path (`conditions[2].property.operand`) and says what to write instead. Values not known yet
  * (preview) pass.
  */
-import {
-  FEATURE_FLAG_LIMITS as LIMITS,
-  GROUP_OPERATORS,
-  isVersionText,
-  OPERATORS_WITHOUT_OPERAND,
-  PROPERTY_OPERATORS,
-  TARGET_GROUP_OPERATORS,
-  VERSION_OPERATORS,
-  type FlagOption,
-} from "../../clients/feature-flag-schemas";
+import { FEATURE_FLAG_LIMITS as LIMITS, GROUP_OPERATORS, isVersionText, OPERATORS_WITHOUT_OPERAND, PROPERTY_OPERATORS, TARGET_GROUP_OPERATORS, VERSION_OPERATORS, type FlagOption } from "../../clients/feature-flag-types";
 import { controlCharacterProblem, type InputChecker } from "../shared/check";
 import { isUnknown } from "../shared/values";
 import { canonicalOption, isBooleanFlag, isRecord, type Options } from "./canonical";

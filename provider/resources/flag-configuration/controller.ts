@@ -9,7 +9,7 @@
  * | read | the shared GET .../{environment}/experiments | not configured there any more (or the environment gone): dropped |
  * | delete | DELETE .../{environment}/experiments/{flag} | the flag stays (the legacy rule); already gone: nothing to do |
  */
-import type { Experiment, ExperimentRequest, Flag, FlagOption } from "../../clients/feature-flag-schemas";
+import type { Experiment, ExperimentRequest, Flag, FlagOption } from "../../clients/feature-flag-types";
 import { InputChecker } from "../shared/check";
 import { operationFailed } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";

@@ -2,7 +2,7 @@
  * FlagConfiguration: a flag's configuration in one environment (what the legacy API calls the flag's experiment):
  * on/off, its value, its ordered conditions, per-platform rules, labels.
  */
-import type { Condition, FlagValue, Platform } from "../../clients/feature-flag-schemas";
+import type { Condition, FlagValue, Platform } from "../../clients/feature-flag-types";
 
 export const TYPE_NAME = "FlagConfiguration";
 

@@ -10,7 +10,7 @@
  * | update | PUT .../{environment}/flags/{name} with the flag's configuration there and the new isPermanent (the shared GET .../environments and GET .../{environment}/experiments find an environment where it is configured) | only isPermanent changes in place; the service changes it only with a configuration |
  * | delete | DELETE .../flags/{name} | the flag and its configuration in every environment; already gone: nothing to do |
  */
-import type { Flag, FlagOption } from "../../clients/feature-flag-schemas";
+import type { Flag, FlagOption } from "../../clients/feature-flag-types";
 import { InputChecker } from "../shared/check";
 import { operationFailed } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";

@@ -1,5 +1,5 @@
 /** Flag: a feature flag of an application, in every environment (its configuration per environment is FlagConfiguration). */
-import type { FlagOption } from "../../clients/feature-flag-schemas";
+import type { FlagOption } from "../../clients/feature-flag-types";
 
 export const TYPE_NAME = "Flag";
 

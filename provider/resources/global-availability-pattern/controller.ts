@@ -13,7 +13,7 @@
  * available to some controller means true; such bundles available to none while controllers exist means false;
  * without a bundle lacking a pattern, or without controllers, it cannot tell and keeps the state as it was.
  */
-import type { ListedBundle } from "../../clients/casc-schemas";
+import type { ListedBundle } from "../../clients/casc-types";
 import { callFailed, casc, listBundles, listBundlesOrFail } from "../shared/casc";
 import { InputChecker } from "../shared/check";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";

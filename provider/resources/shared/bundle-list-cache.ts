@@ -1,4 +1,4 @@
-import type { ListedBundle } from "../../clients/casc-schemas";
+import type { ListedBundle } from "../../clients/casc-types";
 import type { OperationsCenterConnection } from "../../config/clients";
 import { providerState } from "../../config/state";
 

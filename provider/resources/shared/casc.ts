@@ -1,4 +1,4 @@
-import type { ListedBundle } from "../../clients/casc-schemas";
+import type { ListedBundle } from "../../clients/casc-types";
 import { operationsCenter, type OperationsCenterConnection } from "../../config/clients";
 import { bundleListOf, type BundleListCache } from "./bundle-list-cache";
 import { accessProblem, messageOf, operationFailed } from "./errors";

@@ -10,7 +10,7 @@
  * | read | the shared GET .../target-groups | gone: dropped |
  * | delete | nothing (a warning) | the API cannot delete target groups |
  */
-import type { TargetGroup, TargetGroupRequest } from "../../clients/feature-flag-schemas";
+import type { TargetGroup, TargetGroupRequest } from "../../clients/feature-flag-types";
 import { InputChecker } from "../shared/check";
 import { warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";

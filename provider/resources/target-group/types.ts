@@ -1,5 +1,5 @@
 /** TargetGroup: a named set of users (by their properties) of a feature-flag application, used in flag conditions. */
-import type { TargetGroupCondition, TargetGroupOperator } from "../../clients/feature-flag-schemas";
+import type { TargetGroupCondition, TargetGroupOperator } from "../../clients/feature-flag-types";
 
 export const TYPE_NAME = "TargetGroup";
 

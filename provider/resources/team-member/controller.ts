@@ -11,8 +11,8 @@
  * | read | the shared GET /users | gone: dropped; drift warns (the audit log does not record team members) |
  * | delete | DELETE /users/{email}; after a 404, GET /users | a 404 with the member still listed fails (U4 is guessed: the endpoint may be missing); gone: nothing to do |
  */
-import type { TeamMember, TeamMemberApplications, TeamMemberRequest } from "../../clients/feature-flag-schemas";
-import { ENVIRONMENT_PERMISSIONS } from "../../clients/feature-flag-schemas";
+import type { TeamMember, TeamMemberApplications, TeamMemberRequest } from "../../clients/feature-flag-types";
+import { ENVIRONMENT_PERMISSIONS } from "../../clients/feature-flag-types";
 import { InputChecker } from "../shared/check";
 import { operationFailed, warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";

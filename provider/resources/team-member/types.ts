@@ -1,5 +1,5 @@
 /** TeamMember: a person's membership of the feature-flag account, with their permissions per application environment. */
-import type { TeamMemberApplications } from "../../clients/feature-flag-schemas";
+import type { TeamMemberApplications } from "../../clients/feature-flag-types";
 
 export const TYPE_NAME = "TeamMember";
 

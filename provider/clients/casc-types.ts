@@ -1,0 +1,122 @@
+// The CasC bundle API's JSON responses as the clients return them (../shared/specs/casc-bundle-api.md). Plain
+// types, no zod: these reach the published declarations, and zod's own do not compile in a project without
+// esModuleInterop (Pulumi's template). casc-schemas.ts checks each against its schema at compile time.
+
+/** A message's level in a validation result. */
+export type ValidationLevel = "INFO" | "WARNING" | "ERROR";
+
+/** A bundle's information object. `usedBy` and `availableFor` come only in list results. */
+export interface BundleInfo {
+  name: string;
+  linkFileContent: string;
+  url: string;
+  token: string;
+  regex: string;
+  availabilityPatternFromYaml: boolean;
+  usedBy?: string[];
+  availableFor?: string[];
+}
+
+/** A bundle as `GET casc-items/list-bundles` lists it: with the controllers using it and those it is available for. */
+export interface ListedBundle extends BundleInfo {
+  usedBy: string[];
+  availableFor: string[];
+}
+
+/** One validation of a bundle version, in a validation log. */
+export interface ValidationLogRecord {
+  version: string;
+  errors: number;
+  warnings: number;
+  info?: number;
+  messages?: string[];
+  folder: string;
+  date: string;
+}
+
+/** A validation record of the effective bundle a controller would get. */
+export interface EffectiveValidationLogRecord extends ValidationLogRecord {
+  bundle: string;
+  assigned?: boolean;
+}
+
+/** The raw validation log: per bundle, its records and, where given, each controller's effective records. */
+export interface RawBundleValidationLog {
+  "validation-log": {
+    "bundle-id": string;
+    records: ValidationLogRecord[];
+    controllers?: { controller: string; records: EffectiveValidationLogRecord[] }[];
+  }[];
+}
+
+/** The effective validation log: per controller, the records of the bundle it would get. */
+export interface EffectiveBundleValidationLog {
+  "validation-log": { controller: string; records: EffectiveValidationLogRecord[] }[];
+}
+
+/** Where to download a bundle, and the token that authorizes it. */
+export interface BundleDownloadLink {
+  url: string;
+  token: string;
+}
+
+/** What a check-out from the bundles' remotes brought. */
+export interface CheckOutResult {
+  remotes: { name: string; bundles: { bundleName: string; localText: string }[] }[];
+}
+
+/** One entry of a validation: its level, code and message. */
+export interface StructureValidation {
+  level: ValidationLevel;
+  validationCode: string;
+  message: string;
+}
+
+/** A bundle's validation result: structure validations and, per controller, the effective bundle's. */
+export interface ValidationResult {
+  valid: boolean;
+  errorCount?: number;
+  structureValidations: StructureValidation[];
+  controllerValidations: { controller: string; controllerStatus?: string; validations?: StructureValidation[] }[];
+}
+
+/** The result of validating bundles before they are pushed: one validation per bundle. */
+export interface PreValidationResult {
+  validations: { bundle: string; result: ValidationResult }[];
+}
+
+/** A controller's bundle update log. */
+export interface UpdateLog {
+  "update-log-status": string;
+  "retention-policy": number;
+  versions: { version: string; date: string; errors: number; warnings: number; folder: string }[];
+}
+
+/** Whether a controller has a new bundle version, and whether applying it needs a reload or a restart. */
+export interface BundleUpdateCheck {
+  "update-available": boolean;
+  "update-type"?: "RELOAD" | "RESTART";
+  versions: {
+    "current-bundle": { version: string; validations: string[] };
+    "new-version"?: { version: string; valid?: boolean; validations: string[] };
+  };
+  items: { deletions: unknown[] };
+}
+
+/** The answer to a reload request. */
+export interface ReloadResult {
+  reloaded: boolean;
+  completed?: boolean;
+  reason?: string;
+}
+
+/** The answer to an items creation. */
+export interface CreateItemsResult {
+  basePath: string;
+}
+
+/** A controller's validation of a bundle it was sent. */
+export interface InstanceValidation {
+  valid: boolean;
+  "validation-messages"?: string[];
+}
