@@ -1,5 +1,6 @@
 import { regexProblem } from "./java-regex";
-import { z } from "zod";
+import type { z as Zod } from "zod";
+import { lazyZod } from "../http/lazy-zod";
 import type { AllTrue, Same } from "../http/response-schema";
 import type { BundleDescriptor, RemoveStrategy } from "./bundle-descriptor";
 import {
@@ -12,12 +13,15 @@ import {
   sectionListProblem,
 } from "./descriptor";
 
+// Loaded when the first schema is built, not with this module (lazy-zod.ts).
+const z = lazyZod();
+
 // A factory, never a module-scope schema: a zod schema captured by a serialized Pulumi provider breaks
 // serialization. The rules and their texts come from descriptor.ts, shared with lintBundle and the emulator.
 
 /** A check that passes when `problem` finds nothing, and reports its text otherwise. */
 function rule(problem: (v: unknown) => string | undefined) {
-  return (v: unknown, ctx: z.RefinementCtx) => {
+  return (v: unknown, ctx: Zod.RefinementCtx) => {
     const text = problem(v);
     if (text !== undefined) ctx.addIssue({ code: "custom", message: text });
   };
@@ -85,4 +89,4 @@ export function bundleDescriptorSchema() {
 }
 
 // The declared type (bundle-descriptor.ts) is exactly what the schema returns.
-export type TypesMatchSchemas = AllTrue<[Same<z.output<ReturnType<typeof bundleDescriptorSchema>>, BundleDescriptor>]>;
+export type TypesMatchSchemas = AllTrue<[Same<Zod.output<ReturnType<typeof bundleDescriptorSchema>>, BundleDescriptor>]>;

@@ -1,4 +1,5 @@
-import { z } from "zod";
+import type { z as Zod } from "zod";
+import { lazyZod } from "../http/lazy-zod";
 import type { AllTrue, Same } from "../http/response-schema";
 import type {
   BundleInfo,
@@ -15,6 +16,9 @@ import type {
   CreateItemsResult,
   InstanceValidation,
 } from "./casc-types";
+
+// Loaded when the first schema is built, not with this module (lazy-zod.ts).
+const z = lazyZod();
 
 // Shapes of the CasC bundle API's JSON responses, as the spec and the public sources give them. Factories, not
 // module-scope schemas: a zod schema captured by a serialized Pulumi provider breaks serialization. Unknown keys are
@@ -185,18 +189,18 @@ export function jsonDocumentSchema() {
 // Each declared type (casc-types.ts) is exactly what its schema returns.
 export type TypesMatchSchemas = AllTrue<
   [
-    Same<z.infer<ReturnType<typeof bundleInfoSchema>>, BundleInfo>,
-    Same<z.infer<ReturnType<typeof bundleListSchema>>["bundles"][number], ListedBundle>,
-    Same<z.infer<ReturnType<typeof rawBundleValidationLogSchema>>, RawBundleValidationLog>,
-    Same<z.infer<ReturnType<typeof effectiveBundleValidationLogSchema>>, EffectiveBundleValidationLog>,
-    Same<z.infer<ReturnType<typeof bundleDownloadLinkSchema>>, BundleDownloadLink>,
-    Same<z.infer<ReturnType<typeof checkOutResultSchema>>, CheckOutResult>,
-    Same<z.infer<ReturnType<typeof validationResultSchema>>, ValidationResult>,
-    Same<z.infer<ReturnType<typeof preValidationResultSchema>>, PreValidationResult>,
-    Same<z.infer<ReturnType<typeof updateLogSchema>>, UpdateLog>,
-    Same<z.infer<ReturnType<typeof bundleUpdateCheckSchema>>, BundleUpdateCheck>,
-    Same<z.infer<ReturnType<typeof reloadResultSchema>>, ReloadResult>,
-    Same<z.infer<ReturnType<typeof createItemsResultSchema>>, CreateItemsResult>,
-    Same<z.infer<ReturnType<typeof instanceValidationSchema>>, InstanceValidation>,
+    Same<Zod.infer<ReturnType<typeof bundleInfoSchema>>, BundleInfo>,
+    Same<Zod.infer<ReturnType<typeof bundleListSchema>>["bundles"][number], ListedBundle>,
+    Same<Zod.infer<ReturnType<typeof rawBundleValidationLogSchema>>, RawBundleValidationLog>,
+    Same<Zod.infer<ReturnType<typeof effectiveBundleValidationLogSchema>>, EffectiveBundleValidationLog>,
+    Same<Zod.infer<ReturnType<typeof bundleDownloadLinkSchema>>, BundleDownloadLink>,
+    Same<Zod.infer<ReturnType<typeof checkOutResultSchema>>, CheckOutResult>,
+    Same<Zod.infer<ReturnType<typeof validationResultSchema>>, ValidationResult>,
+    Same<Zod.infer<ReturnType<typeof preValidationResultSchema>>, PreValidationResult>,
+    Same<Zod.infer<ReturnType<typeof updateLogSchema>>, UpdateLog>,
+    Same<Zod.infer<ReturnType<typeof bundleUpdateCheckSchema>>, BundleUpdateCheck>,
+    Same<Zod.infer<ReturnType<typeof reloadResultSchema>>, ReloadResult>,
+    Same<Zod.infer<ReturnType<typeof createItemsResultSchema>>, CreateItemsResult>,
+    Same<Zod.infer<ReturnType<typeof instanceValidationSchema>>, InstanceValidation>,
   ]
 >;

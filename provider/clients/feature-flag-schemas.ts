@@ -1,4 +1,5 @@
-import { z } from "zod";
+import type { z as Zod } from "zod";
+import { lazyZod } from "../http/lazy-zod";
 import type { AllTrue, Same } from "../http/response-schema";
 import {
   ENVIRONMENT_PERMISSIONS,
@@ -13,6 +14,9 @@ import {
   type AuditLog,
   type TeamMember,
 } from "./feature-flag-types";
+
+// Loaded when the first schema is built, not with this module (lazy-zod.ts).
+const z = lazyZod();
 
 /**
  * The feature-flag service's records beyond applications, as ../../../shared/notes/feature-management-api.md
@@ -178,11 +182,11 @@ export function teamMemberListSchema() {
 // Each record type (feature-flag-types.ts) is exactly what its schema returns.
 export type TypesMatchSchemas = AllTrue<
   [
-    Same<z.infer<ReturnType<typeof environmentSchema>>, Environment>,
-    Same<z.infer<ReturnType<typeof flagSchema>>, Flag>,
-    Same<z.infer<ReturnType<typeof experimentSchema>>, Experiment>,
-    Same<z.infer<ReturnType<typeof targetGroupSchema>>, TargetGroup>,
-    Same<z.infer<ReturnType<typeof auditLogSchema>>, AuditLog>,
-    Same<z.infer<ReturnType<typeof teamMemberSchema>>, TeamMember>,
+    Same<Zod.infer<ReturnType<typeof environmentSchema>>, Environment>,
+    Same<Zod.infer<ReturnType<typeof flagSchema>>, Flag>,
+    Same<Zod.infer<ReturnType<typeof experimentSchema>>, Experiment>,
+    Same<Zod.infer<ReturnType<typeof targetGroupSchema>>, TargetGroup>,
+    Same<Zod.infer<ReturnType<typeof auditLogSchema>>, AuditLog>,
+    Same<Zod.infer<ReturnType<typeof teamMemberSchema>>, TeamMember>,
   ]
 >;

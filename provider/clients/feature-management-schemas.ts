@@ -1,6 +1,10 @@
-import { z } from "zod";
+import type { z as Zod } from "zod";
+import { lazyZod } from "../http/lazy-zod";
 import type { AllTrue, Same } from "../http/response-schema";
 import type { Application } from "./feature-management-types";
+
+// Loaded when the first schema is built, not with this module (lazy-zod.ts).
+const z = lazyZod();
 
 // Factories, not module-scope schemas: a zod schema captured by a serialized Pulumi provider breaks serialization.
 
@@ -13,4 +17,4 @@ export function applicationListSchema() {
 }
 
 // The declared type (feature-management-types.ts) is exactly what the schema returns.
-export type TypesMatchSchemas = AllTrue<[Same<z.infer<ReturnType<typeof applicationSchema>>, Application>]>;
+export type TypesMatchSchemas = AllTrue<[Same<Zod.infer<ReturnType<typeof applicationSchema>>, Application>]>;
