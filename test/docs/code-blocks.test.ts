@@ -53,7 +53,8 @@ export function blocksOf(page: string, text: string): Block[] {
     if (open[1] === "ts" || open[1] === "typescript") {
       const code = lines.slice(i + 1, end).join("\n");
       const previous = blocks.at(-1);
-      if (open[2] === "continued" && previous) previous.code += `\n${"\n".repeat(i + 1 - previous.line - previous.code.split("\n").length)}${code}`;
+      // A continued block is padded with blank lines so that its first line (page line i + 2) keeps its page line.
+      if (open[2] === "continued" && previous) previous.code += `\n${"\n".repeat(i + 2 - previous.line - previous.code.split("\n").length)}${code}`;
       else if (open[2] === "continued") throw new Error(`${page}:${i + 1}: "ts continued" with no block above it`);
       else blocks.push({ page, line: i + 2, code });
     }
@@ -76,6 +77,46 @@ const TEMPLATE: ts.CompilerOptions = {
   forceConsistentCasingInFileNames: true,
   noEmit: true,
 };
+
+describe("blocksOf, the extractor", () => {
+  const page = [
+    "# A page", //                              1
+    "```ts", //                                 2
+    'import * as a from "a";', //               3
+    "```", //                                   4
+    "", //                                      5
+    "```ts continued", //                       6
+    "a.b();", //                                7
+    "```", //                                   8
+    "```text", //                               9
+    "not code", //                              10
+    "```", //                                   11
+    "```", //                                   12
+    "const notCode = 1;", //                    13
+    "```", //                                   14
+    "```sh", //                                 15
+    "npm test", //                              16
+    "```", //                                   17
+    "```typescript", //                         18
+    "const x = 1;", //                          19
+    "```", //                                   20
+  ];
+
+  it("takes ts blocks, joins a `ts continued` block to the one above at its own lines, and skips the others", () => {
+    const blocks = blocksOf("p.md", page.join("\n"));
+    expect(blocks).toEqual([
+      { page: "p.md", line: 3, code: 'import * as a from "a";\n\n\n\na.b();' },
+      { page: "p.md", line: 19, code: "const x = 1;" },
+    ]);
+    // The continued block's code stands at its page line: line 7 is the block's 5th line (3 + 4).
+    expect(blocks[0]!.code.split("\n")[7 - 3]).toBe("a.b();");
+  });
+
+  it("refuses an unclosed fence and a `ts continued` with no block above, naming the page and line", () => {
+    expect(() => blocksOf("p.md", "text\n```ts\nconst a = 1;\n")).toThrow("p.md:2: a code block that never closes");
+    expect(() => blocksOf("p.md", "```ts continued\nconst a = 1;\n```\n")).toThrow('p.md:1: "ts continued" with no block above it');
+  });
+});
 
 describe("the documentation's TypeScript", () => {
   it("every ```ts block of README.md and docs/ compiles as a user's file with Pulumi's template tsconfig", () => {
