@@ -13,6 +13,7 @@ const Sequencer = require("@jest/test-sequencer").default;
 /** Files that take much longer than their size says: child processes, provider hosts, rate-limited requests. */
 const ESTIMATES = {
   "package/consumer.test.ts": 49,
+  "docs/code-blocks.test.ts": 6,
   "cli/import.test.ts": 32,
   "cli/import-hostile.test.ts": 12,
   "readings/life-cycles.test.ts": 34,
