@@ -1,21 +1,25 @@
-import { application } from "./application/controller";
-import { bundleAvailability } from "./bundle-availability/controller";
-import { controllerBundleAssignment } from "./controller-bundle-assignment/controller";
-import { defaultBundle } from "./default-bundle/controller";
-import { globalAvailabilityPattern } from "./global-availability-pattern/controller";
-import { bundleCheckout } from "./bundle-checkout/controller";
-import { bundleReload } from "./bundle-reload/controller";
-import { bundleValidation } from "./bundle-validation/controller";
-import { controllerBundleToken } from "./controller-bundle-token/controller";
-import { items } from "./items/controller";
-import { environment } from "./environment/controller";
-import { flag } from "./flag/controller";
-import { flagConfiguration } from "./flag-configuration/controller";
-import { targetGroup } from "./target-group/controller";
-import { teamMember } from "./team-member/controller";
 import { guarded } from "./shared/guard";
+import { loadedOnFirstUse as lazy } from "./shared/loaded-on-first-use";
 import type { ResourceController } from "./shared/types";
 import { withConnection } from "./shared/with-connection";
+
+// Each controller's module loads at its kind's first call (shared/loaded-on-first-use.ts): a host loads only what its
+// program uses. (`require`, not `import`: an import would load them all with this module.)
+const application = lazy(() => (require("./application/controller") as typeof import("./application/controller")).application);
+const bundleAvailability = lazy(() => (require("./bundle-availability/controller") as typeof import("./bundle-availability/controller")).bundleAvailability);
+const controllerBundleAssignment = lazy(() => (require("./controller-bundle-assignment/controller") as typeof import("./controller-bundle-assignment/controller")).controllerBundleAssignment);
+const defaultBundle = lazy(() => (require("./default-bundle/controller") as typeof import("./default-bundle/controller")).defaultBundle);
+const globalAvailabilityPattern = lazy(() => (require("./global-availability-pattern/controller") as typeof import("./global-availability-pattern/controller")).globalAvailabilityPattern);
+const environment = lazy(() => (require("./environment/controller") as typeof import("./environment/controller")).environment);
+const flag = lazy(() => (require("./flag/controller") as typeof import("./flag/controller")).flag);
+const flagConfiguration = lazy(() => (require("./flag-configuration/controller") as typeof import("./flag-configuration/controller")).flagConfiguration);
+const targetGroup = lazy(() => (require("./target-group/controller") as typeof import("./target-group/controller")).targetGroup);
+const teamMember = lazy(() => (require("./team-member/controller") as typeof import("./team-member/controller")).teamMember);
+const bundleCheckout = lazy(() => (require("./bundle-checkout/controller") as typeof import("./bundle-checkout/controller")).bundleCheckout);
+const controllerBundleToken = lazy(() => (require("./controller-bundle-token/controller") as typeof import("./controller-bundle-token/controller")).controllerBundleToken);
+const bundleReload = lazy(() => (require("./bundle-reload/controller") as typeof import("./bundle-reload/controller")).bundleReload);
+const items = lazy(() => (require("./items/controller") as typeof import("./items/controller")).items);
+const bundleValidation = lazy(() => (require("./bundle-validation/controller") as typeof import("./bundle-validation/controller")).bundleValidation);
 
 // Every controller is wrapped once here: guarded (outermost) makes check never throw and bounds every error
 // message; withConnection adds the `connection` input (and `instance`, for the
