@@ -14,6 +14,7 @@ import { resources } from "../provider/resources";
 import { EmulatorProcess } from "./emulator-client";
 import { closeSerializerSession, Lifecycle, secret, serializeProvider, startProviderHost, type ManagedResource, type ProviderHost } from "./harness";
 import { emptySevenMethodProvider, minimalAssignmentProvider } from "./minimal-provider";
+import { median, ms, row, seconds, table } from "./table";
 
 const REPO_ROOT = path.resolve(__dirname, "..");
 const N = 200;
@@ -24,24 +25,6 @@ const APPS_PATH = `${FM_PATH}public-api/applications`;
 const WRITES = ["POST", "PUT", "PATCH", "DELETE"];
 const TYPE = (name: string) => `pulumi-nodejs:dynamic/cloudbees:${name}`;
 
-interface Row {
-  figure: string;
-  value: string;
-  peer: string;
-  ratio: string;
-  target: string;
-  met: string;
-}
-const rows: Row[] = [];
-
-function row(figure: string, value: string, peer = "", ratio?: number, target?: { text: string; met: boolean }): void {
-  rows.push({ figure, value, peer, ratio: ratio === undefined ? "" : ratio.toFixed(2), target: target?.text ?? "", met: target ? (target.met ? "yes" : "NO") : "" });
-  console.error(`  ${figure}: ${value}${peer ? ` (peer ${peer})` : ""}`);
-}
-
-const ms = (t: number) => `${Math.round(t)} ms`;
-const seconds = (t: number) => `${(t / 1000).toFixed(1)} s`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const name = (i: number) => `b${String(i).padStart(3, "0")}`;
 const controller = (i: number) => `folder-${i % FOLDERS}/c${String(i).padStart(3, "0")}`;
 
@@ -301,14 +284,9 @@ async function main(): Promise<void> {
     await closeSerializerSession();
   }
 
-  const table = [
-    "| figure | value | floor or peer | ratio | target | met |",
-    "|---|---|---|---|---|---|",
-    ...rows.map((r) => `| ${r.figure} | ${r.value} | ${r.peer} | ${r.ratio} | ${r.target} | ${r.met} |`),
-  ];
+  const { text, missed } = table();
   console.log(`Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; the run took ${seconds(performance.now() - started)}.\n`);
-  console.log(table.join("\n"));
-  const missed = rows.filter((r) => r.met === "NO");
+  console.log(text);
   if (missed.length > 0) {
     console.log(`\n${missed.length} target(s) not met: ${missed.map((r) => r.figure).join("; ")}`);
     process.exitCode = 1;
