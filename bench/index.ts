@@ -14,6 +14,7 @@ import { resources } from "../provider/resources";
 import { EmulatorProcess } from "./emulator-client";
 import { closeSerializerSession, Lifecycle, secret, serializeProvider, startProviderHost, type ManagedResource, type ProviderHost } from "./harness";
 import { emptySevenMethodProvider, minimalAssignmentProvider } from "./minimal-provider";
+import { importRows } from "./import-floor";
 import { median, ms, row, seconds, table } from "./table";
 
 const REPO_ROOT = path.resolve(__dirname, "..");
@@ -277,6 +278,10 @@ async function main(): Promise<void> {
     // ---------------------------------------------------------------- feature flags under the rate limit
     console.error("20 flags configured in 3 environments under the rate limit (about 2 min)");
     await flagRows(newHost, texts, emu);
+
+    // ---------------------------------------------------------------- import of a large account under the rate limit
+    console.error("import of 3 applications x 3 environments x 50 flags under the rate limit (about 1 min)");
+    await importRows();
   } finally {
     for (const h of hosts) await h.close();
     await emu.close();
