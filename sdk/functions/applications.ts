@@ -1,9 +1,12 @@
 import { requireSegment } from "../../provider/clients/inputs";
-import { z } from "zod";
+import { lazyZod } from "../../provider/http/lazy-zod";
 import { featureManagementOf, run, type FunctionOptions } from "./context";
 import { defineFunction } from "./mocks";
 import { applicationInfoSchema } from "./result-schemas";
 import { applicationInfoOf, type ApplicationInfo } from "./results";
+
+// Loaded when the first schema is built, not with this module (lazy-zod.ts).
+const z = lazyZod();
 
 const GET_APPLICATIONS = defineFunction("getApplications", () => z.array(applicationInfoSchema()));
 const GET_APPLICATION = defineFunction("getApplication", applicationInfoSchema);

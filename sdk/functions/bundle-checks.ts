@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { lazyZod } from "../../provider/http/lazy-zod";
 import { requireBoolean, requireText } from "../../provider/clients/inputs";
 import { branchFolderName, DEFAULT_BRANCH, zipBundle, zipBundleTree } from "../../provider/bundle/bundle-zips";
 import { readBundleFolder, readBundleTree } from "../../provider/bundle/files";
@@ -8,6 +8,9 @@ import { instanceValidationOf, preValidationResultOf, type BundlePreValidation, 
 import { bundleFilesOf, type BundleFiles } from "./zips";
 import { defineFunction } from "./mocks";
 import { bundleFilesSchema, bundlePreValidationSchema, instanceValidationResultSchema } from "./result-schemas";
+
+// Loaded when the first schema is built, not with this module (lazy-zod.ts).
+const z = lazyZod();
 
 // Under `setMocks` (mocks.ts): the inputs as the errors name them (a folder or zip path as given, a zip as its bytes).
 const VALIDATE_BUNDLE = defineFunction("validateBundle", instanceValidationResultSchema);

@@ -1,8 +1,11 @@
 import type { ListedBundle } from "../../provider/clients/casc-types";
-import { z } from "zod";
+import { lazyZod } from "../../provider/http/lazy-zod";
 import { operationsCenterOf, run, type FunctionOptions } from "./context";
 import { defineFunction } from "./mocks";
 import { controllerItemSchema, controllerSummarySchema } from "./result-schemas";
+
+// Loaded when the first schema is built, not with this module (lazy-zod.ts).
+const z = lazyZod();
 
 const GET_CONTROLLERS = defineFunction("getControllers", () => z.array(controllerSummarySchema()));
 const GET_CONTROLLER_ITEMS = defineFunction("getControllerItems", () => z.array(controllerItemSchema()));

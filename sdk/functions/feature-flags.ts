@@ -1,9 +1,12 @@
-import { z } from "zod";
+import { lazyZod } from "../../provider/http/lazy-zod";
 import { environmentListSchema, experimentListSchema, flagListSchema, flagSchema, targetGroupListSchema } from "../../provider/clients/feature-flag-schemas";
 import { type AuditLog, type Environment, type Experiment, type Flag, type TargetGroup } from "../../provider/clients/feature-flag-types";
 import { requireDate, requireSegment } from "../../provider/clients/inputs";
 import { featureManagementOf, run, type FunctionOptions } from "./context";
 import { defineFunction } from "./mocks";
+
+// Loaded when the first schema is built, not with this module (lazy-zod.ts).
+const z = lazyZod();
 
 /**
  * Reads of an application's environments, flags, configurations and target groups: the same calls the resources

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { lazyZod } from "../../provider/http/lazy-zod";
 import { requireBoolean, requireOneOf, requireText, SCHEMA_FILES, SECTION_FILES, type SchemaFile, type SectionFile } from "../../provider/clients/inputs";
 import { jsonDocumentSchema } from "../../provider/clients/casc-schemas";
 import { instanceOf, run, type InstanceOptions, type QuietOptions } from "./context";
@@ -6,6 +6,9 @@ import { bundleUpdateCheckOf, updateLogOf, type BundleUpdateCheckResult, type Up
 import { bundleFilesOf, type BundleFiles } from "./zips";
 import { defineFunction } from "./mocks";
 import { bufferSchema, bundleFilesSchema, bundleUpdateCheckResultSchema, updateLogResultSchema } from "./result-schemas";
+
+// Loaded when the first schema is built, not with this module (lazy-zod.ts).
+const z = lazyZod();
 
 // Under `setMocks`, each answers from the mocks' call with token `cloudbees:index:<function name>` and the inputs its
 // errors name (`instanceUrl`, `quiet`, `fileName`, ...), plus `connection` and `instance` (mocks.ts).

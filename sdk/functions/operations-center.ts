@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { lazyZod } from "../../provider/http/lazy-zod";
 import { requireBoolean, requireFullPath, requireText } from "../../provider/clients/inputs";
 import { NotFoundError } from "../../provider/http/errors";
 import { operationsCenterOf, run, type FunctionOptions, type QuietOptions } from "./context";
@@ -21,6 +21,9 @@ import {
   type EffectiveBundleValidationLogResult,
   type RawBundleValidationLogResult,
 } from "./results";
+
+// Loaded when the first schema is built, not with this module (lazy-zod.ts).
+const z = lazyZod();
 
 // Under `setMocks`, each answers from the mocks' call with token `cloudbees:index:<function name>` (mocks.ts).
 const GET_BUNDLES = defineFunction("getBundles", () => z.array(bundleSummarySchema()));

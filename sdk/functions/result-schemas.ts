@@ -1,4 +1,5 @@
-import { z, type ZodType } from "zod";
+import type { ZodType } from "zod";
+import { lazyZod } from "../../provider/http/lazy-zod";
 import {
   effectiveValidationLogRecordSchema,
   preValidationResultSchema,
@@ -18,6 +19,9 @@ import type {
   RawBundleValidationLogResult,
   UpdateLogResult,
 } from "./results";
+
+// Loaded when the first schema is built, not with this module (lazy-zod.ts).
+const z = lazyZod();
 
 // The functions' results as zod schemas, for what a mock returns under `pulumi.runtime.setMocks` (mocks.ts). Each
 // is typed against the documented interface (results.ts), so the two cannot drift apart. Factories, as everywhere:
