@@ -25,6 +25,7 @@ const ESTIMATES = {
   "resources/bundle-availability.test.ts": 10,
   "example-program.test.ts": 10,
   "testing/drift-job.test.ts": 10,
+  "testing/engine-options.test.ts": 14,
   "testing/rox-program.test.ts": 9,
   "resources/controller-bundle-assignment.test.ts": 8,
   "example-promotion.test.ts": 8,

@@ -4,9 +4,10 @@
  * longer declares together with the delete halves of create-before-delete replacements, in reverse dependency
  * order; then the state the engine saves, also after a failure.
  */
-import type { Lifecycle } from "./engine";
+import { aliasUrns, type AliasContext } from "./aliases";
+import { ProtectedError, type Lifecycle } from "./engine";
 import type { PlanEntry, ProgramPlan } from "./plan";
-import type { RegisterMessage } from "./program-protocol";
+import type { ComponentMessage, RegisterMessage } from "./program-protocol";
 import { topoSort, type StateResource } from "./state";
 import { deleteResource, readStep, registerStep, type Registered, type Slot } from "./steps";
 
@@ -23,13 +24,53 @@ export class Deployment {
     failure: Error | undefined;
     /** The previous state's resources by URN (those deleted at the end are removed). */
     private readonly old: Map<string, StateResource>;
+    /** Old URNs a registration claimed through an alias -> its URN now (the old resource is that one: no delete). */
+    private readonly claimed = new Map<string, string>();
+    /** URN now -> the old URNs it is known by (a matched alias; a component's aliases): its children inherit them. */
+    private readonly knownAs = new Map<string, string[]>();
+    /** preview: errors the engine reports at the end, after planning every step (a protected replacement). */
+    readonly previewErrors: Error[] = [];
 
     constructor(
         private readonly kind: "up" | "preview",
         private readonly lc: Promise<Lifecycle>,
         previous: StateResource[],
+        private readonly names: { project: string; stack: string } = { project: "project", stack: "stack" },
     ) {
         this.old = new Map(previous.map((s) => [s.urn, s]));
+    }
+
+    private get aliasContext(): AliasContext {
+        return { ...this.names, parentAliases: (urn) => this.knownAs.get(urn) ?? [] };
+    }
+
+    /** A component of the program (not in the state): the old URNs its aliases give it, for its children. */
+    component(msg: ComponentMessage): void {
+        const urns = aliasUrns(this.aliasContext, msg);
+        if (urns.length) this.knownAs.set(msg.urn, urns);
+    }
+
+    /**
+     * The old state of a registration: by its URN, else by its aliases in order (step_generator.go generateSteps:
+     * "Check the URN first, then aliases"). An old resource found by an alias is the same resource: it takes the
+     * new URN and is not deleted.
+     */
+    private previousOf(msg: RegisterMessage): StateResource | undefined {
+        const own = this.old.get(msg.urn);
+        if (own && !this.claimed.has(msg.urn)) return own;
+        for (const alias of aliasUrns(this.aliasContext, { ...msg, aliases: msg.aliases ?? [] })) {
+            const old = this.old.get(alias);
+            if (!old || alias === msg.urn) continue;
+            if (this.seen.has(alias)) {
+                throw new Error(`Duplicate resource alias '${alias}' applied to resource with URN '${msg.urn}' conflicting with resource with URN '${alias}'`);
+            }
+            const other = this.claimed.get(alias);
+            if (other) throw new Error(`Duplicate resource alias '${alias}' applied to resource with URN '${msg.urn}' conflicting with resource with URN '${other}'`);
+            this.claimed.set(alias, msg.urn);
+            this.knownAs.set(msg.urn, [alias]);
+            return old;
+        }
+        return undefined;
     }
 
     private get dryRun(): boolean {
@@ -41,16 +82,20 @@ export class Deployment {
         const failure = this.failure;
         if (failure) throw new Error(`not started: the ${this.kind} has already failed (${failure.message.split("\n")[0]})`);
         if (this.seen.has(msg.urn)) throw new Error(`Duplicate resource URN '${msg.urn}'; try giving it a unique name`);
+        if (this.claimed.has(msg.urn)) {
+            throw new Error(`Duplicate resource URN '${msg.urn}': another resource claims it as an alias (${this.claimed.get(msg.urn)})`);
+        }
         this.seen.add(msg.urn);
         const slot: Slot = { msg, settled: false };
         this.slots.push(slot);
         this.running.add(msg.urn);
         try {
             const lc = await this.lc;
-            const prev = this.old.get(msg.urn);
+            const prev = msg.read ? this.old.get(msg.urn) : this.previousOf(msg);
+            slot.prev = prev;
             if (msg.read) return await readStep(lc, msg, slot, prev, this.dryRun);
             const deferDelete = (run: () => Promise<void>) => this.deleteOld.set(prev!, run);
-            return await registerStep(lc, msg, slot, prev, this.dryRun, deferDelete);
+            return await registerStep(lc, msg, slot, prev, this.dryRun, deferDelete, (e) => this.previewErrors.push(e));
         } catch (e) {
             const text = (e as Error).message ?? String(e);
             this.failure ??= new Error(text.includes(msg.urn) ? text : `${msg.urn}: ${text}`);
@@ -77,11 +122,27 @@ export class Deployment {
      * shown as deletes (`preview`), with the old objects of replacements, dependents first.
      */
     async deleteDropped(): Promise<void> {
-        const dropped = [...this.old.values()].filter((s) => !this.seen.has(s.urn));
+        const dropped = [...this.old.values()].filter((s) => !this.seen.has(s.urn) && !this.claimed.has(s.urn));
         if (this.dryRun) {
-            for (const s of topoSort(dropped).reverse()) this.deletes.push({ urn: s.urn, name: s.name, type: s.type, op: "delete", changedFields: [] });
+            for (const s of topoSort(dropped).reverse()) {
+                this.deletes.push({ urn: s.urn, name: s.name, type: s.type, op: "delete", changedFields: [] });
+                // step.go DeleteStep.Apply checks protect before the preview check: the preview fails too.
+                if (s.protect) this.previewErrors.push(new ProtectedError(s.urn, "delete"));
+            }
             return;
         }
+        const refused: ProtectedError[] = [];
+        /** What a refused resource depends on stays: it cannot go before its dependent. */
+        const kept = new Set<string>();
+        const keep = (s: StateResource) => {
+            for (const d of [s.parent, ...s.dependencies]) {
+                const dep = d ? this.old.get(d) : undefined;
+                if (dep && !kept.has(dep.urn)) {
+                    kept.add(dep.urn);
+                    keep(dep);
+                }
+            }
+        };
         const lc = await this.lc;
         // The old objects of replacements go with the dropped resources, dependents first (by the old
         // dependencies); their URNs are registered again, so they cannot clash with a dropped one's.
@@ -94,10 +155,19 @@ export class Deployment {
                 this.deleteOld.delete(s);
                 continue;
             }
-            if (s.protect) throw new Error(`unable to delete resource ${s.urn}: it is protected (remove the protect option and run up first)`);
+            if (kept.has(s.urn)) continue;
+            // step.go DeleteStep.Apply refuses; the step executor goes on with the other deletes and fails the
+            // deployment at the end, naming every protected one.
+            if (s.protect) {
+                refused.push(new ProtectedError(s.urn, "delete"));
+                keep(s);
+                continue;
+            }
             this.deletes.push(await deleteResource(lc, s));
             this.old.delete(s.urn);
         }
+        if (refused.length === 1) throw refused[0];
+        if (refused.length > 1) throw new Error(refused.map((e) => e.message).join("\n"));
     }
 
     /** The error to report: with the old objects of replacements that were not deleted, when there are any. */
@@ -113,12 +183,17 @@ export class Deployment {
      */
     nextState(): StateResource[] {
         const next: StateResource[] = [];
+        const carried = new Set<StateResource>();
         for (const slot of this.slots) {
-            const s = slot.settled ? slot.state : this.old.get(slot.msg.urn);
+            const s = slot.settled ? slot.state : slot.prev;
             if (s) next.push(s);
+            if (!slot.settled && slot.prev) carried.add(slot.prev);
         }
-        for (const [urn, s] of this.old) if (!this.seen.has(urn)) next.push(s);
-        return topoSort(next);
+        for (const [urn, s] of this.old) if (!this.seen.has(urn) && !this.claimed.has(urn) && !carried.has(s)) next.push(s);
+        // A resource found by its alias has its new URN: references to the old one follow (as the snapshot does).
+        const rename = (u: string) => (this.claimed.has(u) ? this.claimed.get(u)! : u);
+        const renamed = next.map((s) => (carried.has(s) || this.old.get(s.urn) === s ? { ...s, parent: rename(s.parent), dependencies: s.dependencies.map(rename) } : s));
+        return topoSort(renamed);
     }
 
     /** The registrations' entries, then the deletes. */

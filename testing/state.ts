@@ -21,6 +21,10 @@ export interface StateResource {
     additionalSecretOutputs: string[];
     /** Read with ReadResource (`get`): refreshed and re-read, never updated or deleted. */
     external: boolean;
+    /** The `ignoreChanges` paths of the last registration (a refresh's diff applies them). */
+    ignoreChanges?: string[];
+    /** A create or update failed with an id: the provider's reasons. The next up updates the resource. */
+    initErrors?: string[];
 }
 
 export interface ProgramState {

@@ -7,7 +7,8 @@
  * Configure with acceptSecrets=false), and outputs are re-marked by key (plus `additionalSecretOutputs`) before they
  * go back to the program.
  */
-import { annotateSecrets, type Lifecycle, type ManagedResource, PROVIDER_KEY } from "./engine";
+import { annotateSecrets, type Goal, type Lifecycle, type ManagedResource, PROVIDER_KEY, ProtectedError } from "./engine";
+import { processIgnoreChanges } from "./property-path";
 import type { PlanEntry, ProgramPlan } from "./plan";
 import type { RegisterMessage } from "./program-protocol";
 import type { JsonObject } from "./provider-host";
@@ -21,6 +22,8 @@ export interface Slot {
     /** The step ran (successfully or not) and `state` is what it left; otherwise the old state stands. */
     settled: boolean;
     state?: StateResource;
+    /** The old state the step started from (found by URN or by an alias). */
+    prev?: StateResource;
 }
 
 /** What the program gets back for a registration. */
@@ -40,6 +43,8 @@ export async function registerStep(
     prev: StateResource | undefined,
     dryRun: boolean,
     deferDelete: (deleteOld: () => Promise<void>) => void,
+    /** preview: takes an error that fails the preview once every step has been planned. */
+    previewError?: (e: Error) => void,
 ): Promise<Registered> {
     const providerWire = msg.inputs[PROVIDER_KEY];
     const providerText = unwrapSecrets(providerWire);
@@ -48,16 +53,31 @@ export async function registerStep(
     }
     const inputs: JsonObject = { ...msg.inputs };
     delete inputs[PROVIDER_KEY];
+    const programInputs: JsonObject = { ...inputs };
     const managedPrev = prev && !prev.external ? prev : undefined;
+    let patched = inputs;
     if (managedPrev) {
-        // ignoreChanges (top-level keys): the old input value is used instead of the program's.
-        for (const key of msg.ignoreChanges) {
-            if (key in managedPrev.inputs) inputs[key] = managedPrev.inputs[key];
-            else delete inputs[key];
+        // ignoreChanges: the old value at each path (nested ones too) stands for the program's, before Check
+        // (step_generator.go generateSteps -> processIgnoreChanges).
+        try {
+            patched = processIgnoreChanges(inputs, managedPrev.inputs, msg.ignoreChanges);
+        } catch (e) {
+            throw new Error(`${msg.urn}: the ignoreChanges option: ${(e as Error).message} (name paths that exist in the resource's inputs, e.g. "rules[0].value")`);
         }
+        delete patched[PROVIDER_KEY];
     }
-    const r = lc.resource(msg.type, msg.name, providerText, inputs, { urn: msg.urn });
-    if (managedPrev) r.state = { id: managedPrev.id, inputs: managedPrev.inputs, outputs: managedPrev.outputs };
+    const r = lc.resource(msg.type, msg.name, providerText, patched, { urn: msg.urn });
+    if (managedPrev) {
+        r.state = { id: managedPrev.id, inputs: managedPrev.inputs, outputs: managedPrev.outputs, ...(managedPrev.initErrors ? { initErrors: managedPrev.initErrors } : {}) };
+    }
+    const goal: Goal = {
+        protect: msg.protect,
+        oldProtect: managedPrev?.protect ?? false,
+        oldRetainOnDelete: managedPrev?.retainOnDelete ?? false,
+        deleteBeforeReplace: msg.deleteBeforeReplace,
+        replaceOnChanges: msg.replaceOnChanges ?? [],
+        hasInitErrors: (managedPrev?.initErrors?.length ?? 0) > 0,
+    };
     const finish = (outputs: JsonObject) => {
         let out = markAdditionalSecrets(outputs, msg.additionalSecretOutputs);
         if (isSecret(providerWire)) out = markSecret(out, PROVIDER_KEY);
@@ -65,7 +85,15 @@ export async function registerStep(
     };
 
     if (dryRun) {
-        const e = await r.preview();
+        let e: PlanEntry;
+        try {
+            e = await r.preview(undefined, { goal, programInputs });
+        } catch (err) {
+            // A preview shows the whole plan and fails at the end (the step generator only marks the error).
+            if (!(err instanceof ProtectedError) || !previewError) throw err;
+            previewError(err);
+            e = await r.preview(undefined, { goal: { ...goal, protect: false }, programInputs });
+        }
         slot.entry = e;
         const id = e.op === "create" || e.op === "replace" ? "" : managedPrev!.id;
         const outputs = e.op === "same" ? managedPrev!.outputs : e.outputs ?? {};
@@ -73,14 +101,15 @@ export async function registerStep(
     }
 
     try {
-        slot.entry = await r.up(undefined, { deferDelete });
+        slot.entry = await r.up(undefined, { deferDelete, goal, programInputs });
     } finally {
         // Also after a failure: a partially created resource, or the old state of a failed update; no state
         // when a delete-before-replace deleted the old object and the create failed.
         slot.settled = true;
         if (r.state) {
             const inputsState = isSecret(providerWire) ? markSecret(r.state.inputs, PROVIDER_KEY) : r.state.inputs;
-            slot.state = stateOf(msg, { id: r.state.id, inputs: inputsState, outputs: finish(r.state.outputs) }, false);
+            const initErrors = r.state.initErrors?.length ? { initErrors: r.state.initErrors } : {};
+            slot.state = stateOf(msg, { id: r.state.id, inputs: inputsState, outputs: finish(r.state.outputs), ...initErrors }, false);
         }
     }
     return { id: slot.state!.id, outputs: slot.state!.outputs };
@@ -110,11 +139,16 @@ export async function readStep(
 }
 
 /** A state resource of a registration (a read one is external: never updated or deleted, and not protected). */
-function stateOf(msg: RegisterMessage, object: { id: string; inputs: JsonObject; outputs: JsonObject }, external: boolean): StateResource {
+function stateOf(
+    msg: RegisterMessage,
+    object: { id: string; inputs: JsonObject; outputs: JsonObject; initErrors?: string[] },
+    external: boolean,
+): StateResource {
     return {
         urn: msg.urn, type: msg.type, name: msg.name, parent: msg.parent, ...object,
         dependencies: msg.dependencies, protect: external ? false : msg.protect, retainOnDelete: external ? false : msg.retainOnDelete,
         additionalSecretOutputs: msg.additionalSecretOutputs, external,
+        ...(msg.ignoreChanges.length && !external ? { ignoreChanges: msg.ignoreChanges } : {}),
     };
 }
 
@@ -148,7 +182,7 @@ export async function refreshAll(lc: Lifecycle, state: ProgramState, plan: Progr
     try {
         await forEachLimited(list, parallel, async (s, i) => {
             const r = managedFrom(lc, s);
-            const e = await r.refresh();
+            const e = await r.refresh({ ignoreChanges: s.ignoreChanges, legacyDiff: s.external });
             entries[i] = e;
             if (e.dropped) {
                 dropped.add(s.urn);
@@ -163,17 +197,35 @@ export async function refreshAll(lc: Lifecycle, state: ProgramState, plan: Progr
     }
 }
 
-/** `pulumi destroy`: every resource, dependents first; refused while any is protected. */
+/**
+ * `pulumi destroy`: every resource, dependents first. A protected one is refused (step.go DeleteStep.Apply) and
+ * stays with what it depends on; the others are deleted, then the destroy fails naming every protected one.
+ */
 export async function destroyAll(lc: Lifecycle, state: ProgramState, plan: ProgramPlan): Promise<void> {
     const order = topoSort(state.resources).reverse();
-    const protectedOnes = order.filter((s) => s.protect);
-    if (protectedOnes.length) {
-        throw new Error(`cannot delete protected resources: ${protectedOnes.map((s) => s.urn).join(", ")} (remove the protect option and run up first)`);
-    }
+    const byUrn = new Map(state.resources.map((s) => [s.urn, s]));
+    const kept = new Set<string>();
+    const keep = (s: StateResource) => {
+        for (const d of [s.parent, ...s.dependencies]) {
+            const dep = d ? byUrn.get(d) : undefined;
+            if (dep && !kept.has(dep.urn)) {
+                kept.add(dep.urn);
+                keep(dep);
+            }
+        }
+    };
+    const refused: ProtectedError[] = [];
     for (const s of order) {
+        if (kept.has(s.urn)) continue;
+        if (s.protect) {
+            refused.push(new ProtectedError(s.urn, "delete"));
+            keep(s);
+            continue;
+        }
         plan.push(await deleteResource(lc, s));
         state.resources = state.resources.filter((x) => x.urn !== s.urn);
     }
+    if (refused.length) throw new Error(refused.map((e) => e.message).join("\n"));
     state.outputs = {};
 }
 
