@@ -340,7 +340,9 @@ export class ProgramRunner {
         } catch (e) {
             error = e;
         }
-        await proc.finish(error !== undefined);
+        // A refused registration fails the program too, maybe only after "done" (its rejection surfaces late): that
+        // process must not serve the next step.
+        await proc.finish(error !== undefined || deployment.failure !== undefined);
         this.active.delete(handle);
         this.returnChild(proc);
         const programOutput = proc.output();
