@@ -28,6 +28,8 @@ export class Deployment {
     private readonly claimed = new Map<string, string>();
     /** URN now -> the old URNs it is known by (a matched alias; a component's aliases): its children inherit them. */
     private readonly knownAs = new Map<string, string[]>();
+    /** Old objects of replacements left pending deletion by an earlier up: deleted at the end of this one. */
+    private readonly pending: StateResource[];
     /** preview: errors the engine reports at the end, after planning every step (a protected replacement). */
     readonly previewErrors: Error[] = [];
 
@@ -37,7 +39,8 @@ export class Deployment {
         previous: StateResource[],
         private readonly names: { project: string; stack: string } = { project: "project", stack: "stack" },
     ) {
-        this.old = new Map(previous.map((s) => [s.urn, s]));
+        this.old = new Map(previous.filter((s) => !s.delete).map((s) => [s.urn, s]));
+        this.pending = previous.filter((s) => s.delete);
     }
 
     private get aliasContext(): AliasContext {
@@ -124,10 +127,10 @@ export class Deployment {
     async deleteDropped(): Promise<void> {
         const dropped = [...this.old.values()].filter((s) => !this.seen.has(s.urn) && !this.claimed.has(s.urn));
         if (this.dryRun) {
-            for (const s of topoSort(dropped).reverse()) {
+            for (const s of topoSort([...dropped, ...this.pending]).reverse()) {
                 this.deletes.push({ urn: s.urn, name: s.name, type: s.type, op: "delete", changedFields: [] });
                 // step.go DeleteStep.Apply checks protect before the preview check: the preview fails too.
-                if (s.protect) this.previewErrors.push(new ProtectedError(s.urn, "delete"));
+                if (s.protect && !s.delete) this.previewErrors.push(new ProtectedError(s.urn, "delete"));
             }
             return;
         }
@@ -146,13 +149,22 @@ export class Deployment {
         const lc = await this.lc;
         // The old objects of replacements go with the dropped resources, dependents first (by the old
         // dependencies); their URNs are registered again, so they cannot clash with a dropped one's.
-        for (const s of topoSort([...dropped, ...this.deleteOld.keys()]).reverse()) {
+        // Pending deletes of an earlier up go with them (step_generator.go GenerateDeletes: `res.Delete` ->
+        // DeleteReplacementStep, no protect check); one that fails again stays pending.
+        for (const s of topoSort([...dropped, ...this.deleteOld.keys(), ...this.pending]).reverse()) {
             const run = this.deleteOld.get(s);
             if (run) {
                 await run().catch((e: unknown) => {
                     throw new Error(`deleting the replaced object ${s.id} of ${s.urn} failed: ${(e as Error).message ?? e}`);
                 });
                 this.deleteOld.delete(s);
+                continue;
+            }
+            if (s.delete) {
+                this.deletes.push(await deleteResource(lc, s).catch((e: unknown) => {
+                    throw new Error(`deleting the object ${s.id} of ${s.urn} left pending deletion by an earlier up failed: ${(e as Error).message ?? e}`);
+                }));
+                this.pending.splice(this.pending.indexOf(s), 1);
                 continue;
             }
             if (kept.has(s.urn)) continue;
@@ -174,7 +186,10 @@ export class Deployment {
     withUndeleted(error: unknown): unknown {
         const left = [...this.deleteOld.keys()].map((old) => `${old.id} (${old.urn})`);
         if (!error || !left.length) return error;
-        return new Error(`${(error as Error).message ?? error}\n(the old objects of replacements were not deleted: ${left.join(", ")}; delete them by hand)`);
+        return new Error(
+            `${(error as Error).message ?? error}\n(the old objects of replacements were not deleted: ${left.join(", ")}; they stay in the ` +
+                "state marked for deletion, and the next up deletes them)",
+        );
     }
 
     /**
@@ -190,9 +205,13 @@ export class Deployment {
             if (!slot.settled && slot.prev) carried.add(slot.prev);
         }
         for (const [urn, s] of this.old) if (!this.seen.has(urn) && !this.claimed.has(urn) && !carried.has(s)) next.push(s);
+        // The old halves of replacements not deleted (a failed delete, or a deployment that failed first) stay in the
+        // state marked for deletion, as the engine marks them when the new object is created (CreateStep.Apply).
+        for (const s of this.deleteOld.keys()) next.push({ ...s, delete: true });
+        next.push(...this.pending);
         // A resource found by its alias has its new URN: references to the old one follow (as the snapshot does).
         const rename = (u: string) => (this.claimed.has(u) ? this.claimed.get(u)! : u);
-        const renamed = next.map((s) => (carried.has(s) || this.old.get(s.urn) === s ? { ...s, parent: rename(s.parent), dependencies: s.dependencies.map(rename) } : s));
+        const renamed = next.map((s) => (carried.has(s) || this.old.get(s.urn) === s || s.delete ? { ...s, parent: rename(s.parent), dependencies: s.dependencies.map(rename) } : s));
         return topoSort(renamed);
     }
 

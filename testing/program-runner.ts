@@ -27,9 +27,11 @@
  * resource stays on the service), deleteBeforeReplace (the option overrides the provider's diff), replaceOnChanges,
  * ignoreChanges with nested paths, aliases (a rename, move or retype with an alias is the same resource).
  *
- * Not modelled: a replaced object whose deferred delete failed, or was never reached because the deployment failed
- * first, is not kept in the state as pending deletion (the engine would delete it at the next up; the error names
- * it), component resources and non-dynamic resources in the state (they are echoed by the mocks and not recorded).
+ * A replaced object whose deferred delete failed, or was never reached because the deployment failed first, stays
+ * in the state marked for deletion (`delete: true`), and the next up deletes it.
+ *
+ * Not modelled: component resources and non-dynamic resources in the state (they are echoed by the mocks and not
+ * recorded), deletes in parallel (they run one at a time, dependents first).
  */
 import * as fs from "fs";
 import * as path from "path";

@@ -25,6 +25,11 @@ export interface StateResource {
     ignoreChanges?: string[];
     /** A create or update failed with an id: the provider's reasons. The next up updates the resource. */
     initErrors?: string[];
+    /**
+     * Pending deletion: the old object of a create-before-delete replacement whose delete failed or was not reached
+     * (its URN is also the new object's). The next up deletes it, as the engine does with `delete: true` resources.
+     */
+    delete?: true;
 }
 
 export interface ProgramState {
@@ -63,17 +68,19 @@ export async function saveState(file: string | undefined, state: ProgramState): 
 
 /** Stable topological order: every resource after its dependencies and parent (those present in the list). */
 export function topoSort(list: StateResource[]): StateResource[] {
-    const byUrn = new Map(list.map((s) => [s.urn, s]));
-    const mark = new Map<string, "visiting" | "done">();
+    // A URN may stand for two resources (a new one and the old one pending deletion): dependencies name the live one.
+    const byUrn = new Map(list.filter((s) => s.delete).map((s) => [s.urn, s]));
+    for (const s of list) if (!s.delete) byUrn.set(s.urn, s);
+    const mark = new Map<StateResource, "visiting" | "done">();
     const out: StateResource[] = [];
     const visit = (s: StateResource) => {
-        if (mark.has(s.urn)) return; // done, or a cycle (which the SDK cannot produce): keep the given order
-        mark.set(s.urn, "visiting");
+        if (mark.has(s)) return; // done, or a cycle (which the SDK cannot produce): keep the given order
+        mark.set(s, "visiting");
         for (const d of [s.parent, ...s.dependencies]) {
             const dep = d ? byUrn.get(d) : undefined;
             if (dep) visit(dep);
         }
-        mark.set(s.urn, "done");
+        mark.set(s, "done");
         out.push(s);
     };
     list.forEach(visit);

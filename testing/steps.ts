@@ -178,14 +178,14 @@ export async function deleteResource(lc: Lifecycle, s: StateResource): Promise<P
 export async function refreshAll(lc: Lifecycle, state: ProgramState, plan: ProgramPlan, parallel?: number): Promise<void> {
     const list = [...state.resources];
     const entries: Array<PlanEntry | undefined> = list.map(() => undefined);
-    const dropped = new Set<string>();
+    const dropped = new Set<StateResource>();
     try {
         await forEachLimited(list, parallel, async (s, i) => {
             const r = managedFrom(lc, s);
             const e = await r.refresh({ ignoreChanges: s.ignoreChanges, legacyDiff: s.external });
             entries[i] = e;
             if (e.dropped) {
-                dropped.add(s.urn);
+                dropped.add(s);
             } else {
                 const st = r.state!;
                 Object.assign(s, { id: st.id, inputs: st.inputs, outputs: markAdditionalSecrets(st.outputs, s.additionalSecretOutputs) });
@@ -193,7 +193,7 @@ export async function refreshAll(lc: Lifecycle, state: ProgramState, plan: Progr
         });
     } finally {
         for (const e of entries) if (e) plan.push(e);
-        state.resources = state.resources.filter((x) => !dropped.has(x.urn));
+        state.resources = state.resources.filter((x) => !dropped.has(x));
     }
 }
 
@@ -203,7 +203,7 @@ export async function refreshAll(lc: Lifecycle, state: ProgramState, plan: Progr
  */
 export async function destroyAll(lc: Lifecycle, state: ProgramState, plan: ProgramPlan): Promise<void> {
     const order = topoSort(state.resources).reverse();
-    const byUrn = new Map(state.resources.map((s) => [s.urn, s]));
+    const byUrn = new Map(state.resources.filter((s) => !s.delete).map((s) => [s.urn, s]));
     const kept = new Set<string>();
     const keep = (s: StateResource) => {
         for (const d of [s.parent, ...s.dependencies]) {
@@ -217,13 +217,14 @@ export async function destroyAll(lc: Lifecycle, state: ProgramState, plan: Progr
     const refused: ProtectedError[] = [];
     for (const s of order) {
         if (kept.has(s.urn)) continue;
-        if (s.protect) {
+        // A pending delete is the old half of a replacement: never protected (DeleteReplacementStep).
+        if (s.protect && !s.delete) {
             refused.push(new ProtectedError(s.urn, "delete"));
             keep(s);
             continue;
         }
         plan.push(await deleteResource(lc, s));
-        state.resources = state.resources.filter((x) => x.urn !== s.urn);
+        state.resources = state.resources.filter((x) => x !== s);
     }
     if (refused.length) throw new Error(refused.map((e) => e.message).join("\n"));
     state.outputs = {};

@@ -1,0 +1,145 @@
+/* istanbul ignore file */
+/**
+ * Issue 32, third part: the order and the concurrency of steps (dependsOn, parallel creates), replaced objects left
+ * pending deletion and deleted by the next up, and customTimeouts, through the testing kit (ProgramTest, the SDK's
+ * real dynamic-provider host) with the Memo resource of test/fixtures/engine-program (kept in a JSON file). Each
+ * case states the real engine's rule and cites it (pulumi/pulumi).
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { ProgramRunError, ProgramTest, type ProgramPlan } from "../../testing";
+
+const PROGRAM = path.resolve(__dirname, "..", "fixtures", "engine-program");
+const MEMO = "pulumi-nodejs:dynamic/engine:Memo";
+const STEP_MS = 120_000;
+
+interface MemoDb {
+  nextId: number;
+  objects: Record<string, Record<string, any>>;
+  log: string[];
+  failDeletes?: string[];
+}
+
+let tmp: string;
+let file: string;
+let t: ProgramTest;
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "engine-steps-"));
+  file = path.join(tmp, "memos.json");
+  fs.writeFileSync(file, JSON.stringify({ nextId: 1, objects: {}, log: [] }));
+  t = await ProgramTest.start({ dir: PROGRAM, stack: "dev", config: { "engine:appName": "engine-steps", "engine:memoFile": file } });
+}, STEP_MS);
+afterAll(async () => {
+  await t?.close();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const db = (): MemoDb => JSON.parse(fs.readFileSync(file, "utf8")) as MemoDb;
+const edit = (f: (d: MemoDb) => void) => {
+  const d = db();
+  f(d);
+  fs.writeFileSync(file, JSON.stringify(d));
+};
+const logSince = (from: number) => db().log.slice(from);
+const declare = (memos: unknown[]) => t.runner.setConfig("engine:memos", JSON.stringify(memos));
+const memoOps = (plan: ProgramPlan) => plan.filter((e) => e.type === MEMO).map((e) => [e.name, e.op]);
+const memos = () => t.state().resources.filter((r) => r.type === MEMO);
+
+describe("dependsOn and parallel steps", () => {
+  // Creates: the SDK resolves a dependency's URN only when its RegisterResource answer is back (sdk/nodejs
+  // runtime/resource.ts, dependsOn awaits `dependency.urn`), so a dependent registers after its dependency is
+  // created; independent registrations are stepped concurrently (the step executor's workers, `--parallel`).
+  // Deletes: step_generator.go ScheduleDeletes, dependents first.
+  it("a dependent is created after what it depends on, and deleted before it", async () => {
+    const from = db().log.length;
+    declare([
+      { resource: "base", text: "base" },
+      { resource: "top", text: "top", opts: { dependsOn: ["base"] } },
+    ]);
+    await t.up();
+    const ids = Object.fromEntries(memos().map((r) => [r.name, r.id]));
+    expect(logSince(from)).toEqual([`create ${ids.base}`, `create ${ids.top}`]);
+    expect(memos().find((r) => r.name === "top")!.dependencies).toContain(memos().find((r) => r.name === "base")!.urn);
+
+    const next = db().log.length;
+    declare([]);
+    expect(memoOps(await t.up())).toEqual([
+      ["top", "delete"],
+      ["base", "delete"],
+    ]);
+    expect(logSince(next)).toEqual([`delete ${ids.top}`, `delete ${ids.base}`]);
+  }, STEP_MS);
+
+  it("two independent creates run at the same time (each waits until the other has started)", async () => {
+    declare([
+      { resource: "left", text: "left", waitFor: "right" },
+      { resource: "right", text: "right", waitFor: "left" },
+    ]);
+    expect(memoOps(await t.up())).toEqual([
+      ["left", "create"],
+      ["right", "create"],
+    ]);
+    declare([]);
+    await t.up();
+  }, STEP_MS);
+});
+
+describe("a replaced object whose delete failed stays pending deletion", () => {
+  // step.go CreateStep.Apply marks the old object `Delete = true` when the replacement is created; a failed (or
+  // never reached) delete leaves it in the snapshot so, and step_generator.go GenerateDeletes deletes every
+  // `res.Delete` resource at the next up (DeleteReplacementStep: no protect check). TestDestroyWithPendingDelete
+  // (pkg/engine/lifecycletest).
+  it("the up fails naming it; the state keeps it marked for deletion; the next up deletes it", async () => {
+    declare([{ resource: "pd", text: "one", opts: { replaceOnChanges: ["text"] } }]);
+    await t.up();
+    const oldId = memos()[0]!.id;
+    edit((d) => {
+      d.failDeletes = [oldId];
+    });
+
+    declare([{ resource: "pd", text: "two", opts: { replaceOnChanges: ["text"] } }]);
+    const e = (await t.up().catch((err: unknown) => err)) as ProgramRunError;
+    expect(e).toBeInstanceOf(ProgramRunError);
+    expect(e.message).toContain(`deleting the replaced object ${oldId} of urn:pulumi:dev::engine-program::${MEMO}::pd failed`);
+    expect(e.message).toContain("they stay in the state marked for deletion, and the next up deletes them");
+    const newId = memos().find((r) => !r.delete)!.id;
+    expect(memos().map((r) => [r.id, r.delete ?? false])).toEqual([
+      [newId, false],
+      [oldId, true],
+    ]);
+    expect(Object.keys(db().objects).sort()).toEqual([newId, oldId].sort());
+
+    edit((d) => {
+      d.failDeletes = [];
+    });
+    const from = db().log.length;
+    expect(memoOps(await t.up())).toEqual([
+      ["pd", "same"],
+      ["pd", "delete"],
+    ]);
+    expect(logSince(from)).toEqual([`delete ${oldId}`]);
+    expect(memos().map((r) => r.id)).toEqual([newId]);
+    declare([]);
+    await t.up();
+  }, STEP_MS);
+});
+
+describe("customTimeouts", () => {
+  // The engine sends the option's create/update/delete timeouts in the provider requests (step.go: `Timeout:
+  // s.new.CustomTimeouts.Create`, ...), but the SDK's dynamic-provider host never reads them
+  // (cmd/dynamic-provider/index.js): a dynamic provider's calls run to their own deadlines. The kit runs the same
+  // host, so the option changes nothing offline either; this checks that the host still ignores it.
+  it("the dynamic-provider host does not read a request's timeout", () => {
+    const host = fs.readFileSync(require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js"), "utf8");
+    expect(host).toMatch(/async create\(call, callback\)/);
+    expect(host).not.toMatch(/getTimeout\(/);
+  });
+
+  it("a program that sets it runs as without it", async () => {
+    const from = db().log.length;
+    declare([{ resource: "timed", text: "t", opts: { customTimeouts: { create: "1s", update: "1s", delete: "1s" } } }]);
+    expect(memoOps(await t.up())).toEqual([["timed", "create"]]);
+    expect(logSince(from)).toEqual([`create ${memos()[0]!.id}`]);
+  }, STEP_MS);
+});
