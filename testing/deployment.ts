@@ -151,6 +151,7 @@ export class Deployment {
         // dependencies); their URNs are registered again, so they cannot clash with a dropped one's.
         // Pending deletes of an earlier up go with them (step_generator.go GenerateDeletes: `res.Delete` ->
         // DeleteReplacementStep, no protect check); one that fails again stays pending.
+        const deleting = new Set([...dropped, ...this.pending].map((s) => s.urn));
         for (const s of topoSort([...dropped, ...this.deleteOld.keys(), ...this.pending]).reverse()) {
             const run = this.deleteOld.get(s);
             if (run) {
@@ -161,7 +162,7 @@ export class Deployment {
                 continue;
             }
             if (s.delete) {
-                this.deletes.push(await deleteResource(lc, s).catch((e: unknown) => {
+                this.deletes.push(await deleteResource(lc, s, deleting).catch((e: unknown) => {
                     throw new Error(`deleting the object ${s.id} of ${s.urn} left pending deletion by an earlier up failed: ${(e as Error).message ?? e}`);
                 }));
                 this.pending.splice(this.pending.indexOf(s), 1);
@@ -175,7 +176,7 @@ export class Deployment {
                 keep(s);
                 continue;
             }
-            this.deletes.push(await deleteResource(lc, s));
+            this.deletes.push(await deleteResource(lc, s, deleting));
             this.old.delete(s.urn);
         }
         if (refused.length === 1) throw refused[0];

@@ -21,6 +21,8 @@ export interface StateResource {
     additionalSecretOutputs: string[];
     /** Read with ReadResource (`get`): refreshed and re-read, never updated or deleted. */
     external: boolean;
+    /** The `deletedWith` option: the URN whose delete takes this resource with it (no delete of its own then). */
+    deletedWith?: string;
     /** The `ignoreChanges` paths of the last registration (a refresh's diff applies them). */
     ignoreChanges?: string[];
     /** A create or update failed with an id: the provider's reasons. The next up updates the resource. */
@@ -76,7 +78,7 @@ export function topoSort(list: StateResource[]): StateResource[] {
     const visit = (s: StateResource) => {
         if (mark.has(s)) return; // done, or a cycle (which the SDK cannot produce): keep the given order
         mark.set(s, "visiting");
-        for (const d of [s.parent, ...s.dependencies]) {
+        for (const d of [s.parent, ...s.dependencies, s.deletedWith ?? ""]) {
             const dep = d ? byUrn.get(d) : undefined;
             if (dep) visit(dep);
         }

@@ -149,6 +149,7 @@ function stateOf(
         dependencies: msg.dependencies, protect: external ? false : msg.protect, retainOnDelete: external ? false : msg.retainOnDelete,
         additionalSecretOutputs: msg.additionalSecretOutputs, external,
         ...(msg.ignoreChanges.length && !external ? { ignoreChanges: msg.ignoreChanges } : {}),
+        ...(msg.deletedWith && !external ? { deletedWith: msg.deletedWith } : {}),
     };
 }
 
@@ -163,10 +164,15 @@ function managedFrom(lc: Lifecycle, s: StateResource): ManagedResource {
     return r;
 }
 
-/** Deletes a resource of the state; a read (external) or retainOnDelete one is only dropped from it. */
-export async function deleteResource(lc: Lifecycle, s: StateResource): Promise<PlanEntry> {
+/**
+ * Deletes a resource of the state; a read (external) or retainOnDelete one is only dropped from it, and so is one
+ * whose `deletedWith` resource is deleted in the same deployment (`deleting`: their URNs), as step.go
+ * DeleteStep.Apply does (isDeletedWith).
+ */
+export async function deleteResource(lc: Lifecycle, s: StateResource, deleting: Set<string> = new Set()): Promise<PlanEntry> {
     const entry: PlanEntry = { urn: s.urn, name: s.name, type: s.type, op: "delete", changedFields: [] };
     if (s.external || s.retainOnDelete) return { ...entry, retained: true };
+    if (s.deletedWith && deleting.has(s.deletedWith)) return { ...entry, deletedWith: s.deletedWith };
     await managedFrom(lc, s).destroy();
     return entry;
 }
@@ -215,6 +221,7 @@ export async function destroyAll(lc: Lifecycle, state: ProgramState, plan: Progr
         }
     };
     const refused: ProtectedError[] = [];
+    const deleting = new Set(state.resources.map((s) => s.urn));
     for (const s of order) {
         if (kept.has(s.urn)) continue;
         // A pending delete is the old half of a replacement: never protected (DeleteReplacementStep).
@@ -223,7 +230,7 @@ export async function destroyAll(lc: Lifecycle, state: ProgramState, plan: Progr
             keep(s);
             continue;
         }
-        plan.push(await deleteResource(lc, s));
+        plan.push(await deleteResource(lc, s, deleting));
         state.resources = state.resources.filter((x) => x !== s);
     }
     if (refused.length) throw new Error(refused.map((e) => e.message).join("\n"));

@@ -125,6 +125,42 @@ describe("a replaced object whose delete failed stays pending deletion", () => {
   }, STEP_MS);
 });
 
+describe("deletedWith", () => {
+  // step.go DeleteStep.Apply: no provider Delete for a resource whose deletedWith resource is deleted in the same
+  // deployment (isDeletedWith); step_generator.go ScheduleDeletes orders it as a dependent.
+  it("deleted along with its owner: only the owner's delete reaches the provider; alone: its own delete", async () => {
+    declare([
+      { resource: "owner", text: "owner" },
+      { resource: "part", text: "part", opts: { deletedWith: "owner" } },
+      { resource: "piece", text: "piece", opts: { deletedWith: "owner" } },
+    ]);
+    await t.up();
+    const ids = Object.fromEntries(memos().map((r) => [r.name, r.id]));
+
+    let from = db().log.length;
+    declare([
+      { resource: "owner", text: "owner" },
+      { resource: "part", text: "part", opts: { deletedWith: "owner" } },
+    ]);
+    expect(memoOps(await t.up())).toEqual([
+      ["owner", "same"],
+      ["part", "same"],
+      ["piece", "delete"],
+    ]);
+    expect(logSince(from)).toEqual([`delete ${ids.piece}`]);
+
+    from = db().log.length;
+    declare([]);
+    const plan = await t.up();
+    expect(plan.filter((e) => e.type === MEMO).map((e) => [e.name, e.op, e.deletedWith ?? ""])).toEqual([
+      ["part", "delete", `urn:pulumi:dev::engine-program::${MEMO}::owner`],
+      ["owner", "delete", ""],
+    ]);
+    expect(logSince(from)).toEqual([`delete ${ids.owner}`]);
+    expect(memos()).toEqual([]);
+  }, STEP_MS);
+});
+
 describe("customTimeouts", () => {
   // The engine sends the option's create/update/delete timeouts in the provider requests (step.go: `Timeout:
   // s.new.CustomTimeouts.Create`, ...), but the SDK's dynamic-provider host never reads them
