@@ -8,7 +8,7 @@ import { aliasUrns, type AliasContext } from "./aliases";
 import { ProtectedError, type Lifecycle } from "./engine";
 import type { PlanEntry, ProgramPlan } from "./plan";
 import type { ComponentMessage, RegisterMessage } from "./program-protocol";
-import { topoSort, type StateResource } from "./state";
+import { scheduleDeletes, topoSort, type DeleteOutcome, type StateResource } from "./state";
 import { deleteResource, readStep, registerStep, type Registered, type Slot } from "./steps";
 
 export class Deployment {
@@ -135,50 +135,39 @@ export class Deployment {
             return;
         }
         const refused: ProtectedError[] = [];
-        /** What a refused resource depends on stays: it cannot go before its dependent. */
-        const kept = new Set<string>();
-        const keep = (s: StateResource) => {
-            for (const d of [s.parent, ...s.dependencies]) {
-                const dep = d ? this.old.get(d) : undefined;
-                if (dep && !kept.has(dep.urn)) {
-                    kept.add(dep.urn);
-                    keep(dep);
-                }
-            }
-        };
         const lc = await this.lc;
         // The old objects of replacements go with the dropped resources, dependents first (by the old
         // dependencies); their URNs are registered again, so they cannot clash with a dropped one's.
         // Pending deletes of an earlier up go with them (step_generator.go GenerateDeletes: `res.Delete` ->
         // DeleteReplacementStep, no protect check); one that fails again stays pending.
         const deleting = new Set([...dropped, ...this.pending].map((s) => s.urn));
-        for (const s of topoSort([...dropped, ...this.deleteOld.keys(), ...this.pending]).reverse()) {
-            const run = this.deleteOld.get(s);
-            if (run) {
-                await run().catch((e: unknown) => {
+        const run = async (s: StateResource): Promise<DeleteOutcome<PlanEntry>> => {
+            const deleteOld = this.deleteOld.get(s);
+            if (deleteOld) {
+                await deleteOld().catch((e: unknown) => {
                     throw new Error(`deleting the replaced object ${s.id} of ${s.urn} failed: ${(e as Error).message ?? e}`);
                 });
                 this.deleteOld.delete(s);
-                continue;
+                return {};
             }
             if (s.delete) {
-                this.deletes.push(await deleteResource(lc, s, deleting).catch((e: unknown) => {
+                const entry = await deleteResource(lc, s, deleting).catch((e: unknown) => {
                     throw new Error(`deleting the object ${s.id} of ${s.urn} left pending deletion by an earlier up failed: ${(e as Error).message ?? e}`);
-                }));
+                });
                 this.pending.splice(this.pending.indexOf(s), 1);
-                continue;
+                return { entry };
             }
-            if (kept.has(s.urn)) continue;
             // step.go DeleteStep.Apply refuses; the step executor goes on with the other deletes and fails the
-            // deployment at the end, naming every protected one.
+            // deployment at the end, naming every protected one. What it depends on stays.
             if (s.protect) {
                 refused.push(new ProtectedError(s.urn, "delete"));
-                keep(s);
-                continue;
+                return { kept: true };
             }
-            this.deletes.push(await deleteResource(lc, s, deleting));
+            const entry = await deleteResource(lc, s, deleting);
             this.old.delete(s.urn);
-        }
+            return { entry };
+        };
+        await scheduleDeletes([...dropped, ...this.deleteOld.keys(), ...this.pending], run, (e) => this.deletes.push(e));
         if (refused.length === 1) throw refused[0];
         if (refused.length > 1) throw new Error(refused.map((e) => e.message).join("\n"));
     }

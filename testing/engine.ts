@@ -344,14 +344,17 @@ export class ManagedResource {
     }
 
     /**
-     * `pulumi refresh`: read with the old outputs and inputs; drops the resource when read returns no id. Whether
-     * the refresh changed anything is judged as the engine judges it (step.go RefreshStep.Apply, since "refresh
-     * diffs relative to desired state"): the provider's diff of the refreshed inputs and outputs (as olds) against
-     * the old inputs (as news); DIFF_UNKNOWN compares the refreshed and old inputs, ignoreChanges applied. An
-     * external (read) resource, or `legacyDiff` (PULUMI_ENABLE_LEGACY_REFRESH_DIFF), compares outputs only.
-     * changedFields lists the output and input keys that differ; empty when the diff says nothing changed.
+     * `pulumi refresh`: read with the old outputs and inputs; drops the resource when read returns no id.
+     *
+     * With `judge: "diff"` (what ProgramRunner uses) the refresh's change is judged as the engine judges it (step.go
+     * RefreshStep.Apply, since "refresh diffs relative to desired state"): the provider's diff of the refreshed
+     * inputs and outputs (as olds) against the old inputs (as news); DIFF_UNKNOWN compares the refreshed and old
+     * inputs, ignoreChanges applied; changedFields then lists the output and input keys that differ, and is empty
+     * when the diff says nothing changed. By default (`judge: "outputs"`, the engine's legacy mode
+     * PULUMI_ENABLE_LEGACY_REFRESH_DIFF, and its rule for an external resource) changedFields lists the output keys
+     * the read moved: the unit-level view of what a provider's read returns.
      */
-    async refresh(opts: { ignoreChanges?: string[]; legacyDiff?: boolean } = {}): Promise<PlanEntry> {
+    async refresh(opts: { ignoreChanges?: string[]; judge?: "diff" | "outputs" } = {}): Promise<PlanEntry> {
         await this.lc.ensureConfigured();
         const old = this.state;
         if (!old) throw new Error(`${this.urn}: nothing to refresh (no state)`);
@@ -364,7 +367,7 @@ export class ManagedResource {
         const inputs = res.inputs ? annotateSecrets(res.inputs, old.inputs) : old.inputs;
         this.state = { id: res.id, inputs, outputs, ...(old.initErrors ? { initErrors: old.initErrors } : {}) };
         const outputKeys = changedKeys(old.outputs, outputs);
-        if (opts.legacyDiff) return this.lc.record(this.entry("refresh", outputKeys));
+        if (opts.judge !== "diff") return this.lc.record(this.entry("refresh", outputKeys));
         const d = await this.host.diff(res.id, this.urn, outputs, old.inputs, { oldInputs: inputs });
         let changes = d.changes;
         if (changes === undefined) changes = changedKeys(inputs, processIgnoreChanges(old.inputs, inputs, opts.ignoreChanges ?? [])).length > 0;

@@ -89,6 +89,45 @@ export function topoSort(list: StateResource[]): StateResource[] {
     return out;
 }
 
+/** What a scheduled delete did: deleted (or dropped), with its plan entry, or refused and kept. */
+export type DeleteOutcome<E> = { kept: true } | { kept?: false; entry?: E };
+
+/**
+ * step_generator.go ScheduleDeletes: the deletes in antichains, dependents first (parent, dependencies and
+ * deletedWith name what a resource depends on); each antichain runs at once, as the step executor runs it. A
+ * resource kept (a refused protected one) keeps what it depends on. After an antichain in which a delete failed, no
+ * new one starts, and the first failure is thrown. Entries are recorded in a stable order (dependents first).
+ */
+export async function scheduleDeletes<E>(
+    list: StateResource[],
+    run: (s: StateResource) => Promise<DeleteOutcome<E>>,
+    record: (entry: E) => void,
+): Promise<void> {
+    const remaining = topoSort(list).reverse();
+    const depsOf = (s: StateResource) => [s.parent, ...s.dependencies, s.deletedWith ?? ""].filter((d) => d);
+    const keepDependencies = (s: StateResource) => {
+        for (const d of depsOf(s)) {
+            for (const r of remaining.filter((x) => x.urn === d)) {
+                remaining.splice(remaining.indexOf(r), 1);
+                keepDependencies(r);
+            }
+        }
+    };
+    while (remaining.length) {
+        let ready = remaining.filter((r) => !remaining.some((o) => o !== r && depsOf(o).includes(r.urn)));
+        if (!ready.length) ready = [remaining[0]!]; // a cycle, which the SDK cannot produce
+        for (const r of ready) remaining.splice(remaining.indexOf(r), 1);
+        const results = await Promise.allSettled(ready.map((r) => run(r)));
+        let failure: { error: unknown } | undefined;
+        results.forEach((res, i) => {
+            if (res.status === "rejected") failure ??= { error: res.reason };
+            else if (res.value.kept) keepDependencies(ready[i]!);
+            else if (res.value.entry) record(res.value.entry);
+        });
+        if (failure) throw failure.error;
+    }
+}
+
 export function clone<T>(v: T): T {
     return JSON.parse(JSON.stringify(v)) as T;
 }

@@ -12,7 +12,7 @@ import { processIgnoreChanges } from "./property-path";
 import type { PlanEntry, ProgramPlan } from "./plan";
 import type { RegisterMessage } from "./program-protocol";
 import type { JsonObject } from "./provider-host";
-import { topoSort, type ProgramState, type StateResource } from "./state";
+import { scheduleDeletes, type DeleteOutcome, type ProgramState, type StateResource } from "./state";
 import { changedKeys, isSecret, secret, unwrapSecrets } from "./values";
 
 /** One registration of a deployment: its plan entry and the state its step left. */
@@ -188,7 +188,8 @@ export async function refreshAll(lc: Lifecycle, state: ProgramState, plan: Progr
     try {
         await forEachLimited(list, parallel, async (s, i) => {
             const r = managedFrom(lc, s);
-            const e = await r.refresh({ ignoreChanges: s.ignoreChanges, legacyDiff: s.external });
+            // The engine judges a refresh by the provider's diff, an external resource by its outputs.
+            const e = await r.refresh({ ignoreChanges: s.ignoreChanges, judge: s.external ? "outputs" : "diff" });
             entries[i] = e;
             if (e.dropped) {
                 dropped.add(s);
@@ -208,31 +209,19 @@ export async function refreshAll(lc: Lifecycle, state: ProgramState, plan: Progr
  * stays with what it depends on; the others are deleted, then the destroy fails naming every protected one.
  */
 export async function destroyAll(lc: Lifecycle, state: ProgramState, plan: ProgramPlan): Promise<void> {
-    const order = topoSort(state.resources).reverse();
-    const byUrn = new Map(state.resources.filter((s) => !s.delete).map((s) => [s.urn, s]));
-    const kept = new Set<string>();
-    const keep = (s: StateResource) => {
-        for (const d of [s.parent, ...s.dependencies]) {
-            const dep = d ? byUrn.get(d) : undefined;
-            if (dep && !kept.has(dep.urn)) {
-                kept.add(dep.urn);
-                keep(dep);
-            }
-        }
-    };
     const refused: ProtectedError[] = [];
     const deleting = new Set(state.resources.map((s) => s.urn));
-    for (const s of order) {
-        if (kept.has(s.urn)) continue;
+    const run = async (s: StateResource): Promise<DeleteOutcome<PlanEntry>> => {
         // A pending delete is the old half of a replacement: never protected (DeleteReplacementStep).
         if (s.protect && !s.delete) {
             refused.push(new ProtectedError(s.urn, "delete"));
-            keep(s);
-            continue;
+            return { kept: true };
         }
-        plan.push(await deleteResource(lc, s, deleting));
+        const entry = await deleteResource(lc, s, deleting);
         state.resources = state.resources.filter((x) => x !== s);
-    }
+        return { entry };
+    };
+    await scheduleDeletes([...state.resources], run, (e) => plan.push(e));
     if (refused.length) throw new Error(refused.map((e) => e.message).join("\n"));
     state.outputs = {};
 }

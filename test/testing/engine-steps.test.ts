@@ -71,7 +71,8 @@ describe("dependsOn and parallel steps", () => {
     expect(logSince(next)).toEqual([`delete ${ids.top}`, `delete ${ids.base}`]);
   }, STEP_MS);
 
-  it("two independent creates run at the same time (each waits until the other has started)", async () => {
+  it("two independent creates run at the same time, and so do their deletes (each waits until the other has started)", async () => {
+    // ScheduleDeletes: resources that do not depend on each other are one antichain, deleted at once.
     declare([
       { resource: "left", text: "left", waitFor: "right" },
       { resource: "right", text: "right", waitFor: "left" },
@@ -81,7 +82,12 @@ describe("dependsOn and parallel steps", () => {
       ["right", "create"],
     ]);
     declare([]);
-    await t.up();
+    expect(memoOps(await t.up()).sort()).toEqual([
+      ["left", "delete"],
+      ["right", "delete"],
+    ]);
+    expect(memos()).toEqual([]);
+    expect(db().log.filter((l) => l.startsWith("start-delete")).sort()).toEqual(["start-delete left", "start-delete right"]);
   }, STEP_MS);
 });
 
