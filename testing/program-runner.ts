@@ -31,7 +31,7 @@
  * in the state marked for deletion (`delete: true`), and the next up deletes it.
  *
  * Not modelled: component resources and non-dynamic resources in the state (they are echoed by the mocks and not
- * recorded), deletes in parallel (they run one at a time, dependents first).
+ * recorded).
  */
 import * as fs from "fs";
 import * as path from "path";
