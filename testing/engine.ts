@@ -41,6 +41,11 @@ export interface ResourceState {
     outputs: JsonObject;
     /** A create or update that failed with an id (ErrorResourceInitFailed): the provider's reasons (InitErrors). */
     initErrors?: string[];
+    /**
+     * Deleted by a delete-before-replace whose create then failed: the state keeps the old entry so marked
+     * (step.go DeleteStep.Apply sets PendingReplacement), and the next up replaces it without deleting it again.
+     */
+    pendingReplacement?: boolean;
 }
 
 export class CheckFailedError extends Error {
@@ -206,8 +211,10 @@ export class ManagedResource {
         }
         const replaces = applyReplaceOnChanges(changes, changed, d.replaces, goal);
         if (replaces.includes(INIT_ERROR_KEY)) changes = true;
-        // continueStepsFromDiff: no change but init errors = an update, to finish the resource's initialization.
-        const op: PlanOp = !changes ? (goal.hasInitErrors ? "update" : "same") : replaces.length ? "replace" : "update";
+        // continueStepsFromDiff: no change but init errors = an update, to finish the resource's initialization; a
+        // resource pending replacement is replaced whatever the diff says.
+        let op: PlanOp = !changes ? (goal.hasInitErrors ? "update" : "same") : replaces.length ? "replace" : "update";
+        if (st.pendingReplacement) op = "replace";
         // The option overrides the provider's choice either way.
         const dbr = goal.deleteBeforeReplace ?? d.deleteBeforeReplace;
         return { checked, op, changedFields: op === "same" ? [] : inputDiff, replaces, dbr };
@@ -311,8 +318,10 @@ export class ManagedResource {
                 if (!retain) await this.host.delete(old.id, this.urn, old.outputs, { oldInputs: old.inputs });
             };
             if (p.dbr) {
-                await deleteOld();
-                this.state = undefined;
+                // Already deleted when pending replacement (continueStepsFromDiff emits no delete step then).
+                if (!old.pendingReplacement) await deleteOld();
+                // Until the create succeeds the state keeps the old entry, marked (a failed create leaves it so).
+                this.state = { ...old, pendingReplacement: true };
                 this.state = await this.create(checked);
             } else {
                 const created = await this.create(checked);

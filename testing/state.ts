@@ -32,6 +32,8 @@ export interface StateResource {
      * (its URN is also the new object's). The next up deletes it, as the engine does with `delete: true` resources.
      */
     delete?: true;
+    /** Deleted by a delete-before-replace whose create failed: the next up replaces it (no delete again). */
+    pendingReplacement?: true;
 }
 
 export interface ProgramState {

@@ -68,7 +68,11 @@ export async function registerStep(
     }
     const r = lc.resource(msg.type, msg.name, providerText, patched, { urn: msg.urn });
     if (managedPrev) {
-        r.state = { id: managedPrev.id, inputs: managedPrev.inputs, outputs: managedPrev.outputs, ...(managedPrev.initErrors ? { initErrors: managedPrev.initErrors } : {}) };
+        r.state = {
+            id: managedPrev.id, inputs: managedPrev.inputs, outputs: managedPrev.outputs,
+            ...(managedPrev.initErrors ? { initErrors: managedPrev.initErrors } : {}),
+            ...(managedPrev.pendingReplacement ? { pendingReplacement: true } : {}),
+        };
     }
     const goal: Goal = {
         protect: msg.protect,
@@ -109,7 +113,8 @@ export async function registerStep(
         if (r.state) {
             const inputsState = isSecret(providerWire) ? markSecret(r.state.inputs, PROVIDER_KEY) : r.state.inputs;
             const initErrors = r.state.initErrors?.length ? { initErrors: r.state.initErrors } : {};
-            slot.state = stateOf(msg, { id: r.state.id, inputs: inputsState, outputs: finish(r.state.outputs), ...initErrors }, false);
+            const pending = r.state.pendingReplacement ? { pendingReplacement: true as const } : {};
+            slot.state = stateOf(msg, { id: r.state.id, inputs: inputsState, outputs: finish(r.state.outputs), ...initErrors, ...pending }, false);
         }
     }
     return { id: slot.state!.id, outputs: slot.state!.outputs };
@@ -141,7 +146,7 @@ export async function readStep(
 /** A state resource of a registration (a read one is external: never updated or deleted, and not protected). */
 function stateOf(
     msg: RegisterMessage,
-    object: { id: string; inputs: JsonObject; outputs: JsonObject; initErrors?: string[] },
+    object: { id: string; inputs: JsonObject; outputs: JsonObject; initErrors?: string[]; pendingReplacement?: true },
     external: boolean,
 ): StateResource {
     return {
@@ -173,6 +178,8 @@ export async function deleteResource(lc: Lifecycle, s: StateResource, deleting: 
     const entry: PlanEntry = { urn: s.urn, name: s.name, type: s.type, op: "delete", changedFields: [] };
     if (s.external || s.retainOnDelete) return { ...entry, retained: true };
     if (s.deletedWith && deleting.has(s.deletedWith)) return { ...entry, deletedWith: s.deletedWith };
+    // Already deleted by a delete-before-replace whose create failed: only dropped (RemovePendingReplaceStep).
+    if (s.pendingReplacement) return entry;
     await managedFrom(lc, s).destroy();
     return entry;
 }

@@ -131,6 +131,47 @@ describe("a replaced object whose delete failed stays pending deletion", () => {
   }, STEP_MS);
 });
 
+describe("a delete-before-replace whose create failed is pending replacement", () => {
+  // step.go DeleteStep.Apply sets PendingReplacement on the old entry once its delete succeeded; if the create then
+  // fails the snapshot keeps it so. step_generator.go continueStepsFromDiff: a resource pending replacement is
+  // replaced (`|| old.PendingReplacement`) without a delete step; dropped, it goes without a provider delete
+  // (GenerateDeletes: RemovePendingReplaceStep).
+  const dbr = (text: string, failCreate?: boolean) => ({ resource: "dbr", text, failCreate, opts: { replaceOnChanges: ["text"], deleteBeforeReplace: true } });
+
+  it("the state keeps the deleted one marked; the next up replaces it with a create only", async () => {
+    declare([dbr("one")]);
+    await t.up();
+    const oldId = memos()[0]!.id;
+
+    let from = db().log.length;
+    declare([dbr("two", true)]);
+    const e = (await t.up().catch((err: unknown) => err)) as ProgramRunError;
+    expect(e).toBeInstanceOf(ProgramRunError);
+    expect(e.message).toContain('the create of "two" is refused');
+    expect(logSince(from)).toEqual([`delete ${oldId}`]);
+    expect(memos().map((r) => [r.id, r.pendingReplacement ?? false])).toEqual([[oldId, true]]);
+
+    from = db().log.length;
+    declare([dbr("two")]);
+    const plan = await t.up();
+    expect(memoOps(plan)).toEqual([["dbr", "replace"]]);
+    const newId = memos()[0]!.id;
+    expect(logSince(from)).toEqual([`create ${newId}`]);
+    expect(memos().map((r) => [r.id, r.pendingReplacement ?? false])).toEqual([[newId, false]]);
+  }, STEP_MS);
+
+  it("dropped while pending replacement: gone from the state without a provider delete", async () => {
+    declare([dbr("three", true)]);
+    await t.up().catch(() => undefined);
+    expect(memos()[0]!.pendingReplacement).toBe(true);
+    const from = db().log.length;
+    declare([]);
+    expect(memoOps(await t.up())).toEqual([["dbr", "delete"]]);
+    expect(logSince(from)).toEqual([]);
+    expect(memos()).toEqual([]);
+  }, STEP_MS);
+});
+
 describe("deletedWith", () => {
   // step.go DeleteStep.Apply: no provider Delete for a resource whose deletedWith resource is deleted in the same
   // deployment (isDeletedWith); step_generator.go ScheduleDeletes orders it as a dependent.
