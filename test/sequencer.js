@@ -27,7 +27,7 @@ const ESTIMATES = {
   "testing/drift-job.test.ts": 10,
   "testing/engine-options.test.ts": 14,
   "testing/engine-diffs.test.ts": 11,
-  "testing/engine-steps.test.ts": 9,
+  "testing/engine-steps.test.ts": 10,
   "testing/rox-program.test.ts": 9,
   "resources/controller-bundle-assignment.test.ts": 8,
   "example-promotion.test.ts": 8,

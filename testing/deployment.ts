@@ -7,6 +7,8 @@
 import { aliasUrns, type AliasContext } from "./aliases";
 import { ProtectedError, type Lifecycle } from "./engine";
 import type { PlanEntry, ProgramPlan } from "./plan";
+import type { JsonObject } from "./provider-host";
+import { UNKNOWN } from "./values";
 import type { ComponentMessage, RegisterMessage } from "./program-protocol";
 import { scheduleDeletes, topoSort, type DeleteOutcome, type StateResource } from "./state";
 import { deleteResource, readStep, registerStep, type Registered, type Slot } from "./steps";
@@ -98,13 +100,65 @@ export class Deployment {
             slot.prev = prev;
             if (msg.read) return await readStep(lc, msg, slot, prev, this.dryRun);
             const deferDelete = (run: () => Promise<void>) => this.deleteOld.set(prev!, run);
-            return await registerStep(lc, msg, slot, prev, this.dryRun, deferDelete, (e) => this.previewErrors.push(e));
+            return await registerStep(lc, msg, slot, prev, this.dryRun, deferDelete, (e) => this.previewErrors.push(e), (root) => this.deleteDependentsFirst(root));
         } catch (e) {
             const text = (e as Error).message ?? String(e);
             this.failure ??= new Error(text.includes(msg.urn) ? text : `${msg.urn}: ${text}`);
             throw e;
         } finally {
             this.running.delete(msg.urn);
+        }
+    }
+
+    /**
+     * step_generator.go calculateDependentReplacements, for a delete-before-replace of `root`: each resource of the
+     * old state that depends on it (directly or not, by dependencies, property dependencies or deletedWith) and has
+     * not registered yet is diffed with the inputs that came from a replaced resource made unknown; those the
+     * provider's diff replaces are deleted first, dependents first, and stay in the state pending replacement until
+     * they register again. A protected one refuses the whole replacement, before any delete.
+     */
+    private async deleteDependentsFirst(root: StateResource): Promise<void> {
+        const lc = await this.lc;
+        const dependsOn = (s: StateResource, urn: string) =>
+            s.dependencies.includes(urn) || s.deletedWith === urn || Object.values(s.propertyDependencies ?? {}).some((urns) => urns.includes(urn));
+        const reach = new Set([root.urn]);
+        const dependents: StateResource[] = [];
+        for (const s of topoSort([...this.old.values()].filter((x) => x !== root && !this.seen.has(x.urn)))) {
+            if ([...reach].some((u) => dependsOn(s, u))) {
+                reach.add(s.urn);
+                dependents.push(s);
+            }
+        }
+        const replaceSet = new Set([root.urn]);
+        const toReplace: StateResource[] = [];
+        for (const d of dependents) {
+            if (d.external || d.pendingReplacement) continue;
+            const inputs: JsonObject = { ...d.inputs };
+            let affected = false;
+            for (const [key, urns] of Object.entries(d.propertyDependencies ?? {})) {
+                if (key in inputs && urns.some((u) => replaceSet.has(u))) {
+                    inputs[key] = UNKNOWN;
+                    affected = true;
+                }
+            }
+            if (!affected) continue;
+            const diff = await lc.host.diff(d.id, d.urn, d.outputs, inputs, { oldInputs: d.inputs });
+            if (diff.replaces.length) {
+                toReplace.push(d);
+                replaceSet.add(d.urn);
+            }
+        }
+        const guarded = toReplace.find((d) => d.protect);
+        if (guarded) {
+            throw new Error(
+                `unable to replace resource "${guarded.urn}" as part of replacing "${root.urn}" as it is currently marked for protection ` +
+                    "(protect: true). To unprotect the resource, remove the `protect` option from it in your Pulumi program and run `pulumi up`",
+            );
+        }
+        for (const d of toReplace.reverse()) {
+            await deleteResource(lc, d);
+            // DeleteStep.Apply marks it pending replacement: its next registration creates it again, without a delete.
+            this.old.set(d.urn, { ...d, pendingReplacement: true });
         }
     }
 

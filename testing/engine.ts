@@ -125,6 +125,11 @@ export interface StepOptions {
      * patched ones (step_generator.go continueStepsFromDiff checks `goal.Properties`).
      */
     programInputs?: JsonObject;
+    /**
+     * A delete-before-replace: runs before the old object is deleted (the deployment deletes first the dependents
+     * that would be replaced, step_generator.go calculateDependentReplacements).
+     */
+    beforeDeleteFirst?: () => Promise<void>;
 }
 
 export interface Goal {
@@ -314,12 +319,15 @@ export class ManagedResource {
             // retainOnDelete; it is only dropped from the state.
             const retain = opts?.goal?.oldRetainOnDelete === true;
             // The old object is deleted with its own state, so with the provider text it was created by.
+            // Pending replacement: already deleted (continueStepsFromDiff emits no delete step for it).
             const deleteOld = async () => {
-                if (!retain) await this.host.delete(old.id, this.urn, old.outputs, { oldInputs: old.inputs });
+                if (!retain && !old.pendingReplacement) await this.host.delete(old.id, this.urn, old.outputs, { oldInputs: old.inputs });
             };
             if (p.dbr) {
-                // Already deleted when pending replacement (continueStepsFromDiff emits no delete step then).
-                if (!old.pendingReplacement) await deleteOld();
+                if (!old.pendingReplacement) {
+                    await opts?.beforeDeleteFirst?.();
+                    await deleteOld();
+                }
                 // Until the create succeeds the state keeps the old entry, marked (a failed create leaves it so).
                 this.state = { ...old, pendingReplacement: true };
                 this.state = await this.create(checked);

@@ -162,6 +162,7 @@ async function run(start: StartMessage): Promise<void> {
                 aliases: aliasesOf(req),
                 customTimeouts: timeouts ? { create: timeouts.getCreate(), update: timeouts.getUpdate(), delete: timeouts.getDelete() } : undefined,
                 deletedWith: req.getDeletedwith() ?? "",
+                propertyDependencies: propertyDependenciesOf(req),
             };
             await this.forward(req, urn, own, callback, (res) => {
                 const resp = new resproto.RegisterResourceResponse();
@@ -254,6 +255,16 @@ function aliasesOf(req: any): AliasSpec[] {
     });
     for (const urn of req.getAliasurnsList?.() ?? []) specs.push({ urn });
     return specs;
+}
+
+/** The request's property dependencies: input key -> the URNs its value came from. */
+function propertyDependenciesOf(req: any): Record<string, string[]> {
+    const out: Record<string, string[]> = {};
+    req.getPropertydependenciesMap?.().forEach((deps: any, key: string) => {
+        const urns: string[] = deps.getUrnsList();
+        if (urns.length) out[key] = urns;
+    });
+    return out;
 }
 
 /** Writes the end-of-run mark (program-protocol.ts RUN_END) and resolves once the stream has taken it. */

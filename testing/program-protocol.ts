@@ -50,6 +50,8 @@ export interface RegisterMessage {
     customTimeouts?: { create: string; update: string; delete: string };
     /** The `deletedWith` option: the URN of the resource whose delete takes this one with it ("" for none). */
     deletedWith?: string;
+    /** Per input key, the URNs of the resources its value came from. */
+    propertyDependencies?: Record<string, string[]>;
     /** ReadResource (`new X(name, props, { id })` / `X.get(...)`): read an existing object, never manage it. */
     read?: { id: string };
 }

@@ -21,6 +21,8 @@ export interface StateResource {
     additionalSecretOutputs: string[];
     /** Read with ReadResource (`get`): refreshed and re-read, never updated or deleted. */
     external: boolean;
+    /** Per input key, the URNs of the resources its value came from (for the dependents of a delete-first replacement). */
+    propertyDependencies?: Record<string, string[]>;
     /** The `deletedWith` option: the URN whose delete takes this resource with it (no delete of its own then). */
     deletedWith?: string;
     /** The `ignoreChanges` paths of the last registration (a refresh's diff applies them). */

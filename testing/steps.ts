@@ -45,6 +45,8 @@ export async function registerStep(
     deferDelete: (deleteOld: () => Promise<void>) => void,
     /** preview: takes an error that fails the preview once every step has been planned. */
     previewError?: (e: Error) => void,
+    /** up: deletes the dependents a delete-before-replace of `root` would replace, before `root` is deleted. */
+    deleteDependentsFirst?: (root: StateResource) => Promise<void>,
 ): Promise<Registered> {
     const providerWire = msg.inputs[PROVIDER_KEY];
     const providerText = unwrapSecrets(providerWire);
@@ -105,7 +107,8 @@ export async function registerStep(
     }
 
     try {
-        slot.entry = await r.up(undefined, { deferDelete, goal, programInputs });
+        const beforeDeleteFirst = managedPrev && deleteDependentsFirst ? () => deleteDependentsFirst(managedPrev) : undefined;
+        slot.entry = await r.up(undefined, { deferDelete, goal, programInputs, beforeDeleteFirst });
     } finally {
         // Also after a failure: a partially created resource, or the old state of a failed update; no state
         // when a delete-before-replace deleted the old object and the create failed.
@@ -155,6 +158,7 @@ function stateOf(
         additionalSecretOutputs: msg.additionalSecretOutputs, external,
         ...(msg.ignoreChanges.length && !external ? { ignoreChanges: msg.ignoreChanges } : {}),
         ...(msg.deletedWith && !external ? { deletedWith: msg.deletedWith } : {}),
+        ...(msg.propertyDependencies && Object.keys(msg.propertyDependencies).length && !external ? { propertyDependencies: msg.propertyDependencies } : {}),
     };
 }
 

@@ -172,6 +172,48 @@ describe("a delete-before-replace whose create failed is pending replacement", (
   }, STEP_MS);
 });
 
+describe("the dependents of a delete-before-replace resource", () => {
+  // step_generator.go calculateDependentReplacements: before deleting a resource replaced delete-first, the engine
+  // diffs each dependent with the inputs that came from it made unknown; those whose diff replaces are deleted
+  // first (dependents first), then created again when they register. A protected one refuses the replacement.
+  const root = (text: string) => ({ resource: "root", text, opts: { replaceOnChanges: ["text"], deleteBeforeReplace: true } });
+  const child = (protect = false) => ({ resource: "child", kind: "stamp", textFrom: "root", opts: { protect } });
+
+  it("a dependent its diff replaces is deleted before it and created after it", async () => {
+    declare([root("r1"), child()]);
+    await t.up();
+    const before = Object.fromEntries(t.state().resources.filter((r) => r.name === "root" || r.name === "child").map((r) => [r.name, r.id]));
+
+    const from = db().log.length;
+    declare([root("r2"), child()]);
+    const plan = await t.up();
+    expect(plan.filter((e) => e.name === "root" || e.name === "child").map((e) => [e.name, e.op])).toEqual([
+      ["root", "replace"],
+      ["child", "replace"],
+    ]);
+    const after = Object.fromEntries(t.state().resources.filter((r) => r.name === "root" || r.name === "child").map((r) => [r.name, r.id]));
+    expect(logSince(from)).toEqual([`delete ${before.child}`, `delete ${before.root}`, `create ${after.root}`, `create ${after.child}`]);
+    expect(db().objects[after.child!]).toMatchObject({ text: "r2" });
+    expect(t.state().resources.some((r) => r.pendingReplacement)).toBe(false);
+  }, STEP_MS);
+
+  it("a protected dependent refuses the replacement before anything is deleted", async () => {
+    declare([root("r2"), child(true)]);
+    await t.up();
+    const from = db().log.length;
+    declare([root("r3"), child(true)]);
+    const e = (await t.up().catch((err: unknown) => err)) as ProgramRunError;
+    expect(e).toBeInstanceOf(ProgramRunError);
+    expect(e.message).toContain(`unable to replace resource "urn:pulumi:dev::engine-program::pulumi-nodejs:dynamic/engine:Stamp::child" as part of replacing`);
+    expect(e.message).toContain("protect: true");
+    expect(logSince(from)).toEqual([]);
+    declare([root("r2"), child(false)]);
+    await t.up();
+    declare([]);
+    await t.up();
+  }, STEP_MS);
+});
+
 describe("deletedWith", () => {
   // step.go DeleteStep.Apply: no provider Delete for a resource whose deletedWith resource is deleted in the same
   // deployment (isDeletedWith); step_generator.go ScheduleDeletes orders it as a dependent.
