@@ -154,6 +154,20 @@ describe("protect: true", () => {
     expect(s.flagWrites()).toEqual(["PUT eng.guarded-2", "DELETE eng.guarded"]);
     expect(await s.serviceFlags()).toEqual(["eng.guarded-2"]);
   }, STEP_MS);
+
+  it("destroy deletes the others, keeps it with what it depends on, and fails naming it", async () => {
+    await s.up([guarded("eng.guarded-2"), { resource: "plain", name: "eng.plain" }]);
+    emu.journal.clear();
+    const e = await s.failing(s.t.destroy());
+    expect(e.message).toContain(`resource "${s.urn("guarded")}" cannot be deleted because it is protected (protect: true)`);
+    expect(s.flagWrites()).toEqual(["DELETE eng.plain"]);
+    expect(await s.serviceFlags()).toEqual(["eng.guarded-2"]);
+    // The application it depends on stays too.
+    expect(s.t.state().resources.map((r) => r.name).sort()).toEqual(["app", "guarded"]);
+    await s.up([guarded("eng.guarded-2", false)]);
+    await s.t.destroy();
+    expect(s.t.state().resources).toEqual([]);
+  }, STEP_MS);
 });
 
 describe("retainOnDelete: true", () => {
