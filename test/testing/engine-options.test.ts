@@ -141,6 +141,11 @@ describe("protect: true", () => {
   it("an up that drops it fails naming it; it stays on the service and in the state; the other deletes go on", async () => {
     await s.up([guarded("eng.guarded"), { resource: "plain", name: "eng.plain" }]);
     expect(await s.serviceFlags()).toEqual(["eng.guarded", "eng.plain"]);
+    // The CLI's `pulumi up` previews first (unless --skip-preview): that preview fails, and nothing is deleted.
+    const p = await s.failing(s.preview([]));
+    expect(p.message).toContain(`resource "${s.urn("guarded")}" cannot be deleted because it is protected (protect: true)`);
+    expect(s.flagWrites()).toEqual([]);
+    // The update itself (as with --skip-preview): the engine goes on with the other deletes.
     const e = await s.failing(s.up([]));
     expect(e.message).toContain(`resource "${s.urn("guarded")}" cannot be deleted because it is protected (protect: true)`);
     expect(s.flagWrites()).toEqual(["DELETE eng.plain"]);
