@@ -214,6 +214,8 @@ export class ManagedResource {
             changes = inputDiff.length > 0;
             changed = inputDiff;
         }
+        // Init errors: the caller's word (ProgramRunner passes the state's), else this resource's own state.
+        goal = { ...goal, hasInitErrors: goal.hasInitErrors ?? (st.initErrors?.length ?? 0) > 0 };
         const replaces = applyReplaceOnChanges(changes, changed, d.replaces, goal);
         if (replaces.includes(INIT_ERROR_KEY)) changes = true;
         // continueStepsFromDiff: no change but init errors = an update, to finish the resource's initialization; a
