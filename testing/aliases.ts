@@ -38,13 +38,14 @@ export function createUrn(name: string, type: string, parent: string, project: s
     return `urn:pulumi:${stack}::${project}::${qualified}::${name}`;
 }
 
-function collapse(ctx: AliasContext, goal: Goal, alias: AliasSpec, parentOld: string | undefined): string {
+function collapse(ctx: AliasContext, goal: Goal, alias: AliasSpec): string {
     if ("urn" in alias) return alias.urn;
     const name = alias.name || goal.name;
     const type = alias.type || goal.type;
     let parent = alias.parentUrn || goal.parent;
-    // A parent that itself matched an alias: its old URN is the one this resource had under it.
-    if (alias.parentUrn && parentOld) parent = parentOld;
+    // The alias's parent matched an alias itself: its old URN is the one this resource had under it.
+    const parentOld = alias.parentUrn ? ctx.parentAliases(alias.parentUrn)[0] : undefined;
+    if (parentOld) parent = parentOld;
     if (alias.noParent || (parent && qualifiedType(parent) === ROOT_STACK_TYPE)) parent = "";
     return createUrn(name, type, parent, alias.project || ctx.project, alias.stack || ctx.stack);
 }
@@ -62,12 +63,12 @@ export function aliasUrns(ctx: AliasContext, goal: Goal): string[] {
         if (!out.includes(u)) out.push(u);
     };
     const parentOlds = goal.parent ? ctx.parentAliases(goal.parent) : [];
-    for (const alias of goal.aliases) add(collapse(ctx, goal, alias, parentOlds[0]));
+    for (const alias of goal.aliases) add(collapse(ctx, goal, alias));
     for (const parentAlias of parentOlds) {
         const parentName = urnName(goal.parent);
         add(inheritedChildAlias(ctx, goal.type, goal.name, parentName, parentAlias));
         for (const alias of goal.aliases) {
-            const own = collapse(ctx, goal, alias, parentAlias);
+            const own = collapse(ctx, goal, alias);
             add(inheritedChildAlias(ctx, own.split("::")[2]!.split("$").at(-1)!, urnName(own), parentName, parentAlias));
         }
     }
