@@ -110,8 +110,8 @@ export async function registerStep(
         const beforeDeleteFirst = managedPrev && deleteDependentsFirst ? () => deleteDependentsFirst(managedPrev) : undefined;
         slot.entry = await r.up(undefined, { deferDelete, goal, programInputs, beforeDeleteFirst });
     } finally {
-        // Also after a failure: a partially created resource, or the old state of a failed update; no state
-        // when a delete-before-replace deleted the old object and the create failed.
+        // Also after a failure: a partially created resource, the old state of a failed update, or the old
+        // entry pending replacement when a delete-before-replace deleted the old object and the create failed.
         slot.settled = true;
         if (r.state) {
             const inputsState = isSecret(providerWire) ? markSecret(r.state.inputs, PROVIDER_KEY) : r.state.inputs;
