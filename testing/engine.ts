@@ -17,6 +17,7 @@
  */
 import type { PlanEntry, PlanOp } from "./plan";
 import type { CheckFailure, JsonObject, ProviderHost } from "./provider-host";
+import { parsePropertyPath, pathContains, processIgnoreChanges } from "./property-path";
 import { changedKeys, containsSecrets, containsUnknowns, isSecret, secret, UNKNOWN } from "./values";
 
 export { secret, isSecret, UNKNOWN, unwrapSecrets, containsUnknowns, SPECIAL_SIG_KEY, SECRET_SIG } from "./values";
@@ -38,6 +39,13 @@ export interface ResourceState {
     inputs: JsonObject;
     /** Outputs as stored in the state (`__provider` included; secret-marked per the engine's annotateSecrets). */
     outputs: JsonObject;
+    /** A create or update that failed with an id (ErrorResourceInitFailed): the provider's reasons (InitErrors). */
+    initErrors?: string[];
+    /**
+     * Deleted by a delete-before-replace whose create then failed: the state keeps the old entry so marked
+     * (step.go DeleteStep.Apply sets PendingReplacement), and the next up replaces it without deleting it again.
+     */
+    pendingReplacement?: boolean;
 }
 
 export class CheckFailedError extends Error {
@@ -107,6 +115,49 @@ export interface StepOptions {
      * once (the engine runs it at the end of the deployment, after every other step).
      */
     deferDelete?: (deleteOld: () => Promise<void>) => void;
+    /**
+     * The resource options the step generator acts on (pulumi/pulumi pkg/resource/deploy/step_generator.go,
+     * continueStepsFromDiff), with the old state's flags where the engine reads those.
+     */
+    goal?: Goal;
+    /**
+     * The program's inputs before ignoreChanges (without `__provider`): a replacement re-checks these, not the
+     * patched ones (step_generator.go continueStepsFromDiff checks `goal.Properties`).
+     */
+    programInputs?: JsonObject;
+    /**
+     * A delete-before-replace: runs before the old object is deleted (the deployment deletes first the dependents
+     * that would be replaced, step_generator.go calculateDependentReplacements).
+     */
+    beforeDeleteFirst?: () => Promise<void>;
+}
+
+export interface Goal {
+    /** `protect` of the program and of the state: a replacement is refused when both are set. */
+    protect?: boolean;
+    oldProtect?: boolean;
+    /** The state's `retainOnDelete`: the old object of a replacement stays on the service (DeleteStep.Apply). */
+    oldRetainOnDelete?: boolean;
+    /** The `deleteBeforeReplace` option; when set it overrides what the provider's diff says. */
+    deleteBeforeReplace?: boolean;
+    /** `replaceOnChanges` paths: changed keys they contain are replaced (applyReplaceOnChanges). */
+    replaceOnChanges?: string[];
+    /** The state holds init errors (a partial create or update): an update runs even without a diff. */
+    hasInitErrors?: boolean;
+}
+
+/** Refused by the engine: a replacement of a resource that the program and the state protect. */
+export class ProtectedError extends Error {
+    constructor(readonly urn: string, action: "replace" | "delete") {
+        super(
+            action === "replace"
+                ? `unable to replace resource "${urn}" as it is currently marked for protection (protect: true). To unprotect the ` +
+                      "resource, remove the `protect` option from the resource in your Pulumi program and run `pulumi up`; then run the change"
+                : `resource "${urn}" cannot be deleted because it is protected (protect: true). To unprotect the resource, remove the ` +
+                      "`protect` option from the resource in your Pulumi program and run `pulumi up` (or `pulumi state unprotect`) first",
+        );
+        this.name = "ProtectedError";
+    }
 }
 
 export class ManagedResource {
@@ -150,16 +201,35 @@ export class ManagedResource {
     }
 
     /** check + diff against the current state, as the step generator does before choosing a step. */
-    private async plan(news: JsonObject) {
+    private async plan(news: JsonObject, goal: Goal = {}) {
         const st = this.state!;
         const checked = await this.check(st.inputs, news);
         const d = await this.host.diff(st.id, this.urn, st.outputs, checked, { oldInputs: st.inputs });
         const inputDiff = changedKeys(st.inputs, checked);
         let changes = d.changes;
-        // DIFF_UNKNOWN: the engine decides by comparing old and new inputs itself.
-        if (changes === undefined) changes = inputDiff.length > 0;
-        const op: PlanOp = !changes ? "same" : d.replaces.length ? "replace" : "update";
-        return { checked, op, changedFields: op === "same" ? [] : inputDiff, replaces: d.replaces, dbr: d.deleteBeforeReplace };
+        // The keys the engine knows changed: the diff's `diffs` (the dynamic host never sets them).
+        let changed = d.diffs ?? [];
+        // DIFF_UNKNOWN: the engine decides by comparing old and new inputs itself (diffResource).
+        if (changes === undefined) {
+            changes = inputDiff.length > 0;
+            changed = inputDiff;
+        }
+        // Init errors: the caller's word (ProgramRunner passes the state's), else this resource's own state.
+        goal = { ...goal, hasInitErrors: goal.hasInitErrors ?? (st.initErrors?.length ?? 0) > 0 };
+        const replaces = applyReplaceOnChanges(changes, changed, d.replaces, goal);
+        if (replaces.includes(INIT_ERROR_KEY)) changes = true;
+        // continueStepsFromDiff: no change but init errors = an update, to finish the resource's initialization; a
+        // resource pending replacement is replaced whatever the diff says.
+        let op: PlanOp = !changes ? (goal.hasInitErrors ? "update" : "same") : replaces.length ? "replace" : "update";
+        if (st.pendingReplacement) op = "replace";
+        // The option overrides the provider's choice either way.
+        const dbr = goal.deleteBeforeReplace ?? d.deleteBeforeReplace;
+        return { checked, op, changedFields: op === "same" ? [] : inputDiff, replaces, dbr };
+    }
+
+    /** continueStepsFromDiff: a replacement of a resource protected in the program and in the state is refused. */
+    private refuseProtectedReplace(op: PlanOp, goal: Goal | undefined): void {
+        if (op === "replace" && goal?.protect && goal.oldProtect) throw new ProtectedError(this.urn, "replace");
     }
 
     private setDesired(newInputs: JsonObject | undefined, opts: StepOptions | undefined): JsonObject {
@@ -185,10 +255,12 @@ export class ManagedResource {
             const outputs = await this.previewCreate(checked);
             return this.lc.record({ ...this.entry("create", inputKeys(checked)), outputs });
         }
-        const p = await this.plan(news);
+        const p = await this.plan(news, opts?.goal);
+        this.refuseProtectedReplace(p.op, opts?.goal);
         let outputs: JsonObject | undefined;
         if (p.op === "replace") {
-            outputs = await this.previewCreate(await this.check({}, news));
+            const fresh = opts?.programInputs ? { ...this.withProvider(opts.programInputs), [PROVIDER_KEY]: news[PROVIDER_KEY] } : news;
+            outputs = await this.previewCreate(await this.check({}, fresh));
         } else if (p.op === "update") {
             outputs = this.host.configureResult?.supportsPreview
                 ? (await this.host.update(this.state.id, this.urn, this.state.outputs, p.checked, { preview: true, oldInputs: this.state.inputs })).outs
@@ -219,36 +291,57 @@ export class ManagedResource {
             return this.lc.record(this.entry("create", inputKeys(checked)));
         }
 
-        const p = await this.plan(news);
+        const p = await this.plan(news, opts?.goal);
+        // Before any step: in an update the engine bails out here, so nothing is created or deleted.
+        this.refuseProtectedReplace(p.op, opts?.goal);
         const old = this.state;
         const entry: PlanEntry = this.entry(p.op, p.changedFields);
         if (p.op === "same") {
             // A SameStep keeps the old outputs but records the new inputs.
             this.state = { ...old, inputs: p.checked };
         } else if (p.op === "update") {
-            const res = await this.host.update(old.id, this.urn, old.outputs, p.checked, { oldInputs: old.inputs });
+            let res;
+            try {
+                res = await this.host.update(old.id, this.urn, old.outputs, p.checked, { oldInputs: old.inputs });
+            } catch (e) {
+                // step.go UpdateStep.Apply: a partial failure saves the new inputs, the outputs the provider gave and
+                // its reasons as init errors; any other failure keeps the old state.
+                const init = initFailureOf(e);
+                if (init) this.state = { id: old.id, inputs: p.checked, outputs: annotateSecrets(init.properties, p.checked), initErrors: init.reasons };
+                throw e;
+            }
             this.state = { id: old.id, inputs: p.checked, outputs: annotateSecrets(res.outs, p.checked) };
             entry.replaces = p.replaces;
             entry.deleteBeforeReplace = p.dbr;
         } else {
-            // Replacement: the step generator re-runs Check with no olds, the resource being created anew.
-            const checked = await this.check({}, news);
+            // Replacement: the step generator re-runs Check with no olds on the program's inputs, the resource
+            // being created anew.
+            const checked = await this.check({}, opts?.programInputs ? this.withProvider(opts.programInputs) : news);
+            // step.go DeleteStep.Apply: the old object of a replacement is not deleted when the state says
+            // retainOnDelete; it is only dropped from the state.
+            const retain = opts?.goal?.oldRetainOnDelete === true;
+            // The old object is deleted with its own state, so with the provider text it was created by.
+            // Pending replacement: already deleted (continueStepsFromDiff emits no delete step for it).
+            const deleteOld = async () => {
+                if (!retain && !old.pendingReplacement) await this.host.delete(old.id, this.urn, old.outputs, { oldInputs: old.inputs });
+            };
             if (p.dbr) {
-                await this.host.delete(old.id, this.urn, old.outputs, { oldInputs: old.inputs });
-                this.state = undefined;
+                if (!old.pendingReplacement) {
+                    await opts?.beforeDeleteFirst?.();
+                    await deleteOld();
+                }
+                // Until the create succeeds the state keeps the old entry, marked (a failed create leaves it so).
+                this.state = { ...old, pendingReplacement: true };
                 this.state = await this.create(checked);
             } else {
                 const created = await this.create(checked);
                 this.state = created;
-                // The old object is deleted with its own state, so with the provider text it was created by.
-                const deleteOld = async () => {
-                    await this.host.delete(old.id, this.urn, old.outputs, { oldInputs: old.inputs });
-                };
                 if (opts?.deferDelete) opts.deferDelete(deleteOld);
                 else await deleteOld();
             }
             entry.replaces = p.replaces;
             entry.deleteBeforeReplace = p.dbr;
+            if (retain) entry.retained = true;
         }
         return this.lc.record(entry);
     }
@@ -259,17 +352,28 @@ export class ManagedResource {
             if (!res.id) throw new Error(`plugin for package 'pulumi-nodejs' returned empty resource.ID from create '${this.urn}'`);
             return { id: res.id, inputs: checked, outputs: annotateSecrets(res.outs, checked) };
         } catch (e) {
-            // An error carrying an id: the engine keeps the partially created resource in the state.
-            const init = (e as { initFailure?: { id: string; properties: JsonObject } }).initFailure;
-            if (init?.id) {
-                this.state = { id: init.id, inputs: checked, outputs: annotateSecrets(init.properties, checked) };
+            // An error carrying an id: the engine keeps the partially created resource in the state, with its
+            // reasons as init errors (step.go CreateStep.Apply), so that the next up updates it.
+            const init = initFailureOf(e);
+            if (init) {
+                this.state = { id: init.id, inputs: checked, outputs: annotateSecrets(init.properties, checked), initErrors: init.reasons };
             }
             throw e;
         }
     }
 
-    /** `pulumi refresh`: read with the old outputs and inputs; drops the resource when read returns no id. */
-    async refresh(): Promise<PlanEntry> {
+    /**
+     * `pulumi refresh`: read with the old outputs and inputs; drops the resource when read returns no id.
+     *
+     * With `judge: "diff"` (what ProgramRunner uses) the refresh's change is judged as the engine judges it (step.go
+     * RefreshStep.Apply, since "refresh diffs relative to desired state"): the provider's diff of the refreshed
+     * inputs and outputs (as olds) against the old inputs (as news); DIFF_UNKNOWN compares the refreshed and old
+     * inputs, ignoreChanges applied; changedFields then lists the output and input keys that differ, and is empty
+     * when the diff says nothing changed. By default (`judge: "outputs"`, the engine's legacy mode
+     * PULUMI_ENABLE_LEGACY_REFRESH_DIFF, and its rule for an external resource) changedFields lists the output keys
+     * the read moved: the unit-level view of what a provider's read returns.
+     */
+    async refresh(opts: { ignoreChanges?: string[]; judge?: "diff" | "outputs" } = {}): Promise<PlanEntry> {
         await this.lc.ensureConfigured();
         const old = this.state;
         if (!old) throw new Error(`${this.urn}: nothing to refresh (no state)`);
@@ -280,8 +384,15 @@ export class ManagedResource {
         }
         const outputs = annotateSecrets(res.props, old.outputs);
         const inputs = res.inputs ? annotateSecrets(res.inputs, old.inputs) : old.inputs;
-        this.state = { id: res.id, inputs, outputs };
-        return this.lc.record(this.entry("refresh", changedKeys(old.outputs, outputs)));
+        this.state = { id: res.id, inputs, outputs, ...(old.initErrors ? { initErrors: old.initErrors } : {}) };
+        const outputKeys = changedKeys(old.outputs, outputs);
+        if (opts.judge !== "diff") return this.lc.record(this.entry("refresh", outputKeys));
+        const d = await this.host.diff(res.id, this.urn, outputs, old.inputs, { oldInputs: inputs });
+        let changes = d.changes;
+        if (changes === undefined) changes = changedKeys(inputs, processIgnoreChanges(old.inputs, inputs, opts.ignoreChanges ?? [])).length > 0;
+        const keys = [...new Set([...outputKeys, ...changedKeys(old.inputs, inputs)])].filter((k) => k !== PROVIDER_KEY).sort();
+        // A change the diff reports where no key differs (a provider's own judgement) still counts: name the diff.
+        return this.lc.record(this.entry("refresh", !changes ? [] : keys.length ? keys : ["(provider diff)"]));
     }
 
     /** `pulumi destroy` for this resource. */
@@ -293,6 +404,29 @@ export class ManagedResource {
         this.state = undefined;
         return this.lc.record(this.entry("delete", []));
     }
+}
+
+/** The key a replaceOnChanges path names to replace a resource whose state holds init errors (initErrorSpecialKey). */
+export const INIT_ERROR_KEY = "#initerror";
+
+/**
+ * step_generator.go applyReplaceOnChanges: with changes (or init errors), a changed key that a replaceOnChanges path
+ * contains becomes a replace key; a path containing `#initerror` replaces a resource with init errors. The changed
+ * keys are the diff's own (none from the dynamic host) or, for DIFF_UNKNOWN, the top-level input keys that differ:
+ * a nested path (`a.b`) never contains a top-level key, so only top-level paths and `*` take effect.
+ */
+export function applyReplaceOnChanges(changes: boolean, changed: string[], replaces: string[], goal: Goal): string[] {
+    const paths = (goal.replaceOnChanges ?? []).map((p) => parsePropertyPath(p));
+    if ((!changes && !goal.hasInitErrors) || paths.length === 0) return [...replaces];
+    const result = new Set(replaces);
+    if (changes) for (const k of changed) if (paths.some((p) => pathContains(p, [k]))) result.add(k);
+    if (goal.hasInitErrors && paths.some((p) => pathContains(p, [INIT_ERROR_KEY]))) result.add(INIT_ERROR_KEY);
+    return [...result];
+}
+
+function initFailureOf(e: unknown): { id: string; properties: JsonObject; reasons: string[] } | undefined {
+    const init = (e as { initFailure?: { id: string; properties: JsonObject; reasons?: string[] } }).initFailure;
+    return init?.id ? { id: init.id, properties: init.properties, reasons: init.reasons ?? [] } : undefined;
 }
 
 function inputKeys(inputs: JsonObject): string[] {

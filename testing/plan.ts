@@ -25,8 +25,13 @@ export interface PlanEntry {
     outputs?: JsonObject;
     /** refresh: read found the object gone; the resource was dropped from the state. */
     dropped?: boolean;
-    /** delete: the resource was only read (external) or has retainOnDelete: dropped from the state, not deleted. */
+    /**
+     * delete: the resource was only read (external) or has retainOnDelete: dropped from the state, not deleted.
+     * replace: the old object was left on the service (the state said retainOnDelete).
+     */
     retained?: boolean;
+    /** delete: not deleted on its own, the resource it is `deletedWith` (this URN) being deleted in the same step. */
+    deletedWith?: string;
 }
 
 /** The names the runner's API has always used for the same type. */
@@ -65,7 +70,8 @@ export function formatPlan(plan: ProgramPlan): string {
         let fields = e.changedFields.join(", ");
         if (e.replaces?.length) fields += `${fields ? " " : ""}(replace: ${e.replaces.join(", ")}${e.deleteBeforeReplace ? ", delete first" : ""})`;
         if (e.dropped) fields = "gone: dropped from the state";
-        if (e.retained) fields = "dropped from the state, not deleted";
+        if (e.retained) fields = e.op === "replace" ? `${fields} (old object kept: retainOnDelete)` : "dropped from the state, not deleted";
+        if (e.deletedWith) fields = `deleted with ${e.deletedWith.split("::").at(-1)}`;
         return [e.name, shortType(e.type), e.op, fields];
     });
     const header = ["RESOURCE", "TYPE", "OPERATION", "CHANGED FIELDS"];

@@ -11,7 +11,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { RUN_END, type ChildMessage, type ParentMessage, type RegisterMessage, type StartMessage, type WireObject } from "./program-protocol";
+import { RUN_END, type AliasSpec, type ChildMessage, type ParentMessage, type RegisterMessage, type StartMessage, type WireObject } from "./program-protocol";
 
 type Callback = (err: unknown, resp?: unknown) => void;
 
@@ -141,16 +141,28 @@ async function run(start: StartMessage): Promise<void> {
             const urn = this.newUrn(req.getParent(), type, req.getName());
             if (!isDynamic(type, req.getCustom())) {
                 this.echoed.push(urn);
+                // Before its children register (they wait for this answer): the engine needs its aliases.
+                if (!req.getCustom() && type !== ROOT_STACK_TYPE) {
+                    await send({ kind: "component", urn, type, name: req.getName(), parent: req.getParent(), aliases: aliasesOf(req) }).catch(() => undefined);
+                }
                 return super.registerResource(req, callback);
             }
             if (req.getImportid()) {
                 return callback(new Error(`${urn}: the import option cannot work for dynamic resources (the engine sends only an id, without __provider; pulumi/pulumi#16175)`), undefined);
             }
+            const timeouts = req.getCustomtimeouts();
             const own = {
                 inputs: toJs(req.getObject()),
                 ignoreChanges: req.getIgnorechangesList(),
                 protect: req.getProtect() ?? false,
                 retainOnDelete: req.getRetainondelete() ?? false,
+                // The SDK always sends a value; only `...defined` tells an unset option from `false`.
+                deleteBeforeReplace: req.getDeletebeforereplacedefined() ? req.getDeletebeforereplace() : undefined,
+                replaceOnChanges: req.getReplaceonchangesList(),
+                aliases: aliasesOf(req),
+                customTimeouts: timeouts ? { create: timeouts.getCreate(), update: timeouts.getUpdate(), delete: timeouts.getDelete() } : undefined,
+                deletedWith: req.getDeletedwith() ?? "",
+                propertyDependencies: propertyDependenciesOf(req),
             };
             await this.forward(req, urn, own, callback, (res) => {
                 const resp = new resproto.RegisterResourceResponse();
@@ -178,7 +190,7 @@ async function run(start: StartMessage): Promise<void> {
         private async forward(
             req: any,
             urn: string,
-            own: Pick<RegisterMessage, "inputs" | "ignoreChanges" | "protect" | "retainOnDelete" | "read">,
+            own: Omit<RegisterMessage, "kind" | "seq" | "urn" | "type" | "name" | "parent" | "dependencies" | "additionalSecretOutputs">,
             callback: Callback,
             reply: (res: { id: string; outputs: WireObject }) => unknown,
         ): Promise<void> {
@@ -229,6 +241,30 @@ async function run(start: StartMessage): Promise<void> {
     // The program's output so far reaches the runner before "done" does (pipes and IPC are not ordered together).
     await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
     await send({ kind: "done", outputs: monitor.stackOutputs, echoed: monitor.echoed });
+}
+
+/**
+ * The aliases of a RegisterResourceRequest: alias specs (the SDK sends them since the mock monitor says it supports
+ * `aliasSpecs`), or plain alias URNs from an SDK that computes them itself.
+ */
+function aliasesOf(req: any): AliasSpec[] {
+    const specs: AliasSpec[] = (req.getAliasesList?.() ?? []).map((a: any): AliasSpec => {
+        if (!a.hasSpec()) return { urn: a.getUrn() };
+        const s = a.getSpec();
+        return { name: s.getName(), type: s.getType(), stack: s.getStack(), project: s.getProject(), parentUrn: s.getParenturn(), noParent: s.getNoparent() };
+    });
+    for (const urn of req.getAliasurnsList?.() ?? []) specs.push({ urn });
+    return specs;
+}
+
+/** The request's property dependencies: input key -> the URNs its value came from. */
+function propertyDependenciesOf(req: any): Record<string, string[]> {
+    const out: Record<string, string[]> = {};
+    req.getPropertydependenciesMap?.().forEach((deps: any, key: string) => {
+        const urns: string[] = deps.getUrnsList();
+        if (urns.length) out[key] = urns;
+    });
+    return out;
 }
 
 /** Writes the end-of-run mark (program-protocol.ts RUN_END) and resolves once the stream has taken it. */

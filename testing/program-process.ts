@@ -20,7 +20,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { hostPreloadArgs } from "./host-preload-path";
 import type { JsonObject } from "./provider-host";
-import { RUN_END, type ChildMessage, type DoneMessage, type RegisterMessage, type RegisterResult, type StartMessage } from "./program-protocol";
+import { RUN_END, type ChildMessage, type ComponentMessage, type DoneMessage, type RegisterMessage, type RegisterResult, type StartMessage } from "./program-protocol";
 
 const CHILD_SCRIPT = path.join(__dirname, `program-child${path.extname(__filename) || ".ts"}`);
 
@@ -121,6 +121,7 @@ export class ProgramProcess {
         register: (msg: RegisterMessage) => Promise<{ id: string; outputs: JsonObject }>,
         timeoutMs: number,
         stuck: () => string,
+        component?: (msg: ComponentMessage) => void,
     ): Promise<DoneMessage> {
         const child = this.child;
         this.program = start.program;
@@ -138,6 +139,8 @@ export class ProgramProcess {
                     });
                     this.inflight.add(p);
                     void p.finally(() => this.inflight.delete(p));
+                } else if (m.kind === "component") {
+                    component?.(m);
                 } else if (m.kind === "done") {
                     resolve(m);
                 } else if (m.kind === "fatal") {

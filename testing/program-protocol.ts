@@ -40,9 +40,29 @@ export interface RegisterMessage {
     ignoreChanges: string[];
     protect: boolean;
     retainOnDelete: boolean;
+    /** The `deleteBeforeReplace` option; undefined when the program left it unset (the provider's diff decides). */
+    deleteBeforeReplace?: boolean;
+    /** The `replaceOnChanges` property paths. */
+    replaceOnChanges?: string[];
+    /** The `aliases` option as the SDK sends it to an engine that takes alias specs (the mock monitor does). */
+    aliases?: AliasSpec[];
+    /** The `customTimeouts` option (Go duration strings, "" when unset). */
+    customTimeouts?: { create: string; update: string; delete: string };
+    /** The `deletedWith` option: the URN of the resource whose delete takes this one with it ("" for none). */
+    deletedWith?: string;
+    /** Per input key, the URNs of the resources its value came from. */
+    propertyDependencies?: Record<string, string[]>;
     /** ReadResource (`new X(name, props, { id })` / `X.get(...)`): read an existing object, never manage it. */
     read?: { id: string };
 }
+
+/**
+ * One alias of a registration (proto/alias.proto): an old URN, or the parts that differ from the resource's own
+ * (name, type, stack, project, parent), empty strings meaning "the same as now".
+ */
+export type AliasSpec =
+    | { urn: string }
+    | { name: string; type: string; stack: string; project: string; parentUrn: string; noParent: boolean };
 
 /** Runner -> child: the engine's answer to a RegisterMessage. */
 export type RegisterResult =
@@ -64,7 +84,20 @@ export interface FatalMessage {
     message: string;
 }
 
-export type ChildMessage = RegisterMessage | DoneMessage | FatalMessage;
+/**
+ * Child -> runner: a component resource (answered by the mocks, not in the state) and its aliases, so that the
+ * engine can give its children the aliases they inherit (a component renamed, moved or retyped).
+ */
+export interface ComponentMessage {
+    kind: "component";
+    urn: string;
+    type: string;
+    name: string;
+    parent: string;
+    aliases: AliasSpec[];
+}
+
+export type ChildMessage = RegisterMessage | DoneMessage | FatalMessage | ComponentMessage;
 export type ParentMessage = StartMessage | RegisterResult;
 
 /**

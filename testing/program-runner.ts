@@ -22,11 +22,16 @@
  * first (`--refresh`; a preview keeps the refreshed state to itself); `expectNoChanges` fails a step that changes
  * anything, listing the changes (`--expect-no-changes`).
  *
- * Not modelled: a replaced object whose deferred delete failed, or was never reached because the deployment failed
- * first, is not kept in the state as pending deletion (the engine would delete it at the next up; the error names
- * it), `replaceOnChanges`, the `deleteBeforeReplace` resource option (the provider's diff decides), nested
- * `ignoreChanges` paths (top-level keys only), component resources and non-dynamic resources in the state (they are
- * echoed by the mocks and not recorded).
+ * The step generator's resource options, as pulumi/pulumi's step_generator.go applies them (docs/testing.md has
+ * the table): protect (a replacement or delete refused), retainOnDelete (the old object of a replacement or a dropped
+ * resource stays on the service), deleteBeforeReplace (the option overrides the provider's diff), replaceOnChanges,
+ * ignoreChanges with nested paths, aliases (a rename, move or retype with an alias is the same resource).
+ *
+ * A replaced object whose deferred delete failed, or was never reached because the deployment failed first, stays
+ * in the state marked for deletion (`delete: true`), and the next up deletes it.
+ *
+ * Not modelled: component resources and non-dynamic resources in the state (they are echoed by the mocks and not
+ * recorded).
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -324,7 +329,7 @@ export class ProgramRunner {
             }
         }
 
-        const deployment = new Deployment(kind, lcPromise, this.st.resources);
+        const deployment = new Deployment(kind, lcPromise, this.st.resources, { project: this.project, stack: this.stack });
         const { config, secretKeys } = programConfig(this.config);
         const start: StartMessage = {
             kind: "start", program, project: this.project, stack: this.stack, organization: this.opts.organization ?? "organization",
@@ -333,11 +338,13 @@ export class ProgramRunner {
         let done: DoneMessage | undefined;
         let error: unknown;
         try {
-            done = await proc.run(start, (msg) => deployment.register(msg), timeoutMs, () => deployment.stuck(program, timeoutMs));
+            done = await proc.run(start, (msg) => deployment.register(msg), timeoutMs, () => deployment.stuck(program, timeoutMs), (msg) => deployment.component(msg));
         } catch (e) {
             error = e;
         }
-        await proc.finish(error !== undefined);
+        // A refused registration fails the program too, maybe only after "done" (its rejection surfaces late): that
+        // process must not serve the next step.
+        await proc.finish(error !== undefined || deployment.failure !== undefined);
         this.active.delete(handle);
         this.returnChild(proc);
         const programOutput = proc.output();
@@ -349,6 +356,8 @@ export class ProgramRunner {
 
         try {
             if (!error) await deployment.deleteDropped();
+            // A preview's step errors (a protected replacement or delete) fail it once every step is planned.
+            if (!error && deployment.previewErrors.length) error = new Error(deployment.previewErrors.map((e) => e.message).join("\n"));
         } catch (e) {
             error = e;
         } finally {

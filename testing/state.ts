@@ -21,6 +21,21 @@ export interface StateResource {
     additionalSecretOutputs: string[];
     /** Read with ReadResource (`get`): refreshed and re-read, never updated or deleted. */
     external: boolean;
+    /** Per input key, the URNs of the resources its value came from (for the dependents of a delete-first replacement). */
+    propertyDependencies?: Record<string, string[]>;
+    /** The `deletedWith` option: the URN whose delete takes this resource with it (no delete of its own then). */
+    deletedWith?: string;
+    /** The `ignoreChanges` paths of the last registration (a refresh's diff applies them). */
+    ignoreChanges?: string[];
+    /** A create or update failed with an id: the provider's reasons. The next up updates the resource. */
+    initErrors?: string[];
+    /**
+     * Pending deletion: the old object of a create-before-delete replacement whose delete failed or was not reached
+     * (its URN is also the new object's). The next up deletes it, as the engine does with `delete: true` resources.
+     */
+    delete?: true;
+    /** Deleted by a delete-before-replace whose create failed: the next up replaces it (no delete again). */
+    pendingReplacement?: true;
 }
 
 export interface ProgramState {
@@ -59,21 +74,62 @@ export async function saveState(file: string | undefined, state: ProgramState): 
 
 /** Stable topological order: every resource after its dependencies and parent (those present in the list). */
 export function topoSort(list: StateResource[]): StateResource[] {
-    const byUrn = new Map(list.map((s) => [s.urn, s]));
-    const mark = new Map<string, "visiting" | "done">();
+    // A URN may stand for two resources (a new one and the old one pending deletion): dependencies name the live one.
+    const byUrn = new Map(list.filter((s) => s.delete).map((s) => [s.urn, s]));
+    for (const s of list) if (!s.delete) byUrn.set(s.urn, s);
+    const mark = new Map<StateResource, "visiting" | "done">();
     const out: StateResource[] = [];
     const visit = (s: StateResource) => {
-        if (mark.has(s.urn)) return; // done, or a cycle (which the SDK cannot produce): keep the given order
-        mark.set(s.urn, "visiting");
-        for (const d of [s.parent, ...s.dependencies]) {
+        if (mark.has(s)) return; // done, or a cycle (which the SDK cannot produce): keep the given order
+        mark.set(s, "visiting");
+        for (const d of [s.parent, ...s.dependencies, s.deletedWith ?? ""]) {
             const dep = d ? byUrn.get(d) : undefined;
             if (dep) visit(dep);
         }
-        mark.set(s.urn, "done");
+        mark.set(s, "done");
         out.push(s);
     };
     list.forEach(visit);
     return out;
+}
+
+/** What a scheduled delete did: deleted (or dropped), with its plan entry, or refused and kept. */
+export type DeleteOutcome<E> = { kept: true } | { kept?: false; entry?: E };
+
+/**
+ * step_generator.go ScheduleDeletes: the deletes in antichains, dependents first (parent, dependencies and
+ * deletedWith name what a resource depends on); each antichain runs at once, as the step executor runs it. A
+ * resource kept (a refused protected one) keeps what it depends on. After an antichain in which a delete failed, no
+ * new one starts, and the first failure is thrown. Entries are recorded in a stable order (dependents first).
+ */
+export async function scheduleDeletes<E>(
+    list: StateResource[],
+    run: (s: StateResource) => Promise<DeleteOutcome<E>>,
+    record: (entry: E) => void,
+): Promise<void> {
+    const remaining = topoSort(list).reverse();
+    const depsOf = (s: StateResource) => [s.parent, ...s.dependencies, s.deletedWith ?? ""].filter((d) => d);
+    const keepDependencies = (s: StateResource) => {
+        for (const d of depsOf(s)) {
+            for (const r of remaining.filter((x) => x.urn === d)) {
+                remaining.splice(remaining.indexOf(r), 1);
+                keepDependencies(r);
+            }
+        }
+    };
+    while (remaining.length) {
+        let ready = remaining.filter((r) => !remaining.some((o) => o !== r && depsOf(o).includes(r.urn)));
+        if (!ready.length) ready = [remaining[0]!]; // a cycle, which the SDK cannot produce
+        for (const r of ready) remaining.splice(remaining.indexOf(r), 1);
+        const results = await Promise.allSettled(ready.map((r) => run(r)));
+        let failure: { error: unknown } | undefined;
+        results.forEach((res, i) => {
+            if (res.status === "rejected") failure ??= { error: res.reason };
+            else if (res.value.kept) keepDependencies(ready[i]!);
+            else if (res.value.entry) record(res.value.entry);
+        });
+        if (failure) throw failure.error;
+    }
 }
 
 export function clone<T>(v: T): T {

@@ -7,11 +7,12 @@
  * Configure with acceptSecrets=false), and outputs are re-marked by key (plus `additionalSecretOutputs`) before they
  * go back to the program.
  */
-import { annotateSecrets, type Lifecycle, type ManagedResource, PROVIDER_KEY } from "./engine";
+import { annotateSecrets, type Goal, type Lifecycle, type ManagedResource, PROVIDER_KEY, ProtectedError } from "./engine";
+import { processIgnoreChanges } from "./property-path";
 import type { PlanEntry, ProgramPlan } from "./plan";
 import type { RegisterMessage } from "./program-protocol";
 import type { JsonObject } from "./provider-host";
-import { topoSort, type ProgramState, type StateResource } from "./state";
+import { scheduleDeletes, type DeleteOutcome, type ProgramState, type StateResource } from "./state";
 import { changedKeys, isSecret, secret, unwrapSecrets } from "./values";
 
 /** One registration of a deployment: its plan entry and the state its step left. */
@@ -21,6 +22,8 @@ export interface Slot {
     /** The step ran (successfully or not) and `state` is what it left; otherwise the old state stands. */
     settled: boolean;
     state?: StateResource;
+    /** The old state the step started from (found by URN or by an alias). */
+    prev?: StateResource;
 }
 
 /** What the program gets back for a registration. */
@@ -40,6 +43,10 @@ export async function registerStep(
     prev: StateResource | undefined,
     dryRun: boolean,
     deferDelete: (deleteOld: () => Promise<void>) => void,
+    /** preview: takes an error that fails the preview once every step has been planned. */
+    previewError?: (e: Error) => void,
+    /** up: deletes the dependents a delete-before-replace of `root` would replace, before `root` is deleted. */
+    deleteDependentsFirst?: (root: StateResource) => Promise<void>,
 ): Promise<Registered> {
     const providerWire = msg.inputs[PROVIDER_KEY];
     const providerText = unwrapSecrets(providerWire);
@@ -48,16 +55,35 @@ export async function registerStep(
     }
     const inputs: JsonObject = { ...msg.inputs };
     delete inputs[PROVIDER_KEY];
+    const programInputs: JsonObject = { ...inputs };
     const managedPrev = prev && !prev.external ? prev : undefined;
+    let patched = inputs;
     if (managedPrev) {
-        // ignoreChanges (top-level keys): the old input value is used instead of the program's.
-        for (const key of msg.ignoreChanges) {
-            if (key in managedPrev.inputs) inputs[key] = managedPrev.inputs[key];
-            else delete inputs[key];
+        // ignoreChanges: the old value at each path (nested ones too) stands for the program's, before Check
+        // (step_generator.go generateSteps -> processIgnoreChanges).
+        try {
+            patched = processIgnoreChanges(inputs, managedPrev.inputs, msg.ignoreChanges);
+        } catch (e) {
+            throw new Error(`${msg.urn}: the ignoreChanges option: ${(e as Error).message} (name paths that exist in the resource's inputs, e.g. "rules[0].value")`);
         }
+        delete patched[PROVIDER_KEY];
     }
-    const r = lc.resource(msg.type, msg.name, providerText, inputs, { urn: msg.urn });
-    if (managedPrev) r.state = { id: managedPrev.id, inputs: managedPrev.inputs, outputs: managedPrev.outputs };
+    const r = lc.resource(msg.type, msg.name, providerText, patched, { urn: msg.urn });
+    if (managedPrev) {
+        r.state = {
+            id: managedPrev.id, inputs: managedPrev.inputs, outputs: managedPrev.outputs,
+            ...(managedPrev.initErrors ? { initErrors: managedPrev.initErrors } : {}),
+            ...(managedPrev.pendingReplacement ? { pendingReplacement: true } : {}),
+        };
+    }
+    const goal: Goal = {
+        protect: msg.protect,
+        oldProtect: managedPrev?.protect ?? false,
+        oldRetainOnDelete: managedPrev?.retainOnDelete ?? false,
+        deleteBeforeReplace: msg.deleteBeforeReplace,
+        replaceOnChanges: msg.replaceOnChanges ?? [],
+        hasInitErrors: (managedPrev?.initErrors?.length ?? 0) > 0,
+    };
     const finish = (outputs: JsonObject) => {
         let out = markAdditionalSecrets(outputs, msg.additionalSecretOutputs);
         if (isSecret(providerWire)) out = markSecret(out, PROVIDER_KEY);
@@ -65,7 +91,15 @@ export async function registerStep(
     };
 
     if (dryRun) {
-        const e = await r.preview();
+        let e: PlanEntry;
+        try {
+            e = await r.preview(undefined, { goal, programInputs });
+        } catch (err) {
+            // A preview shows the whole plan and fails at the end (the step generator only marks the error).
+            if (!(err instanceof ProtectedError) || !previewError) throw err;
+            previewError(err);
+            e = await r.preview(undefined, { goal: { ...goal, protect: false }, programInputs });
+        }
         slot.entry = e;
         const id = e.op === "create" || e.op === "replace" ? "" : managedPrev!.id;
         const outputs = e.op === "same" ? managedPrev!.outputs : e.outputs ?? {};
@@ -73,14 +107,17 @@ export async function registerStep(
     }
 
     try {
-        slot.entry = await r.up(undefined, { deferDelete });
+        const beforeDeleteFirst = managedPrev && deleteDependentsFirst ? () => deleteDependentsFirst(managedPrev) : undefined;
+        slot.entry = await r.up(undefined, { deferDelete, goal, programInputs, beforeDeleteFirst });
     } finally {
-        // Also after a failure: a partially created resource, or the old state of a failed update; no state
-        // when a delete-before-replace deleted the old object and the create failed.
+        // Also after a failure: a partially created resource, the old state of a failed update, or the old
+        // entry pending replacement when a delete-before-replace deleted the old object and the create failed.
         slot.settled = true;
         if (r.state) {
             const inputsState = isSecret(providerWire) ? markSecret(r.state.inputs, PROVIDER_KEY) : r.state.inputs;
-            slot.state = stateOf(msg, { id: r.state.id, inputs: inputsState, outputs: finish(r.state.outputs) }, false);
+            const initErrors = r.state.initErrors?.length ? { initErrors: r.state.initErrors } : {};
+            const pending = r.state.pendingReplacement ? { pendingReplacement: true as const } : {};
+            slot.state = stateOf(msg, { id: r.state.id, inputs: inputsState, outputs: finish(r.state.outputs), ...initErrors, ...pending }, false);
         }
     }
     return { id: slot.state!.id, outputs: slot.state!.outputs };
@@ -110,11 +147,18 @@ export async function readStep(
 }
 
 /** A state resource of a registration (a read one is external: never updated or deleted, and not protected). */
-function stateOf(msg: RegisterMessage, object: { id: string; inputs: JsonObject; outputs: JsonObject }, external: boolean): StateResource {
+function stateOf(
+    msg: RegisterMessage,
+    object: { id: string; inputs: JsonObject; outputs: JsonObject; initErrors?: string[]; pendingReplacement?: true },
+    external: boolean,
+): StateResource {
     return {
         urn: msg.urn, type: msg.type, name: msg.name, parent: msg.parent, ...object,
         dependencies: msg.dependencies, protect: external ? false : msg.protect, retainOnDelete: external ? false : msg.retainOnDelete,
         additionalSecretOutputs: msg.additionalSecretOutputs, external,
+        ...(msg.ignoreChanges.length && !external ? { ignoreChanges: msg.ignoreChanges } : {}),
+        ...(msg.deletedWith && !external ? { deletedWith: msg.deletedWith } : {}),
+        ...(msg.propertyDependencies && Object.keys(msg.propertyDependencies).length && !external ? { propertyDependencies: msg.propertyDependencies } : {}),
     };
 }
 
@@ -129,10 +173,17 @@ function managedFrom(lc: Lifecycle, s: StateResource): ManagedResource {
     return r;
 }
 
-/** Deletes a resource of the state; a read (external) or retainOnDelete one is only dropped from it. */
-export async function deleteResource(lc: Lifecycle, s: StateResource): Promise<PlanEntry> {
+/**
+ * Deletes a resource of the state; a read (external) or retainOnDelete one is only dropped from it, and so is one
+ * whose `deletedWith` resource is deleted in the same deployment (`deleting`: their URNs), as step.go
+ * DeleteStep.Apply does (isDeletedWith).
+ */
+export async function deleteResource(lc: Lifecycle, s: StateResource, deleting: Set<string> = new Set()): Promise<PlanEntry> {
     const entry: PlanEntry = { urn: s.urn, name: s.name, type: s.type, op: "delete", changedFields: [] };
     if (s.external || s.retainOnDelete) return { ...entry, retained: true };
+    if (s.deletedWith && deleting.has(s.deletedWith)) return { ...entry, deletedWith: s.deletedWith };
+    // Already deleted by a delete-before-replace whose create failed: only dropped (RemovePendingReplaceStep).
+    if (s.pendingReplacement) return entry;
     await managedFrom(lc, s).destroy();
     return entry;
 }
@@ -144,14 +195,15 @@ export async function deleteResource(lc: Lifecycle, s: StateResource): Promise<P
 export async function refreshAll(lc: Lifecycle, state: ProgramState, plan: ProgramPlan, parallel?: number): Promise<void> {
     const list = [...state.resources];
     const entries: Array<PlanEntry | undefined> = list.map(() => undefined);
-    const dropped = new Set<string>();
+    const dropped = new Set<StateResource>();
     try {
         await forEachLimited(list, parallel, async (s, i) => {
             const r = managedFrom(lc, s);
-            const e = await r.refresh();
+            // The engine judges a refresh by the provider's diff, an external resource by its outputs.
+            const e = await r.refresh({ ignoreChanges: s.ignoreChanges, judge: s.external ? "outputs" : "diff" });
             entries[i] = e;
             if (e.dropped) {
-                dropped.add(s.urn);
+                dropped.add(s);
             } else {
                 const st = r.state!;
                 Object.assign(s, { id: st.id, inputs: st.inputs, outputs: markAdditionalSecrets(st.outputs, s.additionalSecretOutputs) });
@@ -159,21 +211,29 @@ export async function refreshAll(lc: Lifecycle, state: ProgramState, plan: Progr
         });
     } finally {
         for (const e of entries) if (e) plan.push(e);
-        state.resources = state.resources.filter((x) => !dropped.has(x.urn));
+        state.resources = state.resources.filter((x) => !dropped.has(x));
     }
 }
 
-/** `pulumi destroy`: every resource, dependents first; refused while any is protected. */
+/**
+ * `pulumi destroy`: every resource, dependents first. A protected one is refused (step.go DeleteStep.Apply) and
+ * stays with what it depends on; the others are deleted, then the destroy fails naming every protected one.
+ */
 export async function destroyAll(lc: Lifecycle, state: ProgramState, plan: ProgramPlan): Promise<void> {
-    const order = topoSort(state.resources).reverse();
-    const protectedOnes = order.filter((s) => s.protect);
-    if (protectedOnes.length) {
-        throw new Error(`cannot delete protected resources: ${protectedOnes.map((s) => s.urn).join(", ")} (remove the protect option and run up first)`);
-    }
-    for (const s of order) {
-        plan.push(await deleteResource(lc, s));
-        state.resources = state.resources.filter((x) => x.urn !== s.urn);
-    }
+    const refused: ProtectedError[] = [];
+    const deleting = new Set(state.resources.map((s) => s.urn));
+    const run = async (s: StateResource): Promise<DeleteOutcome<PlanEntry>> => {
+        // A pending delete is the old half of a replacement: never protected (DeleteReplacementStep).
+        if (s.protect && !s.delete) {
+            refused.push(new ProtectedError(s.urn, "delete"));
+            return { kept: true };
+        }
+        const entry = await deleteResource(lc, s, deleting);
+        state.resources = state.resources.filter((x) => x !== s);
+        return { entry };
+    };
+    await scheduleDeletes([...state.resources], run, (e) => plan.push(e));
+    if (refused.length) throw new Error(refused.map((e) => e.message).join("\n"));
     state.outputs = {};
 }
 

@@ -1,0 +1,228 @@
+/* istanbul ignore file */
+/**
+ * Issue 32, second part: replaceOnChanges, nested ignoreChanges paths, refresh judged by the provider's diff and
+ * partial creates (init errors), through the testing kit (ProgramTest, the SDK's real dynamic-provider host). The
+ * program (test/fixtures/engine-program) declares, next to a Flag on the emulator, two small dynamic resources kept
+ * in a JSON file: Memo (no `diff`: the engine compares the inputs itself) and Stamp (a `diff` that compares `text`
+ * only, and a `read` whose `reads` output moves on every read). Each case states the real engine's rule and cites
+ * it (pulumi/pulumi).
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { ProgramRunError, ProgramTest, type ProgramPlan } from "../../testing";
+
+const PROGRAM = path.resolve(__dirname, "..", "fixtures", "engine-program");
+const MEMO = "pulumi-nodejs:dynamic/engine:Memo";
+const STAMP = "pulumi-nodejs:dynamic/engine:Stamp";
+const FLAG = "pulumi-nodejs:dynamic/cloudbees:Flag";
+const STEP_MS = 120_000;
+
+interface MemoDb {
+  nextId: number;
+  objects: Record<string, Record<string, any>>;
+  log: string[];
+}
+
+let tmp: string;
+let file: string;
+let t: ProgramTest;
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "engine-diffs-"));
+  file = path.join(tmp, "memos.json");
+  fs.writeFileSync(file, JSON.stringify({ nextId: 1, objects: {}, log: [] }));
+  t = await ProgramTest.start({ dir: PROGRAM, stack: "dev", config: { "engine:appName": "engine-diffs", "engine:memoFile": file } });
+}, STEP_MS);
+afterAll(async () => {
+  await t?.close();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const db = (): MemoDb => JSON.parse(fs.readFileSync(file, "utf8")) as MemoDb;
+const edit = (f: (d: MemoDb) => void) => {
+  const d = db();
+  f(d);
+  fs.writeFileSync(file, JSON.stringify(d));
+};
+/** The provider's log since `from`. */
+const logSince = (from: number) => db().log.slice(from);
+
+function declare(memos: unknown[], flags: unknown[] = []): void {
+  t.runner.setConfig("engine:memos", JSON.stringify(memos));
+  t.runner.setConfig("engine:flags", JSON.stringify(flags));
+}
+
+const ops = (plan: ProgramPlan) => plan.filter((e) => e.type !== "pulumi-nodejs:dynamic/cloudbees:Application").map((e) => [e.name, e.op]);
+const idOf = (name: string) => t.state().resources.find((r) => r.name === name)!.id;
+
+async function failing(step: Promise<unknown>): Promise<ProgramRunError> {
+  const e = await step.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(ProgramRunError);
+  return e as ProgramRunError;
+}
+
+describe("replaceOnChanges", () => {
+  // step_generator.go applyReplaceOnChanges: a changed key that a replaceOnChanges path contains (PropertyPath.
+  // Contains) becomes a replace key. The changed keys are the provider's DiffResponse.diffs (provider_plugin.go Diff:
+  // ChangedKeys), which the dynamic host never sets (cmd/dynamic-provider/index.js diff), or, for DIFF_UNKNOWN, the
+  // top-level input keys that differ (diffResource). So the option bites only for a provider without a definite
+  // diff, and only with top-level paths.
+  const memos = (text: string, x: number) => [
+    { resource: "roc-text", text, opts: { replaceOnChanges: ["text"] } },
+    { resource: "roc-none", text },
+    { resource: "roc-nested", spec: { x }, opts: { replaceOnChanges: ["spec.x"] } },
+  ];
+
+  beforeAll(async () => {
+    declare(memos("a", 1), [{ resource: "roc-flag", name: "eng.roc", opts: { replaceOnChanges: ["isPermanent"] } }]);
+    await t.up();
+  }, STEP_MS);
+
+  it("a provider without diff: a top-level path replaces; no option updates; a nested path never matches (update)", async () => {
+    const old = idOf("roc-text");
+    const from = db().log.length;
+    declare(memos("b", 2), [{ resource: "roc-flag", name: "eng.roc", opts: { replaceOnChanges: ["isPermanent"] } }]);
+    const plan = await t.up();
+    expect(ops(plan.filter((e) => e.type === MEMO))).toEqual([
+      ["roc-text", "replace"],
+      ["roc-none", "update"],
+      ["roc-nested", "update"],
+    ]);
+    expect(plan.find((e) => e.name === "roc-text")!.replaces).toEqual(["text"]);
+    const created = idOf("roc-text");
+    // The three steps run in parallel; the old object's delete comes after all of them (create before delete).
+    const log = logSince(from);
+    expect(log.slice(0, 3).sort()).toEqual([`create ${created}`, `update ${idOf("roc-none")}`, `update ${idOf("roc-nested")}`].sort());
+    expect(log.slice(3)).toEqual([`delete ${old}`]);
+  }, STEP_MS);
+
+  it("a provider with a definite diff (the Flag): replaceOnChanges has nothing to match, the change is an update", async () => {
+    declare(memos("b", 2), [{ resource: "roc-flag", name: "eng.roc", isPermanent: true, opts: { replaceOnChanges: ["isPermanent"] } }]);
+    const plan = await t.preview();
+    expect(plan.filter((e) => e.type === FLAG).map((e) => [e.name, e.op, e.replaces])).toEqual([["roc-flag", "update", []]]);
+  }, STEP_MS);
+});
+
+describe("ignoreChanges with nested paths", () => {
+  // step_generator.go generateSteps -> processIgnoreChanges before Check: each path (property_path.go
+  // ParsePropertyPath, PropertyPath.Reset) is set back to its old value; a path whose elements are missing on one
+  // side fails the step ("cannot ignore changes to the following properties because one or more elements of the path
+  // are missing"). On a replacement the engine checks the program's own values again (continueStepsFromDiff:
+  // Check with goal.Properties).
+  const ignoring = (spec: object, rules: object[], ignoreChanges = ["spec.a", "rules[0].value"]) => ({ resource: "ic", spec, rules, opts: { ignoreChanges } });
+
+  beforeAll(async () => {
+    declare([ignoring({ a: 1, b: 1 }, [{ value: 1 }, { value: 2 }])]);
+    await t.up();
+  }, STEP_MS);
+
+  it("changes under ignored paths alone: same, nothing sent to the provider", async () => {
+    const from = db().log.length;
+    declare([ignoring({ a: 5, b: 1 }, [{ value: 9 }, { value: 2 }])]);
+    const plan = await t.up();
+    expect(ops(plan)).toEqual([["ic", "same"]]);
+    expect(logSince(from)).toEqual([]);
+  }, STEP_MS);
+
+  it("another change: an update that keeps the old values at the ignored paths", async () => {
+    const from = db().log.length;
+    declare([ignoring({ a: 5, b: 2 }, [{ value: 9 }, { value: 3 }])]);
+    const plan = await t.up();
+    expect(ops(plan)).toEqual([["ic", "update"]]);
+    expect(logSince(from)).toEqual([`update ${idOf("ic")}`]);
+    expect(db().objects[idOf("ic")]).toMatchObject({ spec: { a: 1, b: 2 }, rules: [{ value: 1 }, { value: 3 }] });
+  }, STEP_MS);
+
+  it("a path with missing elements fails the step, naming the resource, the option and the path", async () => {
+    declare([ignoring({ a: 5, b: 2 }, [{ value: 9 }, { value: 3 }], ["rules[5].value"])]);
+    const e = await failing(t.up());
+    expect(e.message).toContain(`urn:pulumi:dev::engine-program::${MEMO}::ic: the ignoreChanges option: cannot ignore changes to the following properties because one or more elements of the path are missing: "rules[5].value"`);
+  }, STEP_MS);
+
+  it("a replacement creates the new object with the program's values, ignored paths included", async () => {
+    declare([{ resource: "ic", text: "new", spec: { a: 7, b: 2 }, rules: [{ value: 9 }, { value: 3 }], opts: { ignoreChanges: ["spec.a"], replaceOnChanges: ["text"] } }]);
+    const plan = await t.up();
+    expect(ops(plan)).toEqual([["ic", "replace"]]);
+    expect(db().objects[idOf("ic")]).toMatchObject({ text: "new", spec: { a: 7, b: 2 } });
+  }, STEP_MS);
+});
+
+describe("refresh, judged by the provider's diff", () => {
+  // step.go RefreshStep.Apply (since "refresh diffs relative to desired state", PULUMI_ENABLE_LEGACY_REFRESH_DIFF
+  // reverts it): diffResource(refreshed inputs and outputs as olds, the old inputs as news), inverted; the step is a
+  // change only when that diff is. DIFF_UNKNOWN compares the refreshed inputs with the old ones: a `read` that
+  // returns no inputs never shows drift. `--expect-no-changes` counts the changed steps (pkg/engine/update.go).
+  beforeAll(async () => {
+    declare([
+      { resource: "stamp", kind: "stamp", text: "x" },
+      { resource: "memo", text: "x" },
+    ]);
+    await t.up();
+  }, STEP_MS);
+
+  it("an output that moves on every read is no change when the diff ignores it (Stamp) or reads give no inputs (Memo)", async () => {
+    const before = db().objects[idOf("stamp")]!.reads as number;
+    const plan = await t.refresh({ expectNoChanges: true });
+    expect(plan.map((e) => [e.name, e.op, e.changedFields])).toEqual(expect.arrayContaining([["stamp", "refresh", []], ["memo", "refresh", []]]));
+    // The read did move the output, and the state has it.
+    expect(db().objects[idOf("stamp")]!.reads).toBe(before + 1);
+    expect(t.state().resources.find((r) => r.name === "stamp")!.outputs.reads).toBe(before + 1);
+  }, STEP_MS);
+
+  it("a change the diff sees fails --expect-no-changes; one a read without inputs hides does not show", async () => {
+    edit((d) => {
+      d.objects[idOf("stamp")]!.text = "changed";
+      d.objects[idOf("memo")]!.text = "changed";
+    });
+    const e = await failing(t.refresh({ expectNoChanges: true }));
+    expect(e.message).toMatch(/but 1 were found:\n[^]*stamp\s+engine:Stamp\s+refresh\s+reads, text/);
+    expect(e.message).not.toMatch(/memo\s+engine:Memo\s+refresh/);
+    // Both refreshed outputs are in the state all the same.
+    expect(t.state().resources.filter((r) => r.type === STAMP || r.type === MEMO).map((r) => r.outputs.text)).toEqual(["changed", "changed"]);
+  }, STEP_MS);
+});
+
+describe("a partial create (init errors)", () => {
+  // step.go CreateStep.Apply: a create that fails with an id (the dynamic host's ErrorResourceInitFailed) is a
+  // partial failure: the resource is saved with its InitErrors. step_generator.go continueStepsFromDiff: with init
+  // errors and no diff, an update runs anyway ("to attempt to 'continue' awaiting initialization"); a
+  // replaceOnChanges path containing "#initerror" would replace it instead (applyReplaceOnChanges).
+  beforeAll(async () => {
+    declare([]);
+    await t.up();
+  }, STEP_MS);
+
+  it("fails the up, keeps the object in the state with its reasons, and the next unchanged up updates it", async () => {
+    declare([{ resource: "slow", initFail: true }]);
+    const e = await failing(t.up());
+    expect(e.message).toContain("was created but is not ready");
+    const saved = t.state().resources.find((r) => r.name === "slow")!;
+    expect(saved.initErrors).toEqual(["not ready yet"]);
+    expect(db().objects[saved.id]).toMatchObject({ ready: false });
+
+    const from = db().log.length;
+    const plan = await t.up();
+    expect(ops(plan)).toEqual([["slow", "update"]]);
+    expect(logSince(from)).toEqual([`update ${saved.id}`]);
+    expect(t.state().resources.find((r) => r.name === "slow")!.initErrors).toBeUndefined();
+    expect(ops(await t.up())).toEqual([["slow", "same"]]);
+  }, STEP_MS);
+
+  it("replaceOnChanges [\"#initerror\"] replaces it instead", async () => {
+    declare([{ resource: "slow2", initFail: true, opts: { replaceOnChanges: ["#initerror"] } }]);
+    await failing(t.up());
+    const first = t.state().resources.find((r) => r.name === "slow2")!.id;
+    // Unchanged inputs: without the path this would be an update; with it, a replacement, whose create fails the
+    // same way (initFail is still declared): a new partial object, no update.
+    const from = db().log.length;
+    const e = await failing(t.up());
+    expect(e.message).toContain("was created but is not ready");
+    const log = logSince(from);
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatch(/^create memo-\d+$/);
+    expect(log[0]).not.toBe(`create ${first}`);
+  }, STEP_MS);
+});

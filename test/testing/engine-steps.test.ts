@@ -1,0 +1,270 @@
+/* istanbul ignore file */
+/**
+ * Issue 32, third part: the order and the concurrency of steps (dependsOn, parallel creates), replaced objects left
+ * pending deletion and deleted by the next up, and customTimeouts, through the testing kit (ProgramTest, the SDK's
+ * real dynamic-provider host) with the Memo resource of test/fixtures/engine-program (kept in a JSON file). Each
+ * case states the real engine's rule and cites it (pulumi/pulumi).
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { ProgramRunError, ProgramTest, type ProgramPlan } from "../../testing";
+
+const PROGRAM = path.resolve(__dirname, "..", "fixtures", "engine-program");
+const MEMO = "pulumi-nodejs:dynamic/engine:Memo";
+const STEP_MS = 120_000;
+
+interface MemoDb {
+  nextId: number;
+  objects: Record<string, Record<string, any>>;
+  log: string[];
+  failDeletes?: string[];
+}
+
+let tmp: string;
+let file: string;
+let t: ProgramTest;
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "engine-steps-"));
+  file = path.join(tmp, "memos.json");
+  fs.writeFileSync(file, JSON.stringify({ nextId: 1, objects: {}, log: [] }));
+  t = await ProgramTest.start({ dir: PROGRAM, stack: "dev", config: { "engine:appName": "engine-steps", "engine:memoFile": file } });
+}, STEP_MS);
+afterAll(async () => {
+  await t?.close();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const db = (): MemoDb => JSON.parse(fs.readFileSync(file, "utf8")) as MemoDb;
+const edit = (f: (d: MemoDb) => void) => {
+  const d = db();
+  f(d);
+  fs.writeFileSync(file, JSON.stringify(d));
+};
+const logSince = (from: number) => db().log.slice(from);
+const declare = (memos: unknown[]) => t.runner.setConfig("engine:memos", JSON.stringify(memos));
+const memoOps = (plan: ProgramPlan) => plan.filter((e) => e.type === MEMO).map((e) => [e.name, e.op]);
+const memos = () => t.state().resources.filter((r) => r.type === MEMO);
+
+describe("dependsOn and parallel steps", () => {
+  // Creates: the SDK resolves a dependency's URN only when its RegisterResource answer is back (sdk/nodejs
+  // runtime/resource.ts, dependsOn awaits `dependency.urn`), so a dependent registers after its dependency is
+  // created; independent registrations are stepped concurrently (the step executor's workers, `--parallel`).
+  // Deletes: step_generator.go ScheduleDeletes, dependents first.
+  it("a dependent is created after what it depends on, and deleted before it", async () => {
+    const from = db().log.length;
+    declare([
+      { resource: "base", text: "base" },
+      { resource: "top", text: "top", opts: { dependsOn: ["base"] } },
+    ]);
+    await t.up();
+    const ids = Object.fromEntries(memos().map((r) => [r.name, r.id]));
+    expect(logSince(from)).toEqual([`create ${ids.base}`, `create ${ids.top}`]);
+    expect(memos().find((r) => r.name === "top")!.dependencies).toContain(memos().find((r) => r.name === "base")!.urn);
+
+    const next = db().log.length;
+    declare([]);
+    expect(memoOps(await t.up())).toEqual([
+      ["top", "delete"],
+      ["base", "delete"],
+    ]);
+    expect(logSince(next)).toEqual([`delete ${ids.top}`, `delete ${ids.base}`]);
+  }, STEP_MS);
+
+  it("two independent creates run at the same time, and so do their deletes (each waits until the other has started)", async () => {
+    // ScheduleDeletes: resources that do not depend on each other are one antichain, deleted at once.
+    declare([
+      { resource: "left", text: "left", waitFor: "right" },
+      { resource: "right", text: "right", waitFor: "left" },
+    ]);
+    expect(memoOps(await t.up())).toEqual([
+      ["left", "create"],
+      ["right", "create"],
+    ]);
+    declare([]);
+    expect(memoOps(await t.up()).sort()).toEqual([
+      ["left", "delete"],
+      ["right", "delete"],
+    ]);
+    expect(memos()).toEqual([]);
+    expect(db().log.filter((l) => l.startsWith("start-delete")).sort()).toEqual(["start-delete left", "start-delete right"]);
+  }, STEP_MS);
+});
+
+describe("a replaced object whose delete failed stays pending deletion", () => {
+  // step.go CreateStep.Apply marks the old object `Delete = true` when the replacement is created; a failed (or
+  // never reached) delete leaves it in the snapshot so, and step_generator.go GenerateDeletes deletes every
+  // `res.Delete` resource at the next up (DeleteReplacementStep: no protect check). TestDestroyWithPendingDelete
+  // (pkg/engine/lifecycletest).
+  it("the up fails naming it; the state keeps it marked for deletion; the next up deletes it", async () => {
+    declare([{ resource: "pd", text: "one", opts: { replaceOnChanges: ["text"] } }]);
+    await t.up();
+    const oldId = memos()[0]!.id;
+    edit((d) => {
+      d.failDeletes = [oldId];
+    });
+
+    declare([{ resource: "pd", text: "two", opts: { replaceOnChanges: ["text"] } }]);
+    const e = (await t.up().catch((err: unknown) => err)) as ProgramRunError;
+    expect(e).toBeInstanceOf(ProgramRunError);
+    expect(e.message).toContain(`deleting the replaced object ${oldId} of urn:pulumi:dev::engine-program::${MEMO}::pd failed`);
+    expect(e.message).toContain("they stay in the state marked for deletion, and the next up deletes them");
+    const newId = memos().find((r) => !r.delete)!.id;
+    expect(memos().map((r) => [r.id, r.delete ?? false])).toEqual([
+      [newId, false],
+      [oldId, true],
+    ]);
+    expect(Object.keys(db().objects).sort()).toEqual([newId, oldId].sort());
+
+    edit((d) => {
+      d.failDeletes = [];
+    });
+    const from = db().log.length;
+    expect(memoOps(await t.up())).toEqual([
+      ["pd", "same"],
+      ["pd", "delete"],
+    ]);
+    expect(logSince(from)).toEqual([`delete ${oldId}`]);
+    expect(memos().map((r) => r.id)).toEqual([newId]);
+    declare([]);
+    await t.up();
+  }, STEP_MS);
+});
+
+describe("a delete-before-replace whose create failed is pending replacement", () => {
+  // step.go DeleteStep.Apply sets PendingReplacement on the old entry once its delete succeeded; if the create then
+  // fails the snapshot keeps it so. step_generator.go continueStepsFromDiff: a resource pending replacement is
+  // replaced (`|| old.PendingReplacement`) without a delete step; dropped, it goes without a provider delete
+  // (GenerateDeletes: RemovePendingReplaceStep).
+  const dbr = (text: string, failCreate?: boolean) => ({ resource: "dbr", text, failCreate, opts: { replaceOnChanges: ["text"], deleteBeforeReplace: true } });
+
+  it("the state keeps the deleted one marked; the next up replaces it with a create only", async () => {
+    declare([dbr("one")]);
+    await t.up();
+    const oldId = memos()[0]!.id;
+
+    let from = db().log.length;
+    declare([dbr("two", true)]);
+    const e = (await t.up().catch((err: unknown) => err)) as ProgramRunError;
+    expect(e).toBeInstanceOf(ProgramRunError);
+    expect(e.message).toContain('the create of "two" is refused');
+    expect(logSince(from)).toEqual([`delete ${oldId}`]);
+    expect(memos().map((r) => [r.id, r.pendingReplacement ?? false])).toEqual([[oldId, true]]);
+
+    from = db().log.length;
+    declare([dbr("two")]);
+    const plan = await t.up();
+    expect(memoOps(plan)).toEqual([["dbr", "replace"]]);
+    const newId = memos()[0]!.id;
+    expect(logSince(from)).toEqual([`create ${newId}`]);
+    expect(memos().map((r) => [r.id, r.pendingReplacement ?? false])).toEqual([[newId, false]]);
+  }, STEP_MS);
+
+  it("dropped while pending replacement: gone from the state without a provider delete", async () => {
+    declare([dbr("three", true)]);
+    await t.up().catch(() => undefined);
+    expect(memos()[0]!.pendingReplacement).toBe(true);
+    const from = db().log.length;
+    declare([]);
+    expect(memoOps(await t.up())).toEqual([["dbr", "delete"]]);
+    expect(logSince(from)).toEqual([]);
+    expect(memos()).toEqual([]);
+  }, STEP_MS);
+});
+
+describe("the dependents of a delete-before-replace resource", () => {
+  // step_generator.go calculateDependentReplacements: before deleting a resource replaced delete-first, the engine
+  // diffs each dependent with the inputs that came from it made unknown; those whose diff replaces are deleted
+  // first (dependents first), then created again when they register. A protected one refuses the replacement.
+  const root = (text: string) => ({ resource: "root", text, opts: { replaceOnChanges: ["text"], deleteBeforeReplace: true } });
+  const child = (protect = false) => ({ resource: "child", kind: "stamp", textFrom: "root", opts: { protect } });
+
+  it("a dependent its diff replaces is deleted before it and created after it", async () => {
+    declare([root("r1"), child()]);
+    await t.up();
+    const before = Object.fromEntries(t.state().resources.filter((r) => r.name === "root" || r.name === "child").map((r) => [r.name, r.id]));
+
+    const from = db().log.length;
+    declare([root("r2"), child()]);
+    const plan = await t.up();
+    expect(plan.filter((e) => e.name === "root" || e.name === "child").map((e) => [e.name, e.op])).toEqual([
+      ["root", "replace"],
+      ["child", "replace"],
+    ]);
+    const after = Object.fromEntries(t.state().resources.filter((r) => r.name === "root" || r.name === "child").map((r) => [r.name, r.id]));
+    expect(logSince(from)).toEqual([`delete ${before.child}`, `delete ${before.root}`, `create ${after.root}`, `create ${after.child}`]);
+    expect(db().objects[after.child!]).toMatchObject({ text: "r2" });
+    expect(t.state().resources.some((r) => r.pendingReplacement)).toBe(false);
+  }, STEP_MS);
+
+  it("a protected dependent refuses the replacement before anything is deleted", async () => {
+    declare([root("r2"), child(true)]);
+    await t.up();
+    const from = db().log.length;
+    declare([root("r3"), child(true)]);
+    const e = (await t.up().catch((err: unknown) => err)) as ProgramRunError;
+    expect(e).toBeInstanceOf(ProgramRunError);
+    expect(e.message).toContain(`unable to replace resource "urn:pulumi:dev::engine-program::pulumi-nodejs:dynamic/engine:Stamp::child" as part of replacing`);
+    expect(e.message).toContain("protect: true");
+    expect(logSince(from)).toEqual([]);
+    declare([root("r2"), child(false)]);
+    await t.up();
+    declare([]);
+    await t.up();
+  }, STEP_MS);
+});
+
+describe("deletedWith", () => {
+  // step.go DeleteStep.Apply: no provider Delete for a resource whose deletedWith resource is deleted in the same
+  // deployment (isDeletedWith); step_generator.go ScheduleDeletes orders it as a dependent.
+  it("deleted along with its owner: only the owner's delete reaches the provider; alone: its own delete", async () => {
+    declare([
+      { resource: "owner", text: "owner" },
+      { resource: "part", text: "part", opts: { deletedWith: "owner" } },
+      { resource: "piece", text: "piece", opts: { deletedWith: "owner" } },
+    ]);
+    await t.up();
+    const ids = Object.fromEntries(memos().map((r) => [r.name, r.id]));
+
+    let from = db().log.length;
+    declare([
+      { resource: "owner", text: "owner" },
+      { resource: "part", text: "part", opts: { deletedWith: "owner" } },
+    ]);
+    expect(memoOps(await t.up())).toEqual([
+      ["owner", "same"],
+      ["part", "same"],
+      ["piece", "delete"],
+    ]);
+    expect(logSince(from)).toEqual([`delete ${ids.piece}`]);
+
+    from = db().log.length;
+    declare([]);
+    const plan = await t.up();
+    expect(plan.filter((e) => e.type === MEMO).map((e) => [e.name, e.op, e.deletedWith ?? ""])).toEqual([
+      ["part", "delete", `urn:pulumi:dev::engine-program::${MEMO}::owner`],
+      ["owner", "delete", ""],
+    ]);
+    expect(logSince(from)).toEqual([`delete ${ids.owner}`]);
+    expect(memos()).toEqual([]);
+  }, STEP_MS);
+});
+
+describe("customTimeouts", () => {
+  // The engine sends the option's create/update/delete timeouts in the provider requests (step.go: `Timeout:
+  // s.new.CustomTimeouts.Create`, ...), but the SDK's dynamic-provider host never reads them
+  // (cmd/dynamic-provider/index.js): a dynamic provider's calls run to their own deadlines. The kit runs the same
+  // host, so the option changes nothing offline either; this checks that the host still ignores it.
+  it("the dynamic-provider host does not read a request's timeout", () => {
+    const host = fs.readFileSync(require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js"), "utf8");
+    expect(host).toMatch(/async create\(call, callback\)/);
+    expect(host).not.toMatch(/getTimeout\(/);
+  });
+
+  it("a program that sets it runs as without it", async () => {
+    const from = db().log.length;
+    declare([{ resource: "timed", text: "t", opts: { customTimeouts: { create: "1s", update: "1s", delete: "1s" } } }]);
+    expect(memoOps(await t.up())).toEqual([["timed", "create"]]);
+    expect(logSince(from)).toEqual([`create ${memos()[0]!.id}`]);
+  }, STEP_MS);
+});
