@@ -1,0 +1,285 @@
+/**
+ * The bench's scale section (issue 30, "linear to thousands"): one program of 500, 1,000 and 2,000 resources of a
+ * realistic mix (bench/programs/scale: bundles by regex and by controllers, assignments, flags and their
+ * configurations, plus the application and environments they need) run by the testing kit's engine stand-in
+ * (ProgramRunner: the program in its process, Pulumi's real dynamic-provider host over gRPC) against the emulator
+ * in a process of its own, rate limit off. `up`, `refresh` and `destroy` wall time and the provider host's peak RSS
+ * (VmHWM), each beside a minimal dynamic provider in the same program sending the same writes (scale:provider =
+ * minimal); the write requests of both, from the emulator's journal; the same writes sent directly with undici
+ * (the emulator's own growth); and the time per resource at each size against that at 500.
+ *
+ * `npx ts-node --transpile-only bench/scale.ts [count...]` runs it alone and prints its table (needs
+ * `npm run build` and `node scripts/link-self.js` first, as `npm run bench` does).
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import { ProgramRunner } from "../testing/program-runner";
+import { secret } from "../testing/values";
+import { EmulatorProcess } from "./emulator-client";
+import type { WriteRequest } from "./emulator-process";
+import { emulatorObjects } from "./programs/scale/layout";
+import { sendDirectly } from "./programs/scale/minimal";
+import { row, seconds, table } from "./table";
+
+const PROGRAM_DIR = path.join(__dirname, "programs", "scale");
+const SIZES = [500, 1000, 2000];
+const PROVIDERS = ["ours", "minimal"] as const;
+type Provider = (typeof PROVIDERS)[number];
+type StepKind = "up" | "refresh" | "destroy";
+const STEPS: StepKind[] = ["up", "refresh", "destroy"];
+
+interface StepFigures {
+  ms: number;
+  /** The provider host's peak RSS (VmHWM) during the step, MB. */
+  peakMb: number;
+  writes: WriteRequest[];
+  /** Plan entries of the step (resources it touched). */
+  entries: number;
+}
+
+// ------------------------------------------------------------------------------------------------ host peak RSS
+
+/** Pids of this process's descendants whose command line names the dynamic-provider host. */
+function providerHostPids(): number[] {
+  const parents = new Map<number, number>();
+  const hosts: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      // The command name (in parentheses) may hold spaces: the fields after its closing parenthesis.
+      parents.set(pid, Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("dynamic-provider")) hosts.push(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const descends = (pid: number) => {
+    for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) if (p === process.pid) return true;
+    return false;
+  };
+  return hosts.filter(descends);
+}
+
+function peakMbOf(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples the provider hosts' VmHWM every 100 ms while a step runs; the highest of any host seen. */
+class PeakRss {
+  private peak = 0;
+  private readonly timer: NodeJS.Timeout;
+  constructor() {
+    this.timer = setInterval(() => this.sample(), 100);
+  }
+  private sample(): void {
+    for (const pid of providerHostPids()) this.peak = Math.max(this.peak, peakMbOf(pid));
+  }
+  stop(): number {
+    this.sample();
+    clearInterval(this.timer);
+    return this.peak;
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ runs
+
+function bundleLocation(bundles: string[]): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-scale-bundles-"));
+  for (const b of bundles) {
+    fs.mkdirSync(path.join(dir, b));
+    fs.writeFileSync(path.join(dir, b, "bundle.yaml"), `apiVersion: "1"\nid: "${b}"\nversion: "1"\n`);
+  }
+  return dir;
+}
+
+interface Emulated {
+  emu: EmulatorProcess;
+  oc: { url: string; authorization: string };
+  fm: { url: string; authorization: string };
+}
+
+/**
+ * A fresh emulator holding `count` resources' bundles and controllers, for one run: an assignment has no delete, so
+ * a controller keeps its bundle after a destroy, and a second run would take it over without a write.
+ */
+async function withEmulator<T>(count: number, f: (e: Emulated) => Promise<T>): Promise<T> {
+  const objects = emulatorObjects(count);
+  const bundlesDir = bundleLocation(objects.bundles);
+  const emu = await EmulatorProcess.start({ bundlesDir, controllers: objects.controllers });
+  try {
+    const { info } = emu;
+    return await f({
+      emu,
+      oc: { url: info.operationsCenterUrl, authorization: `Basic ${Buffer.from(`${info.admin.username}:${info.admin.apiToken}`).toString("base64")}` },
+      fm: { url: info.featureManagementUrl, authorization: `Bearer ${info.featureManagementToken}` },
+    });
+  } finally {
+    await emu.close();
+    fs.rmSync(bundlesDir, { recursive: true, force: true });
+  }
+}
+
+/** The program of `count` resources through `provider`: up, refresh, destroy, each timed, its host's peak and writes. */
+async function runProgram(count: number, provider: Provider): Promise<Record<StepKind, StepFigures>> {
+  return withEmulator(count, async ({ emu, oc, fm }) => {
+    const { info } = emu;
+    const config = {
+      "cloudbees:operationsCenterUrl": info.operationsCenterUrl,
+      "cloudbees:username": info.admin.username,
+      "cloudbees:apiToken": secret(info.admin.apiToken),
+      "cloudbees:featureManagementUrl": info.featureManagementUrl,
+      "cloudbees:featureManagementToken": secret(info.featureManagementToken),
+      // The emulator's rate limit is off: nothing to wait for.
+      "cloudbees:featureManagementRequestIntervalMs": "0",
+      "scale:count": String(count),
+      "scale:provider": provider,
+    };
+    // The machine's own CLOUDBEES_* settings must not leak into the hosts; the minimal provider's connection.
+    const env = {
+      ...Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith("CLOUDBEES_")).map((k) => [k, ""])),
+      SCALE_OC_URL: oc.url,
+      SCALE_OC_AUTHORIZATION: oc.authorization,
+      SCALE_FM_URL: fm.url,
+      SCALE_FM_AUTHORIZATION: fm.authorization,
+    };
+    const timeoutMs = Math.max(120_000, count * 300);
+    console.error(`scale: ${count} resources, ${provider}`);
+    const runner = await ProgramRunner.start({ cwd: PROGRAM_DIR, config, env, timeoutMs, callTimeoutMs: timeoutMs });
+    const figures = {} as Record<StepKind, StepFigures>;
+    try {
+      for (const step of STEPS) {
+        await emu.clear();
+        const peak = new PeakRss();
+        const started = performance.now();
+        const plan = step === "up" ? await runner.up() : step === "refresh" ? await runner.refresh() : await runner.destroy();
+        const ms = performance.now() - started;
+        const peakMb = peak.stop();
+        const writes = await emu.ask<WriteRequest[]>({ op: "writes" });
+        figures[step] = { ms, peakMb, writes, entries: plan.length };
+        console.error(`  ${step}: ${seconds(ms)}, host peak ${peakMb.toFixed(0)} MB, ${writes.length} writes, ${plan.length} plan entries`);
+        const failed = writes.filter((w) => w.status >= 300);
+        if (failed.length > 0) throw new Error(`${provider} ${step}: ${failed.length} writes failed, e.g. ${JSON.stringify(failed[0])}`);
+      }
+    } finally {
+      await runner.close();
+    }
+    return figures;
+  });
+}
+
+/** The emulator's own growth: the minimal provider's writes sent directly with undici; the time, and the writes. */
+async function runDirect(count: number): Promise<{ ms: number; writes: number }> {
+  return withEmulator(count, async ({ emu, oc, fm }) => {
+    const started = performance.now();
+    await sendDirectly({ count, tag: "direct", oc, fm });
+    const ms = performance.now() - started;
+    const writes = (await emu.ask<WriteRequest[]>({ op: "writes" })).length;
+    console.error(`scale: ${count} resources, direct: ${seconds(ms)}, ${writes} writes`);
+    return { ms, writes };
+  });
+}
+
+/** One size: ours and minimal, in `order`, then the writes sent directly. */
+async function runSize(count: number, order: Provider[]): Promise<{ figures: Record<Provider, Record<StepKind, StepFigures>>; directMs: number; directWrites: number }> {
+  const figures = {} as Record<Provider, Record<StepKind, StepFigures>>;
+  for (const provider of order) figures[provider] = await runProgram(count, provider);
+  const direct = await runDirect(count);
+  return { figures, directMs: direct.ms, directWrites: direct.writes };
+}
+
+/** A write as compared between ours and the minimal provider: all of it but the application's id and name. */
+function shapeOf(w: WriteRequest): string {
+  const query = Object.entries(w.query).sort(([a], [b]) => a.localeCompare(b));
+  const body = w.body.replace(/"applicationName":"[^"]*"/, '"applicationName":"…"');
+  return `${w.method} ${w.path.replace(/\/applications\/[^/]+/, "/applications/{id}")} ${JSON.stringify(query)} ${body}`;
+}
+
+function shapes(writes: WriteRequest[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const w of writes) m.set(shapeOf(w), (m.get(shapeOf(w)) ?? 0) + 1);
+  return m;
+}
+
+export async function scaleRows(sizes: number[] = SIZES): Promise<void> {
+  const results = new Map<number, Awaited<ReturnType<typeof runSize>>>();
+  // The order alternates from size to size, so that neither provider always runs first on a fresh emulator.
+  for (const [k, count] of sizes.entries()) results.set(count, await runSize(count, k % 2 === 0 ? ["ours", "minimal"] : ["minimal", "ours"]));
+
+  const base = sizes[0]!;
+  const largest = sizes[sizes.length - 1]!;
+  for (const count of sizes) {
+    const { figures } = results.get(count)!;
+    const ours = figures.ours;
+    const minimal = figures.minimal;
+    const label = `scale ${count}`;
+    const writesOf = (p: Provider) => STEPS.flatMap((s) => figures[p][s].writes);
+    const o = shapes(writesOf("ours"));
+    const m = shapes(writesOf("minimal"));
+    const same = o.size === m.size && [...o].every(([k, n]) => m.get(k) === n);
+    const total = (p: Provider) => writesOf(p).length;
+    row(`${label}: write requests, up + refresh + destroy`, String(total("ours")), `${total("minimal")} (minimal provider)`, total("ours") / total("minimal"), {
+      text: "the same requests (method, path, query, body)",
+      met: same,
+    });
+    if (!same) console.error(`  differ: ${[...new Set([...o.keys(), ...m.keys()])].filter((k) => o.get(k) !== m.get(k)).slice(0, 5).join("\n  ")}`);
+    for (const step of STEPS) {
+      const r = ours[step].ms / minimal[step].ms;
+      const target = count === largest ? { text: "<= 1.3", met: r <= 1.3 } : undefined;
+      row(`${label}: ${step} wall time`, seconds(ours[step].ms), `${seconds(minimal[step].ms)} (minimal provider)`, r, target);
+    }
+    const peak = (p: Provider) => Math.max(...STEPS.map((s) => figures[p][s].peakMb));
+    const rm = peak("ours") / peak("minimal");
+    row(
+      `${label}: host peak RSS (VmHWM), up / refresh / destroy`,
+      STEPS.map((s) => ours[s].peakMb.toFixed(0)).join(" / ") + " MB",
+      STEPS.map((s) => minimal[s].peakMb.toFixed(0)).join(" / ") + " MB (minimal provider)",
+      rm,
+      count === largest ? { text: "<= 1.3 (the highest)", met: rm <= 1.3 } : undefined,
+    );
+  }
+  // Time per resource, each size against the first.
+  const perResource = (count: number, p: Provider | "direct") => {
+    const r = results.get(count)!;
+    const ms = p === "direct" ? r.directMs : STEPS.reduce((sum, s) => sum + r.figures[p][s].ms, 0);
+    return ms / count;
+  };
+  for (const p of ["ours", "minimal", "direct"] as const) {
+    const what = p === "ours" ? "our provider" : p === "minimal" ? "the engine stand-in (minimal provider)" : "the emulator (the same writes sent directly)";
+    for (const count of sizes.slice(1)) {
+      const r = perResource(count, p) / perResource(base, p);
+      row(
+        `scale: time per resource at ${count} against ${base}, ${what}${p === "direct" ? "" : ", up + refresh + destroy"}`,
+        `${perResource(count, p).toFixed(2)} ms`,
+        `${perResource(base, p).toFixed(2)} ms (at ${base})`,
+        r,
+        count === largest ? { text: "<= 1.2", met: r <= 1.2 } : undefined,
+      );
+    }
+  }
+}
+
+if (require.main === module) {
+  const started = performance.now();
+  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const load = os.loadavg().map((l) => l.toFixed(1)).join(" ");
+  scaleRows(sizes.length > 0 ? sizes : SIZES)
+    .then(() => {
+      const { text, missed } = table();
+      console.log(`Measured ${new Date().toISOString().slice(0, 16)}Z on ${os.cpus().length} cores, Node ${process.version}, load average ${load} at start, ${os.loadavg().map((l) => l.toFixed(1)).join(" ")} at the end; ${seconds(performance.now() - started)}.\n`);
+      console.log(text);
+      if (missed.length > 0) process.exitCode = 1;
+    })
+    .catch((e: unknown) => {
+      console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
+      process.exit(1);
+    });
+}
