@@ -172,7 +172,9 @@ export async function destroyAll(lc: Lifecycle, state: ProgramState, plan: Progr
     }
     for (const s of order) {
         plan.push(await deleteResource(lc, s));
-        state.resources = state.resources.filter((x) => x.urn !== s.urn);
+        // Mostly the last one (the order is the state's, reversed): not a filter of the whole state per delete.
+        const at = state.resources.lastIndexOf(s);
+        if (at >= 0) state.resources.splice(at, 1);
     }
     state.outputs = {};
 }
