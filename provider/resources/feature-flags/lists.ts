@@ -56,10 +56,8 @@ export class FeatureFlagLists {
   knownAvailableValues(applicationId: string, flag: string): (string | number | boolean)[] | undefined {
     for (const [k, list] of this.known) {
       if (!k.startsWith(key("flags", applicationId)) && !k.startsWith(key("experiments", applicationId))) continue;
-      for (const item of list as (Flag | Experiment)[]) {
-        const name = "flag" in item ? item.flag : item.name;
-        if (name === flag && item.availableValues) return item.availableValues;
-      }
+      const item = k.startsWith(key("flags", applicationId)) ? named(list as Flag[], flag, flagName) : named(list as Experiment[], flag, experimentFlag);
+      if (item?.availableValues) return item.availableValues;
     }
     return undefined;
   }
@@ -128,6 +126,10 @@ export class FeatureFlagLists {
   }
 }
 
+/** The naming of the flag lists and of the configuration (experiment) lists. */
+export const flagName = (f: Flag) => f.name;
+export const experimentFlag = (e: Experiment) => e.flag;
+
 /** A change of the kept lists whose key starts with `prefix`. */
 export interface ListChange {
   prefix: string;
@@ -173,6 +175,16 @@ function positionsOf<T>(list: T[], nameOf: (x: T) => string): Map<string, number
     positions.set(list, at);
   }
   return at;
+}
+
+/**
+ * The item of this name in a list these lists gave (what `list.find((x) => nameOf(x) === name)` finds), in O(1)
+ * through the list's index: each resource of a deployment looks itself up in the shared list. `nameOf` must be the
+ * list's naming, the one its changes use (a flag by its name, a configuration by its flag).
+ */
+export function named<T>(list: readonly T[], name: string, nameOf: (x: T) => string): T | undefined {
+  const i = positionsOf(list as T[], nameOf).get(name);
+  return i === undefined ? undefined : list[i];
 }
 
 /** Replaces the item of the same name (`nameOf`), or appends it. */
