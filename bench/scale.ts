@@ -26,7 +26,7 @@ import { row, seconds, table } from "./table";
 const PROGRAM_DIR = path.join(__dirname, "programs", "scale");
 const SIZES = [500, 1000, 2000];
 /** Runs of each program per size (best time kept): one run on a shared 2-core machine varies by 20% and more. */
-const REPS = 2;
+const REPS = 3;
 const PROVIDERS = ["ours", "minimal"] as const;
 type Provider = (typeof PROVIDERS)[number];
 type StepKind = "up" | "refresh" | "destroy";
