@@ -286,6 +286,15 @@ export async function scaleRows(sizes: number[] = SIZES, reps = REPS): Promise<v
         count === largest ? { text: "<= 1.2", met: r <= 1.2 } : undefined,
       );
     }
+    // The time per resource includes each step's fixed costs (a host, a program process, the first calls), which
+    // hide a growing cost at these sizes: the cost of each resource added, between the sizes, shows it.
+    if (sizes.length >= 3) {
+      const [a, b, c] = sizes.slice(-3) as [number, number, number];
+      const total = (count: number) => perResource(count, p) * count;
+      const low = (total(b) - total(a)) / (b - a);
+      const high = (total(c) - total(b)) / (c - b);
+      row(`scale: time per resource added from ${b} to ${c} against from ${a} to ${b}, ${what}`, `${high.toFixed(2)} ms`, `${low.toFixed(2)} ms (from ${a} to ${b})`, high / low);
+    }
   }
 }
 
