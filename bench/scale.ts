@@ -36,6 +36,8 @@ interface StepFigures {
   ms: number;
   /** The provider host's peak RSS (VmHWM) during the step, MB. */
   peakMb: number;
+  /** CPU time of the step, all processes (StepSampler), ms. */
+  cpuMs: number;
   writes: WriteRequest[];
   /** Plan entries of the step (resources it touched). */
   entries: number;
@@ -43,27 +45,46 @@ interface StepFigures {
 
 // ------------------------------------------------------------------------------------------------ host peak RSS
 
-/** Pids of this process's descendants whose command line names the dynamic-provider host. */
-function providerHostPids(): number[] {
-  const parents = new Map<number, number>();
-  const hosts: number[] = [];
-  for (const entry of fs.readdirSync("/proc")) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
+/**
+ * What is known of each live process: its parent, and whether its command line names the dynamic-provider host
+ * (neither changes for a pid's life; a pid leaves this map when it leaves /proc). Each sample then reads /proc's
+ * listing and only the new pids.
+ */
+const seen = new Map<number, { parent: number; host: boolean }>();
+
+/** This process's descendants (the emulator, program processes, provider hosts), each with whether it is a host. */
+function descendants(): Array<{ pid: number; host: boolean }> {
+  const pids = fs.readdirSync("/proc").map(Number).filter(Number.isInteger);
+  const alive = new Set(pids);
+  for (const pid of seen.keys()) if (!alive.has(pid)) seen.delete(pid);
+  for (const pid of pids) {
+    if (seen.has(pid)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
       // The command name (in parentheses) may hold spaces: the fields after its closing parenthesis.
-      parents.set(pid, Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-      if (fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("dynamic-provider")) hosts.push(pid);
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      seen.set(pid, { parent: Number(fields[1]), host: fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("dynamic-provider") });
     } catch {
       // gone meanwhile
     }
   }
   const descends = (pid: number) => {
-    for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) if (p === process.pid) return true;
+    for (let p = seen.get(pid)?.parent; p !== undefined && p > 1; p = seen.get(p)?.parent) if (p === process.pid) return true;
     return false;
   };
-  return hosts.filter(descends);
+  return [...seen].filter(([pid]) => descends(pid)).map(([pid, known]) => ({ pid, host: known.host }));
+}
+
+/** CPU time (user + system) a process has used, ms; undefined once it is gone. */
+function cpuMsOf(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime, in clock ticks (USER_HZ: 100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 function peakMbOf(pid: number): number {
@@ -75,20 +96,43 @@ function peakMbOf(pid: number): number {
   }
 }
 
-/** Samples the provider hosts' VmHWM every 100 ms while a step runs; the highest of any host seen. */
-class PeakRss {
+/**
+ * Samples this process's descendants every 100 ms while a step runs: the provider hosts' VmHWM (the highest of any
+ * host seen), and the CPU time of the step: this process's (the engine stand-in) and its descendants' (the program
+ * process, the hosts, the host booted ahead for the next step, the emulator) since the step started, or since they
+ * did. A process that ends during the step loses at most its last 100 ms. Unlike wall time, CPU time does not depend
+ * on what else the machine runs.
+ */
+class StepSampler {
   private peak = 0;
+  private readonly cpuStart = new Map<number, number>();
+  private readonly cpuLast = new Map<number, number>();
+  private readonly self = process.cpuUsage();
   private readonly timer: NodeJS.Timeout;
   constructor() {
+    for (const { pid } of descendants()) {
+      const cpu = cpuMsOf(pid);
+      if (cpu !== undefined) this.cpuStart.set(pid, cpu);
+    }
     this.timer = setInterval(() => this.sample(), 100);
   }
   private sample(): void {
-    for (const pid of providerHostPids()) this.peak = Math.max(this.peak, peakMbOf(pid));
+    for (const { pid, host } of descendants()) {
+      if (host) this.peak = Math.max(this.peak, peakMbOf(pid));
+      const cpu = cpuMsOf(pid);
+      if (cpu === undefined) continue;
+      if (!this.cpuStart.has(pid)) this.cpuStart.set(pid, 0); // born during the step
+      this.cpuLast.set(pid, cpu);
+    }
   }
-  stop(): number {
+  /** The hosts' peak RSS (MB) and the CPU time of the step (ms). */
+  stop(): { peakMb: number; cpuMs: number } {
     this.sample();
     clearInterval(this.timer);
-    return this.peak;
+    const own = process.cpuUsage(this.self);
+    let cpuMs = (own.user + own.system) / 1000;
+    for (const [pid, last] of this.cpuLast) cpuMs += last - (this.cpuStart.get(pid) ?? last);
+    return { peakMb: this.peak, cpuMs };
   }
 }
 
@@ -160,14 +204,14 @@ async function runProgram(count: number, provider: Provider): Promise<Record<Ste
     try {
       for (const step of STEPS) {
         await emu.clear();
-        const peak = new PeakRss();
+        const sampler = new StepSampler();
         const started = performance.now();
         const plan = step === "up" ? await runner.up() : step === "refresh" ? await runner.refresh() : await runner.destroy();
         const ms = performance.now() - started;
-        const peakMb = peak.stop();
+        const { peakMb, cpuMs } = sampler.stop();
         const writes = await emu.ask<WriteRequest[]>({ op: "writes" });
-        figures[step] = { ms, peakMb, writes, entries: plan.length };
-        console.error(`  ${step}: ${seconds(ms)}, host peak ${peakMb.toFixed(0)} MB, ${writes.length} writes, ${plan.length} plan entries`);
+        figures[step] = { ms, peakMb, cpuMs, writes, entries: plan.length };
+        console.error(`  ${step}: ${seconds(ms)}, CPU ${seconds(cpuMs)}, host peak ${peakMb.toFixed(0)} MB, ${writes.length} writes, ${plan.length} plan entries`);
         const failed = writes.filter((w) => w.status >= 300);
         if (failed.length > 0) throw new Error(`${provider} ${step}: ${failed.length} writes failed, e.g. ${JSON.stringify(failed[0])}`);
       }
@@ -206,7 +250,7 @@ async function runSize(count: number, reps: number): Promise<{ figures: Record<P
     for (const step of STEPS) {
       const all = runs[provider].map((r) => r[step]);
       const best = all.reduce((a, b) => (b.ms < a.ms ? b : a));
-      figures[provider][step] = { ...best, peakMb: Math.max(...all.map((f) => f.peakMb)) };
+      figures[provider][step] = { ...best, peakMb: Math.max(...all.map((f) => f.peakMb)), cpuMs: Math.min(...all.map((f) => f.cpuMs)) };
     }
   }
   const directs: Array<{ ms: number; writes: number }> = [];
@@ -267,6 +311,13 @@ export async function scaleRows(sizes: number[] = SIZES, reps = REPS): Promise<v
       rm,
       count === largest ? { text: "<= 1.3 (the highest)", met: rm <= 1.3 } : undefined,
     );
+    const cpu = (p: Provider) => STEPS.reduce((sum, s) => sum + figures[p][s].cpuMs, 0);
+    row(
+      `${label}: CPU time of all processes, up / refresh / destroy (least of ${reps})`,
+      STEPS.map((s) => seconds(ours[s].cpuMs)).join(" / "),
+      `${STEPS.map((s) => seconds(minimal[s].cpuMs)).join(" / ")} (minimal provider)`,
+      cpu("ours") / cpu("minimal"),
+    );
   }
   // Time per resource, each size against the first.
   const perResource = (count: number, p: Provider | "direct") => {
@@ -294,6 +345,26 @@ export async function scaleRows(sizes: number[] = SIZES, reps = REPS): Promise<v
       const low = (total(b) - total(a)) / (b - a);
       const high = (total(c) - total(b)) / (c - b);
       row(`scale: time per resource added from ${b} to ${c} against from ${a} to ${b}, ${what}`, `${high.toFixed(2)} ms`, `${low.toFixed(2)} ms (from ${a} to ${b})`, high / low);
+    }
+  }
+  // The same in CPU time, which the machine's other load does not move.
+  const cpuPerResource = (count: number, p: Provider) => STEPS.reduce((sum, s) => sum + results.get(count)!.figures[p][s].cpuMs, 0) / count;
+  for (const p of PROVIDERS) {
+    const what = p === "ours" ? "our provider" : "the engine stand-in (minimal provider)";
+    for (const count of sizes.slice(1)) {
+      row(
+        `scale: CPU time per resource at ${count} against ${base}, ${what}, up + refresh + destroy`,
+        `${cpuPerResource(count, p).toFixed(2)} ms`,
+        `${cpuPerResource(base, p).toFixed(2)} ms (at ${base})`,
+        cpuPerResource(count, p) / cpuPerResource(base, p),
+      );
+    }
+    if (sizes.length >= 3) {
+      const [a, b, c] = sizes.slice(-3) as [number, number, number];
+      const total = (count: number) => cpuPerResource(count, p) * count;
+      const low = (total(b) - total(a)) / (b - a);
+      const high = (total(c) - total(b)) / (c - b);
+      row(`scale: CPU time per resource added from ${b} to ${c} against from ${a} to ${b}, ${what}`, `${high.toFixed(2)} ms`, `${low.toFixed(2)} ms (from ${a} to ${b})`, high / low);
     }
   }
 }
