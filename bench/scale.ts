@@ -3,10 +3,12 @@
  * realistic mix (bench/programs/scale: bundles by regex and by controllers, assignments, flags and their
  * configurations, plus the application and environments they need) run by the testing kit's engine stand-in
  * (ProgramRunner: the program in its process, Pulumi's real dynamic-provider host over gRPC) against the emulator
- * in a process of its own, rate limit off. `up`, `refresh` and `destroy` wall time and the provider host's peak RSS
- * (VmHWM), each beside a minimal dynamic provider in the same program sending the same writes (scale:provider =
- * minimal); the write requests of both, from the emulator's journal; the same writes sent directly with undici
- * (the emulator's own growth); and the time per resource at each size against that at 500.
+ * in a process of its own (a fresh one per run), rate limit off. `up`, `refresh` and `destroy` wall time (best of
+ * REPS runs, ours and minimal interleaved), the provider host's peak RSS (VmHWM) and the CPU time of all processes,
+ * each beside a minimal dynamic provider in the same program sending the same writes (scale:provider = minimal);
+ * the write requests of both, from the emulator's journal; the same writes sent directly with undici (the
+ * emulator's own growth); the time per resource at each size against that at 500, and per resource added between
+ * the sizes (which the steps' fixed costs do not hide).
  *
  * `npx ts-node --transpile-only bench/scale.ts [count...] [--reps n]` runs it alone and prints its table (needs
  * `npm run build` and `node scripts/link-self.js` first, as `npm run bench` does).
