@@ -9,8 +9,18 @@ export type EmulatorQuestion =
   /** Requests whose path starts with `prefix`, of any of `methods` (all when absent), with `status` when given. */
   | { op: "countPrefix"; prefix: string; methods?: string[]; status?: number }
   | { op: "clear" }
+  /** The write requests (POST, PUT, PATCH, DELETE) since the last clear: method, path, query, body text, status. */
+  | { op: "writes" }
   | { op: "rateLimit"; on: boolean }
   | { op: "applications"; account: string };
+
+export interface WriteRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: string;
+  status: number;
+}
 
 export interface EmulatorInfo {
   operationsCenterUrl: string;
@@ -29,6 +39,11 @@ function answer(q: EmulatorQuestion): unknown {
       return emu.journal
         .entries()
         .filter((e) => e.path.startsWith(q.prefix) && (!q.methods || q.methods.includes(e.method)) && (q.status === undefined || e.status === q.status)).length;
+    case "writes":
+      return emu.journal
+        .entries()
+        .filter((e) => e.method !== "GET" && e.method !== "HEAD")
+        .map((e) => ({ method: e.method, path: e.path, query: e.query, body: e.body.toString("utf8"), status: e.status }));
     case "clear":
       emu.journal.clear();
       return null;

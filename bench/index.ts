@@ -15,6 +15,7 @@ import { EmulatorProcess } from "./emulator-client";
 import { closeSerializerSession, Lifecycle, secret, serializeProvider, startProviderHost, type ManagedResource, type ProviderHost } from "./harness";
 import { emptySevenMethodProvider, minimalAssignmentProvider } from "./minimal-provider";
 import { importRows } from "./import-floor";
+import { scaleRows } from "./scale";
 import { median, ms, row, seconds, table } from "./table";
 
 const REPO_ROOT = path.resolve(__dirname, "..");
@@ -95,6 +96,11 @@ async function main(): Promise<void> {
   const minimalText = await serializeProvider(minimalAssignmentProvider());
 
   try {
+    // ---------------------------------------------------------------- one program of 500, 1,000 and 2,000 resources
+    // First, while no other provider host runs: its memory and CPU figures sample the bench's child processes.
+    console.error("scale: one program of 500, 1,000 and 2,000 resources, ours and a minimal provider (about 4 min)");
+    await scaleRows();
+
     // ---------------------------------------------------------------- serialized provider size
     console.error("serialized providers");
     const floor = Buffer.byteLength(await serializeProvider(emptySevenMethodProvider()));

@@ -107,20 +107,33 @@ export async function scheduleDeletes<E>(
     run: (s: StateResource) => Promise<DeleteOutcome<E>>,
     record: (entry: E) => void,
 ): Promise<void> {
-    const remaining = topoSort(list).reverse();
     const depsOf = (s: StateResource) => [s.parent, ...s.dependencies, s.deletedWith ?? ""].filter((d) => d);
+    // A set (in the order dependents first) and a count of each URN's remaining dependents: each antichain is found
+    // in one pass, not by asking every resource about every other (quadratic in a destroy of thousands).
+    const remaining = new Set(topoSort(list).reverse());
+    const byUrn = new Map<string, StateResource[]>();
+    const dependents = new Map<string, number>();
+    for (const s of remaining) {
+        byUrn.set(s.urn, [...(byUrn.get(s.urn) ?? []), s]);
+        for (const d of depsOf(s)) dependents.set(d, (dependents.get(d) ?? 0) + 1);
+    }
+    const leave = (s: StateResource) => {
+        remaining.delete(s);
+        for (const d of depsOf(s)) dependents.set(d, dependents.get(d)! - 1);
+    };
     const keepDependencies = (s: StateResource) => {
         for (const d of depsOf(s)) {
-            for (const r of remaining.filter((x) => x.urn === d)) {
-                remaining.splice(remaining.indexOf(r), 1);
+            for (const r of byUrn.get(d) ?? []) {
+                if (!remaining.has(r)) continue;
+                leave(r);
                 keepDependencies(r);
             }
         }
     };
-    while (remaining.length) {
-        let ready = remaining.filter((r) => !remaining.some((o) => o !== r && depsOf(o).includes(r.urn)));
-        if (!ready.length) ready = [remaining[0]!]; // a cycle, which the SDK cannot produce
-        for (const r of ready) remaining.splice(remaining.indexOf(r), 1);
+    while (remaining.size) {
+        let ready = [...remaining].filter((r) => !dependents.get(r.urn));
+        if (!ready.length) ready = [remaining.values().next().value!]; // a cycle, which the SDK cannot produce
+        for (const r of ready) leave(r);
         const results = await Promise.allSettled(ready.map((r) => run(r)));
         let failure: { error: unknown } | undefined;
         results.forEach((res, i) => {

@@ -229,7 +229,9 @@ export async function destroyAll(lc: Lifecycle, state: ProgramState, plan: Progr
             return { kept: true };
         }
         const entry = await deleteResource(lc, s, deleting);
-        state.resources = state.resources.filter((x) => x !== s);
+        // Mostly near the end (deletes go in the state's order, reversed): not a filter of the whole state per delete.
+        const at = state.resources.lastIndexOf(s);
+        if (at >= 0) state.resources.splice(at, 1);
         return { entry };
     };
     await scheduleDeletes([...state.resources], run, (e) => plan.push(e));

@@ -17,6 +17,7 @@
 import type { ListedBundle } from "../../clients/casc-types";
 import { NotFoundError, RequestRejectedError } from "../../http/errors";
 import { bundleNamesText, callFailed, casc, findBundleUsedBy, listBundles, listBundlesOrFail, type Casc } from "../shared/casc";
+import { bundleNamed, bundleUsedBy } from "../shared/bundle-index";
 import { controllerAssigned } from "../shared/bundle-list-cache";
 import { InputChecker } from "../shared/check";
 import { operationFailed, warn } from "../shared/errors";
@@ -110,7 +111,7 @@ async function assign(c: Casc, operation: string, id: string, controllerPath: st
 function checkFallback(bundles: ListedBundle[], operation: string, id: string, ins: ControllerBundleAssignmentInputs): void {
   const fallback = ins.fallbackBundleId;
   if (!fallback) return;
-  const bundle = bundles.find((b) => b.name === fallback);
+  const bundle = bundleNamed(bundles, fallback);
   const declare =
     `declare a BundleAvailability for bundle "${fallback}" whose controllers (or regex) include "${ins.controllerPath}", ` +
     `e.g. new BundleAvailability("...", { bundleId: "${fallback}", controllers: ["${ins.controllerPath}"] }), and add it to ` +
@@ -139,7 +140,7 @@ function checkFallback(bundles: ListedBundle[], operation: string, id: string, i
 async function ensureAssigned(c: Casc, operation: string, id: string, ins: ControllerBundleAssignmentInputs): Promise<void> {
   const bundles = await listBundlesOrFail(c, operation, id);
   checkFallback(bundles, operation, id, ins);
-  const current = bundles.find((b) => b.usedBy.includes(ins.controllerPath));
+  const current = bundleUsedBy(bundles, ins.controllerPath);
   if (current?.name === ins.bundleId) return;
   await assign(c, operation, id, ins.controllerPath, ins.bundleId, "bundleId");
 }

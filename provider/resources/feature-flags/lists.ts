@@ -56,10 +56,8 @@ export class FeatureFlagLists {
   knownAvailableValues(applicationId: string, flag: string): (string | number | boolean)[] | undefined {
     for (const [k, list] of this.known) {
       if (!k.startsWith(key("flags", applicationId)) && !k.startsWith(key("experiments", applicationId))) continue;
-      for (const item of list as (Flag | Experiment)[]) {
-        const name = "flag" in item ? item.flag : item.name;
-        if (name === flag && item.availableValues) return item.availableValues;
-      }
+      const item = k.startsWith(key("flags", applicationId)) ? named(list as Flag[], flag, flagName) : named(list as Experiment[], flag, experimentFlag);
+      if (item?.availableValues) return item.availableValues;
     }
     return undefined;
   }
@@ -112,7 +110,7 @@ export class FeatureFlagLists {
   private apply(change: ListChange): void {
     for (const [k, list] of [...this.kept]) {
       if (!k.startsWith(change.prefix)) continue;
-      const next = list.then((items) => change.apply(items as never[]) as unknown[]);
+      const next = list.then((items) => change.apply(ownCopy(items as unknown[]) as never[]) as unknown[]);
       // A kept list that failed meanwhile is forgotten by keep(): the next reader asks again.
       this.keep(k, next as Promise<unknown[]>);
     }
@@ -127,6 +125,10 @@ export class FeatureFlagLists {
     }
   }
 }
+
+/** The naming of the flag lists and of the configuration (experiment) lists. */
+export const flagName = (f: Flag) => f.name;
+export const experimentFlag = (e: Experiment) => e.flag;
 
 /** A change of the kept lists whose key starts with `prefix`. */
 export interface ListChange {
@@ -144,21 +146,84 @@ export function key(kind: "environments" | "flags" | "experiments" | "targetGrou
 
 export const prefixOf = key;
 
+/**
+ * Positions of a kept list's items by name, built at the list's first change in one pass and kept beside it (a
+ * WeakMap: it goes with the list), so that each change costs O(1) and not a scan and a copy of the list: a
+ * deployment of thousands of flags and configurations changes the same kept lists once per resource, which made it
+ * quadratic (issue 30). A list is always named the same way (a flag by its name, a configuration by its flag, ...),
+ * and names are unique in it (the service keys its items by them). Changes are made in place, on a copy that the
+ * first change of a list read from the service makes (ownCopy): a caller keeps the list it was given as it was
+ * read, and one given a list already changed sees later changes, as a list read after them would show them.
+ */
+const positions = new WeakMap<unknown[], Map<string, number>>();
+
+/** Lists made by a change (FeatureFlagLists.apply), which later changes make in place. */
+const owned = new WeakSet<unknown[]>();
+
+function ownCopy(items: unknown[]): unknown[] {
+  if (owned.has(items)) return items;
+  const copy = items.slice();
+  owned.add(copy);
+  return copy;
+}
+
+function positionsOf<T>(list: T[], nameOf: (x: T) => string): Map<string, number> {
+  let at = positions.get(list);
+  if (!at) {
+    at = new Map();
+    for (const [i, x] of list.entries()) if (!at.has(nameOf(x))) at.set(nameOf(x), i);
+    positions.set(list, at);
+  }
+  return at;
+}
+
+/**
+ * The item of this name in a list these lists gave (what `list.find((x) => nameOf(x) === name)` finds), in O(1)
+ * through the list's index: each resource of a deployment looks itself up in the shared list. `nameOf` must be the
+ * list's naming, the one its changes use (a flag by its name, a configuration by its flag).
+ */
+export function named<T>(list: readonly T[], name: string, nameOf: (x: T) => string): T | undefined {
+  const i = positionsOf(list as T[], nameOf).get(name);
+  return i === undefined ? undefined : list[i];
+}
+
 /** Replaces the item of the same name (`nameOf`), or appends it. */
 export function upsert<T>(prefix: string, item: T, nameOf: (x: T) => string): ListChange {
   return {
     prefix,
     apply: (items: never[]) => {
       const list = items as unknown as T[];
-      const at = list.findIndex((x) => nameOf(x) === nameOf(item));
-      return at < 0 ? [...list, item] : list.map((x, i) => (i === at ? item : x));
+      const at = positionsOf(list, nameOf);
+      const i = at.get(nameOf(item));
+      if (i === undefined) {
+        at.set(nameOf(item), list.length);
+        list.push(item);
+      } else {
+        list[i] = item;
+      }
+      return list;
     },
   };
 }
 
-/** Removes the item of this name. */
+/**
+ * Removes the item of this name. The items after it move up one place: a destroy deletes in the reverse order of
+ * creation, so the item removed is mostly at the end of its list and the work is O(1).
+ */
 export function removal<T>(prefix: string, name: string, nameOf: (x: T) => string): ListChange {
-  return { prefix, apply: (items: never[]) => (items as unknown as T[]).filter((x) => nameOf(x) !== name) };
+  return {
+    prefix,
+    apply: (items: never[]) => {
+      const list = items as unknown as T[];
+      const at = positionsOf(list, nameOf);
+      const i = at.get(name);
+      if (i === undefined) return list;
+      list.splice(i, 1);
+      at.delete(name);
+      for (let k = i; k < list.length; k++) at.set(nameOf(list[k]!), k);
+      return list;
+    },
+  };
 }
 
 /**

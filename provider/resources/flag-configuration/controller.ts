@@ -17,7 +17,7 @@ import { isStringList, plain, sameJson } from "../shared/values";
 import { canonicalConfigurationInput, DEFAULT_AVAILABLE_VALUES, type Options } from "../feature-flags/canonical";
 import { concernsFlag } from "../feature-flags/audit-trail";
 import { changedKeys, declared, deleteOrFail, driftedKeys, featureFlags, listOrFail, listOrGone, pick, replacedKeys, sameIdentity, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
-import { knownAvailableValues, prefixOf, removal, upsert } from "../feature-flags/lists";
+import { experimentFlag, flagName as nameOfFlag, knownAvailableValues, named, prefixOf, removal, upsert } from "../feature-flags/lists";
 import { checkConditions, checkFreeText, checkLabels, checkPlatforms, checkValue, pathName } from "../feature-flags/rules";
 import { CONFIGURATION_KEYS, IDENTITY_KEYS, idOf, INPUT_KEYS, TYPE_NAME } from "./types";
 
@@ -112,7 +112,7 @@ async function apply(f: FeatureFlags, operation: string, id: string | undefined,
       `(new Environment(..., { applicationId, name: "${environment}" })) and pass environment: thatEnvironment.name, so that it exists first`,
   );
   const flags: Flag[] = (await listOrFail(operation, id, () => f.lists.appFlags(applicationId), noApplication)) ?? [];
-  const flag = flags.find((x) => x.name === flagName);
+  const flag = named(flags, flagName, nameOfFlag);
   if (!flag) {
     throw operationFailed(
       operation,
@@ -122,14 +122,17 @@ async function apply(f: FeatureFlags, operation: string, id: string | undefined,
     );
   }
   const options: FlagOption[] = flag.availableValues ?? DEFAULT_AVAILABLE_VALUES;
-  const optionsOf = (name: string): Options => flags.find((x) => x.name === name)?.availableValues ?? (flags.some((x) => x.name === name) ? DEFAULT_AVAILABLE_VALUES : undefined);
+  const optionsOf = (name: string): Options => {
+    const named_ = named(flags, name, nameOfFlag);
+    return named_ ? (named_.availableValues ?? DEFAULT_AVAILABLE_VALUES) : undefined;
+  };
 
   const c = new InputChecker(pick(inputs, CONFIGURATION_KEYS), [...CONFIGURATION_KEYS]);
   checkConfiguration(c, inputs, options, optionsOf);
   if (c.failures.length) throw operationFailed(operation, id, c.failures.map((x) => x.reason).join("; "));
 
   const refs = references(inputs);
-  const missingFlags = [...refs.flags].filter((n) => !flags.some((x) => x.name === n));
+  const missingFlags = [...refs.flags].filter((n) => !named(flags, n, nameOfFlag));
   if (missingFlags.length) {
     throw operationFailed(
       operation,
@@ -151,7 +154,7 @@ async function apply(f: FeatureFlags, operation: string, id: string | undefined,
     }
   }
 
-  const current = experiments.find((e) => e.flag === flagName);
+  const current = named(experiments, flagName, experimentFlag);
   const canonical = canonicalWith(options, optionsOf);
   const differs = CONFIGURATION_KEYS.some((k) => declared(inputs, k) && !sameJson(canonical(k, inputs[k]), canonical(k, current?.[k])));
   if (current && !differs) return outputsOf(inputs, inputs);
@@ -187,7 +190,7 @@ async function read(id: string, props: Props): Promise<ReadResult> {
   const { applicationId, environment, flag } = identityOf(props);
   f.audit.expect(applicationId, props.writtenAt);
   const experiments = await listOrGone(operation, id, () => f.lists.experiments(applicationId, environment));
-  const current = experiments?.find((e) => e.flag === flag);
+  const current = experiments && named(experiments, flag, experimentFlag);
   const subject = { label: `${TYPE_NAME} ${flag}/${environment}`, applicationId, environment, writtenAt: props.writtenAt, concerns: concernsFlag(flag) };
   if (!current) {
     if (experiments) await f.audit.report(subject, "removed");

@@ -18,7 +18,7 @@ import { containsUnknown, plain } from "../shared/values";
 import { DEFAULT_AVAILABLE_VALUES, sameAvailableValues } from "../feature-flags/canonical";
 import { concernsFlag } from "../feature-flags/audit-trail";
 import { declared, deleteOrFail, driftedKeys, featureFlags, listOrFail, listOrGone, replacedKeys, sameIdentity, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
-import { prefixOf, removal, upsert } from "../feature-flags/lists";
+import { experimentFlag, flagName, named, prefixOf, removal, upsert } from "../feature-flags/lists";
 import { checkAvailableValues, pathName } from "../feature-flags/rules";
 import { idOf, INPUT_KEYS, TYPE_NAME, type FlagOutputs } from "./types";
 
@@ -55,7 +55,7 @@ function outputsOf(inputs: Props, flag: Flag): FlagOutputs {
 /** The flag of the name as the application's shared flag list has it; undefined when the application has none. */
 async function findFlag(f: FeatureFlags, operation: string, id: string | undefined, applicationId: string, name: string): Promise<Flag | undefined> {
   const flags = await listOrFail(operation, id, () => f.lists.appFlags(applicationId), `applicationId "${applicationId}" names no application of the account: give an Application's applicationId`);
-  return flags?.find((x) => x.name === name);
+  return flags && named(flags, name, flagName);
 }
 
 /** PUT .../flags (F3), the lists updated from its answer. */
@@ -115,7 +115,7 @@ async function read(id: string, props: Props): Promise<ReadResult> {
   const applicationId = String(props.applicationId);
   f.audit.expect(applicationId, props.writtenAt);
   const flags = await listOrGone(operation, id, () => f.lists.appFlags(applicationId));
-  const flag = flags?.find((x) => x.name === props.name);
+  const flag = flags && typeof props.name === "string" ? named(flags, props.name, flagName) : undefined;
   if (!flag) {
     if (flags) await reportDrift(f, applicationId, props, "removed");
     return {};
@@ -137,7 +137,7 @@ async function setPermanence(f: FeatureFlags, operation: string, id: string | un
   const envs = await listOrFail(operation, id, () => f.lists.environments(applicationId), `applicationId "${applicationId}" names no application of the account`);
   for (const env of envs) {
     const experiments = await listOrFail(operation, id, () => f.lists.experiments(applicationId, env.name), `environment "${env.name}" is gone`);
-    const current = experiments.find((e) => e.flag === name);
+    const current = named(experiments, name, experimentFlag);
     if (!current) continue;
     const { version: _v, type: _t, flag: _f, name: _n, availableValues: _a, ...configuration } = current;
     const labels = typeof configuration.labels === "string" ? [configuration.labels] : configuration.labels;

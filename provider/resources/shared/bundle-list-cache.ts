@@ -1,6 +1,7 @@
 import type { ListedBundle } from "../../clients/casc-types";
 import type { OperationsCenterConnection } from "../../config/clients";
 import { providerState } from "../../config/state";
+import { moveController, ownCopy, replaceBundle } from "./bundle-index";
 
 /**
  * What a write changed in the list, computed from its own answer: the kept list is updated instead of read again.
@@ -83,7 +84,7 @@ export class BundleListCache {
       this.kept = undefined;
       if (answered && change && kept && fetchList) {
         // Applied to whatever the list said, whether it was read before or after this write: the result is the same.
-        this.keep(kept.then((bundles) => change(bundles, answer) ?? fetchList()));
+        this.keep(kept.then((bundles) => change(ownCopy(bundles), answer) ?? fetchList()));
       }
       if (--this.writes === 0) {
         const ended = this.writesEnded!;
@@ -97,27 +98,19 @@ export class BundleListCache {
 /**
  * set-availability-pattern's change: the bundle now has the API pattern `regex` (bundle.yaml's no longer applies)
  * and is available to the controllers the answer lists. A bundle missing from the kept list makes it unusable.
+ * The kept list is changed in place, in O(1) (bundle-index.ts), once BundleListCache.write has made it its own copy.
  */
 export function availabilityPatternSet(bundleId: string, regex: string): ListChange<string[]> {
-  return (bundles, availableFor) => {
-    if (!bundles.some((b) => b.name === bundleId)) return undefined;
-    return bundles.map((b) => (b.name === bundleId ? { ...b, regex, availabilityPatternFromYaml: false, availableFor } : b));
-  };
+  return (bundles, availableFor) =>
+    replaceBundle(bundles, bundleId, (b) => ({ ...b, regex, availabilityPatternFromYaml: false, availableFor })) ? bundles : undefined;
 }
 
 /**
  * set-controller-to-bundle's change: the controller now uses `bundleId` and no other bundle (a controller has one
- * bundle). Only `usedBy` changes; the list's order of it is not known, and nothing here depends on it (sorted).
+ * bundle). Only `usedBy` changes (kept sorted; nothing here depends on its order). In place, as above.
  */
 export function controllerAssigned(bundleId: string, controllerPath: string): ListChange<unknown> {
-  return (bundles) => {
-    if (!bundles.some((b) => b.name === bundleId)) return undefined;
-    return bundles.map((b) => {
-      const others = b.usedBy.filter((c) => c !== controllerPath);
-      if (b.name === bundleId) return { ...b, usedBy: [...others, controllerPath].sort() };
-      return others.length === b.usedBy.length ? b : { ...b, usedBy: others };
-    });
-  };
+  return (bundles) => (moveController(bundles, bundleId, controllerPath) ? bundles : undefined);
 }
 
 /** A write that the bundle list does not show (set-default-bundle: no endpoint reads the default). */

@@ -1,5 +1,6 @@
 import type { ListedBundle } from "../../clients/casc-types";
 import { operationsCenter, type OperationsCenterConnection } from "../../config/clients";
+import { bundleNamed, bundleUsedBy } from "./bundle-index";
 import { bundleListOf, type BundleListCache } from "./bundle-list-cache";
 import { accessProblem, messageOf, operationFailed } from "./errors";
 
@@ -30,7 +31,7 @@ export function listBundles(c: Casc): Promise<ListedBundle[]> {
 
 /** The bundle named `name`, or undefined when the operations center has none (find-by-id, as terraform-provider-aws). */
 export async function findBundle(c: Casc, name: string): Promise<ListedBundle | undefined> {
-  return (await listBundles(c)).find((b) => b.name === name);
+  return bundleNamed(await listBundles(c), name);
 }
 
 /** listBundles, with a failure phrased as the resource's error: "<operation> (<id>): <cause>". */
@@ -44,12 +45,12 @@ export async function listBundlesOrFail(c: Casc, operation: string, id: string):
 
 /** findBundle, with a failure phrased as the resource's error: "<operation> (<id>): <cause>". */
 export async function findBundleOrFail(c: Casc, name: string, operation: string, id: string): Promise<ListedBundle | undefined> {
-  return (await listBundlesOrFail(c, operation, id)).find((b) => b.name === name);
+  return bundleNamed(await listBundlesOrFail(c, operation, id), name);
 }
 
 /** The bundle a controller is assigned to (the one whose `usedBy` holds it), or undefined. */
 export async function findBundleUsedBy(c: Casc, controllerPath: string): Promise<ListedBundle | undefined> {
-  return (await listBundles(c)).find((b) => b.usedBy.includes(controllerPath));
+  return bundleUsedBy(await listBundles(c), controllerPath);
 }
 
 /** "base, team-a, team-b", or a note that there are none: for "unknown bundle" messages. */

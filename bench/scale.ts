@@ -1,0 +1,392 @@
+/**
+ * The bench's scale section (issue 30, "linear to thousands"): one program of 500, 1,000 and 2,000 resources of a
+ * realistic mix (bench/programs/scale: bundles by regex and by controllers, assignments, flags and their
+ * configurations, plus the application and environments they need) run by the testing kit's engine stand-in
+ * (ProgramRunner: the program in its process, Pulumi's real dynamic-provider host over gRPC) against the emulator
+ * in a process of its own (a fresh one per run), rate limit off. `up`, `refresh` and `destroy` wall time (best of
+ * REPS runs, ours and minimal interleaved), the provider host's peak RSS (VmHWM) and the CPU time of all processes,
+ * each beside a minimal dynamic provider in the same program sending the same writes (scale:provider = minimal);
+ * the write requests of both, from the emulator's journal; the same writes sent directly with undici (the
+ * emulator's own growth); the time per resource at each size against that at 500, and per resource added between
+ * the sizes (which the steps' fixed costs do not hide).
+ *
+ * `npx ts-node --transpile-only bench/scale.ts [count...] [--reps n]` runs it alone and prints its table (needs
+ * `npm run build` and `node scripts/link-self.js` first, as `npm run bench` does).
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import { ProgramRunner } from "../testing/program-runner";
+import { secret } from "../testing/values";
+import { EmulatorProcess } from "./emulator-client";
+import type { WriteRequest } from "./emulator-process";
+import { emulatorObjects } from "./programs/scale/layout";
+import { sendDirectly } from "./programs/scale/minimal";
+import { row, seconds, table } from "./table";
+
+const PROGRAM_DIR = path.join(__dirname, "programs", "scale");
+const SIZES = [500, 1000, 2000];
+/** Runs of each program per size (best time kept): one run on a shared 2-core machine varies by 20% and more. */
+const REPS = 3;
+const PROVIDERS = ["ours", "minimal"] as const;
+type Provider = (typeof PROVIDERS)[number];
+type StepKind = "up" | "refresh" | "destroy";
+const STEPS: StepKind[] = ["up", "refresh", "destroy"];
+
+interface StepFigures {
+  ms: number;
+  /** The provider host's peak RSS (VmHWM) during the step, MB. */
+  peakMb: number;
+  /** CPU time of the step, all processes (StepSampler), ms. */
+  cpuMs: number;
+  writes: WriteRequest[];
+  /** Plan entries of the step (resources it touched). */
+  entries: number;
+}
+
+// ------------------------------------------------------------------------------------------------ host peak RSS
+
+/**
+ * What is known of each live process: its parent, and whether its command line names the dynamic-provider host
+ * (neither changes for a pid's life; a pid leaves this map when it leaves /proc). Each sample then reads /proc's
+ * listing and only the new pids.
+ */
+const seen = new Map<number, { parent: number; host: boolean }>();
+
+/** This process's descendants (the emulator, program processes, provider hosts), each with whether it is a host. */
+function descendants(): Array<{ pid: number; host: boolean }> {
+  const pids = fs.readdirSync("/proc").map(Number).filter(Number.isInteger);
+  const alive = new Set(pids);
+  for (const pid of seen.keys()) if (!alive.has(pid)) seen.delete(pid);
+  for (const pid of pids) {
+    if (seen.has(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      // The command name (in parentheses) may hold spaces: the fields after its closing parenthesis.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      seen.set(pid, { parent: Number(fields[1]), host: fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("dynamic-provider") });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const descends = (pid: number) => {
+    for (let p = seen.get(pid)?.parent; p !== undefined && p > 1; p = seen.get(p)?.parent) if (p === process.pid) return true;
+    return false;
+  };
+  return [...seen].filter(([pid]) => descends(pid)).map(([pid, known]) => ({ pid, host: known.host }));
+}
+
+/** CPU time (user + system) a process has used, ms; undefined once it is gone. */
+function cpuMsOf(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime, in clock ticks (USER_HZ: 100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+function peakMbOf(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Samples this process's descendants every 100 ms while a step runs: the provider hosts' VmHWM (the highest of any
+ * host seen), and the CPU time of the step: this process's (the engine stand-in) and its descendants' (the program
+ * process, the hosts, the host booted ahead for the next step, the emulator) since the step started, or since they
+ * did. A process that ends during the step loses at most its last 100 ms. Unlike wall time, CPU time does not depend
+ * on what else the machine runs.
+ */
+class StepSampler {
+  private peak = 0;
+  private readonly cpuStart = new Map<number, number>();
+  private readonly cpuLast = new Map<number, number>();
+  private readonly self = process.cpuUsage();
+  private readonly timer: NodeJS.Timeout;
+  constructor() {
+    for (const { pid } of descendants()) {
+      const cpu = cpuMsOf(pid);
+      if (cpu !== undefined) this.cpuStart.set(pid, cpu);
+    }
+    this.timer = setInterval(() => this.sample(), 100);
+  }
+  private sample(): void {
+    for (const { pid, host } of descendants()) {
+      if (host) this.peak = Math.max(this.peak, peakMbOf(pid));
+      const cpu = cpuMsOf(pid);
+      if (cpu === undefined) continue;
+      if (!this.cpuStart.has(pid)) this.cpuStart.set(pid, 0); // born during the step
+      this.cpuLast.set(pid, cpu);
+    }
+  }
+  /** The hosts' peak RSS (MB) and the CPU time of the step (ms). */
+  stop(): { peakMb: number; cpuMs: number } {
+    this.sample();
+    clearInterval(this.timer);
+    const own = process.cpuUsage(this.self);
+    let cpuMs = (own.user + own.system) / 1000;
+    for (const [pid, last] of this.cpuLast) cpuMs += last - (this.cpuStart.get(pid) ?? last);
+    return { peakMb: this.peak, cpuMs };
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ runs
+
+function bundleLocation(bundles: string[]): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-scale-bundles-"));
+  for (const b of bundles) {
+    fs.mkdirSync(path.join(dir, b));
+    fs.writeFileSync(path.join(dir, b, "bundle.yaml"), `apiVersion: "1"\nid: "${b}"\nversion: "1"\n`);
+  }
+  return dir;
+}
+
+interface Emulated {
+  emu: EmulatorProcess;
+  oc: { url: string; authorization: string };
+  fm: { url: string; authorization: string };
+}
+
+/**
+ * A fresh emulator holding `count` resources' bundles and controllers, for one run: an assignment has no delete, so
+ * a controller keeps its bundle after a destroy, and a second run would take it over without a write.
+ */
+async function withEmulator<T>(count: number, f: (e: Emulated) => Promise<T>): Promise<T> {
+  const objects = emulatorObjects(count);
+  const bundlesDir = bundleLocation(objects.bundles);
+  const emu = await EmulatorProcess.start({ bundlesDir, controllers: objects.controllers });
+  try {
+    const { info } = emu;
+    return await f({
+      emu,
+      oc: { url: info.operationsCenterUrl, authorization: `Basic ${Buffer.from(`${info.admin.username}:${info.admin.apiToken}`).toString("base64")}` },
+      fm: { url: info.featureManagementUrl, authorization: `Bearer ${info.featureManagementToken}` },
+    });
+  } finally {
+    await emu.close();
+    fs.rmSync(bundlesDir, { recursive: true, force: true });
+  }
+}
+
+/** The program of `count` resources through `provider`: up, refresh, destroy, each timed, its host's peak and writes. */
+async function runProgram(count: number, provider: Provider): Promise<Record<StepKind, StepFigures>> {
+  return withEmulator(count, async ({ emu, oc, fm }) => {
+    const { info } = emu;
+    const config = {
+      "cloudbees:operationsCenterUrl": info.operationsCenterUrl,
+      "cloudbees:username": info.admin.username,
+      "cloudbees:apiToken": secret(info.admin.apiToken),
+      "cloudbees:featureManagementUrl": info.featureManagementUrl,
+      "cloudbees:featureManagementToken": secret(info.featureManagementToken),
+      // The emulator's rate limit is off: nothing to wait for.
+      "cloudbees:featureManagementRequestIntervalMs": "0",
+      "scale:count": String(count),
+      "scale:provider": provider,
+    };
+    // The machine's own CLOUDBEES_* settings must not leak into the hosts; the minimal provider's connection.
+    const env = {
+      ...Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith("CLOUDBEES_")).map((k) => [k, ""])),
+      SCALE_OC_URL: oc.url,
+      SCALE_OC_AUTHORIZATION: oc.authorization,
+      SCALE_FM_URL: fm.url,
+      SCALE_FM_AUTHORIZATION: fm.authorization,
+    };
+    const timeoutMs = Math.max(120_000, count * 300);
+    console.error(`scale: ${count} resources, ${provider}`);
+    const runner = await ProgramRunner.start({ cwd: PROGRAM_DIR, config, env, timeoutMs, callTimeoutMs: timeoutMs });
+    const figures = {} as Record<StepKind, StepFigures>;
+    try {
+      for (const step of STEPS) {
+        await emu.clear();
+        const sampler = new StepSampler();
+        const started = performance.now();
+        const plan = step === "up" ? await runner.up() : step === "refresh" ? await runner.refresh() : await runner.destroy();
+        const ms = performance.now() - started;
+        const { peakMb, cpuMs } = sampler.stop();
+        const writes = await emu.ask<WriteRequest[]>({ op: "writes" });
+        figures[step] = { ms, peakMb, cpuMs, writes, entries: plan.length };
+        console.error(`  ${step}: ${seconds(ms)}, CPU ${seconds(cpuMs)}, host peak ${peakMb.toFixed(0)} MB, ${writes.length} writes, ${plan.length} plan entries`);
+        const failed = writes.filter((w) => w.status >= 300);
+        if (failed.length > 0) throw new Error(`${provider} ${step}: ${failed.length} writes failed, e.g. ${JSON.stringify(failed[0])}`);
+      }
+    } finally {
+      await runner.close();
+    }
+    return figures;
+  });
+}
+
+/** The emulator's own growth: the minimal provider's writes sent directly with undici; the time, and the writes. */
+async function runDirect(count: number): Promise<{ ms: number; writes: number }> {
+  return withEmulator(count, async ({ emu, oc, fm }) => {
+    const started = performance.now();
+    await sendDirectly({ count, tag: "direct", oc, fm });
+    const ms = performance.now() - started;
+    const writes = (await emu.ask<WriteRequest[]>({ op: "writes" })).length;
+    console.error(`scale: ${count} resources, direct: ${seconds(ms)}, ${writes} writes`);
+    return { ms, writes };
+  });
+}
+
+/**
+ * One size, `reps` times: ours and minimal interleaved (ours, minimal, then minimal, ours, ...: the machine's load
+ * and its drift fall on both alike), each step's best time of the reps and its highest host peak; then the writes
+ * sent directly, best of `reps`.
+ */
+async function runSize(count: number, reps: number): Promise<{ figures: Record<Provider, Record<StepKind, StepFigures>>; directMs: number; directWrites: number }> {
+  const runs: Record<Provider, Array<Record<StepKind, StepFigures>>> = { ours: [], minimal: [] };
+  for (let rep = 0; rep < reps; rep++) {
+    for (const provider of rep % 2 === 0 ? PROVIDERS : [...PROVIDERS].reverse()) runs[provider].push(await runProgram(count, provider));
+  }
+  const figures = {} as Record<Provider, Record<StepKind, StepFigures>>;
+  for (const provider of PROVIDERS) {
+    figures[provider] = {} as Record<StepKind, StepFigures>;
+    for (const step of STEPS) {
+      const all = runs[provider].map((r) => r[step]);
+      const best = all.reduce((a, b) => (b.ms < a.ms ? b : a));
+      figures[provider][step] = { ...best, peakMb: Math.max(...all.map((f) => f.peakMb)), cpuMs: Math.min(...all.map((f) => f.cpuMs)) };
+    }
+  }
+  const directs: Array<{ ms: number; writes: number }> = [];
+  for (let rep = 0; rep < reps; rep++) directs.push(await runDirect(count));
+  return { figures, directMs: Math.min(...directs.map((d) => d.ms)), directWrites: directs[0]!.writes };
+}
+
+/** A write as compared between ours and the minimal provider: all of it but the application's id and name. */
+function shapeOf(w: WriteRequest): string {
+  const query = Object.entries(w.query).sort(([a], [b]) => a.localeCompare(b));
+  const body = w.body.replace(/"applicationName":"[^"]*"/, '"applicationName":"…"');
+  return `${w.method} ${w.path.replace(/\/applications\/[^/]+/, "/applications/{id}")} ${JSON.stringify(query)} ${body}`;
+}
+
+function shapes(writes: WriteRequest[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const w of writes) m.set(shapeOf(w), (m.get(shapeOf(w)) ?? 0) + 1);
+  return m;
+}
+
+/**
+ * The section's rows: per size, the write requests of ours and the minimal provider (the same, from the emulator's
+ * journal), up / refresh / destroy wall time (best of `reps`) and the host's peak RSS beside the minimal provider's;
+ * then the time per resource at each size against the first, for ours, the stand-in and the emulator.
+ */
+export async function scaleRows(sizes: number[] = SIZES, reps = REPS): Promise<void> {
+  const results = new Map<number, Awaited<ReturnType<typeof runSize>>>();
+  for (const count of sizes) results.set(count, await runSize(count, reps));
+
+  const base = sizes[0]!;
+  const largest = sizes[sizes.length - 1]!;
+  for (const count of sizes) {
+    const { figures } = results.get(count)!;
+    const ours = figures.ours;
+    const minimal = figures.minimal;
+    const label = `scale ${count}`;
+    const writesOf = (p: Provider) => STEPS.flatMap((s) => figures[p][s].writes);
+    const o = shapes(writesOf("ours"));
+    const m = shapes(writesOf("minimal"));
+    const same = o.size === m.size && [...o].every(([k, n]) => m.get(k) === n);
+    const total = (p: Provider) => writesOf(p).length;
+    row(`${label}: write requests, up + refresh + destroy`, String(total("ours")), `${total("minimal")} (minimal provider)`, total("ours") / total("minimal"), {
+      text: "the same requests (method, path, query, body)",
+      met: same,
+    });
+    if (!same) console.error(`  differ: ${[...new Set([...o.keys(), ...m.keys()])].filter((k) => o.get(k) !== m.get(k)).slice(0, 5).join("\n  ")}`);
+    for (const step of STEPS) {
+      const r = ours[step].ms / minimal[step].ms;
+      const target = count === largest ? { text: "<= 1.3", met: r <= 1.3 } : undefined;
+      row(`${label}: ${step} wall time (best of ${reps})`, seconds(ours[step].ms), `${seconds(minimal[step].ms)} (minimal provider)`, r, target);
+    }
+    const peak = (p: Provider) => Math.max(...STEPS.map((s) => figures[p][s].peakMb));
+    const rm = peak("ours") / peak("minimal");
+    row(
+      `${label}: host peak RSS (VmHWM), up / refresh / destroy`,
+      STEPS.map((s) => ours[s].peakMb.toFixed(0)).join(" / ") + " MB",
+      STEPS.map((s) => minimal[s].peakMb.toFixed(0)).join(" / ") + " MB (minimal provider)",
+      rm,
+      count === largest ? { text: "<= 1.3 (the highest)", met: rm <= 1.3 } : undefined,
+    );
+    const cpu = (p: Provider) => STEPS.reduce((sum, s) => sum + figures[p][s].cpuMs, 0);
+    row(
+      `${label}: CPU time of all processes, up / refresh / destroy (least of ${reps})`,
+      STEPS.map((s) => seconds(ours[s].cpuMs)).join(" / "),
+      `${STEPS.map((s) => seconds(minimal[s].cpuMs)).join(" / ")} (minimal provider)`,
+      cpu("ours") / cpu("minimal"),
+    );
+  }
+  // Time per resource, each size against the first.
+  const perResource = (count: number, p: Provider | "direct") => {
+    const r = results.get(count)!;
+    const ms = p === "direct" ? r.directMs : STEPS.reduce((sum, s) => sum + r.figures[p][s].ms, 0);
+    return ms / count;
+  };
+  for (const p of ["ours", "minimal", "direct"] as const) {
+    const what = p === "ours" ? "our provider" : p === "minimal" ? "the engine stand-in (minimal provider)" : "the emulator (the same writes sent directly)";
+    for (const count of sizes.slice(1)) {
+      const r = perResource(count, p) / perResource(base, p);
+      row(
+        `scale: time per resource at ${count} against ${base}, ${what}${p === "direct" ? "" : ", up + refresh + destroy"}`,
+        `${perResource(count, p).toFixed(2)} ms`,
+        `${perResource(base, p).toFixed(2)} ms (at ${base})`,
+        r,
+        count === largest ? { text: "<= 1.2", met: r <= 1.2 } : undefined,
+      );
+    }
+    // The time per resource includes each step's fixed costs (a host, a program process, the first calls), which
+    // hide a growing cost at these sizes: the cost of each resource added, between the sizes, shows it.
+    if (sizes.length >= 3) {
+      const [a, b, c] = sizes.slice(-3) as [number, number, number];
+      const total = (count: number) => perResource(count, p) * count;
+      const low = (total(b) - total(a)) / (b - a);
+      const high = (total(c) - total(b)) / (c - b);
+      row(`scale: time per resource added from ${b} to ${c} against from ${a} to ${b}, ${what}`, `${high.toFixed(2)} ms`, `${low.toFixed(2)} ms (from ${a} to ${b})`, high / low);
+    }
+  }
+  // The same in CPU time, which the machine's other load does not move.
+  const cpuPerResource = (count: number, p: Provider) => STEPS.reduce((sum, s) => sum + results.get(count)!.figures[p][s].cpuMs, 0) / count;
+  for (const p of PROVIDERS) {
+    const what = p === "ours" ? "our provider" : "the engine stand-in (minimal provider)";
+    for (const count of sizes.slice(1)) {
+      row(
+        `scale: CPU time per resource at ${count} against ${base}, ${what}, up + refresh + destroy`,
+        `${cpuPerResource(count, p).toFixed(2)} ms`,
+        `${cpuPerResource(base, p).toFixed(2)} ms (at ${base})`,
+        cpuPerResource(count, p) / cpuPerResource(base, p),
+      );
+    }
+    if (sizes.length >= 3) {
+      const [a, b, c] = sizes.slice(-3) as [number, number, number];
+      const total = (count: number) => cpuPerResource(count, p) * count;
+      const low = (total(b) - total(a)) / (b - a);
+      const high = (total(c) - total(b)) / (c - b);
+      row(`scale: CPU time per resource added from ${b} to ${c} against from ${a} to ${b}, ${what}`, `${high.toFixed(2)} ms`, `${low.toFixed(2)} ms (from ${a} to ${b})`, high / low);
+    }
+  }
+}
+
+if (require.main === module) {
+  const started = performance.now();
+  const args = process.argv.slice(2);
+  const repsAt = args.indexOf("--reps");
+  const reps = repsAt >= 0 ? Number(args.splice(repsAt, 2)[1]) : REPS;
+  const sizes = args.map(Number).filter((n) => n > 0);
+  const load = os.loadavg().map((l) => l.toFixed(1)).join(" ");
+  scaleRows(sizes.length > 0 ? sizes : SIZES, reps)
+    .then(() => {
+      const { text, missed } = table();
+      console.log(`Measured ${new Date().toISOString().slice(0, 16)}Z on ${os.cpus().length} cores, Node ${process.version}, load average ${load} at start, ${os.loadavg().map((l) => l.toFixed(1)).join(" ")} at the end; ${seconds(performance.now() - started)}.\n`);
+      console.log(text);
+      if (missed.length > 0) process.exitCode = 1;
+    })
+    .catch((e: unknown) => {
+      console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
+      process.exit(1);
+    });
+}
