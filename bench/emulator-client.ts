@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import * as path from "node:path";
 import type { EmulatorOptions } from "../emulator";
+import { secret } from "./harness";
 import type { EmulatorInfo, EmulatorQuestion } from "./emulator-process";
 
 /** The emulator running in its own process (emulator-process.ts), asked over IPC. */
@@ -30,6 +31,18 @@ export class EmulatorProcess {
     });
     child.removeAllListeners("exit");
     return new EmulatorProcess(child, info);
+  }
+
+  /** Stack config pointing at this emulator as its administrator, the secrets marked secret. */
+  stackConfig(): Record<string, unknown> {
+    const { info } = this;
+    return {
+      "cloudbees:operationsCenterUrl": info.operationsCenterUrl,
+      "cloudbees:username": info.admin.username,
+      "cloudbees:apiToken": secret(info.admin.apiToken),
+      "cloudbees:featureManagementUrl": info.featureManagementUrl,
+      "cloudbees:featureManagementToken": secret(info.featureManagementToken),
+    };
   }
 
   ask<T>(question: EmulatorQuestion): Promise<T> {

@@ -4,3 +4,8 @@ export { Lifecycle, type ManagedResource } from "../testing/engine";
 export { startProviderHost, type ProviderHost } from "../testing/provider-host";
 export { closeSerializerSession, serializeProvider } from "../testing/serialize";
 export { secret } from "../testing/values";
+
+/** The machine's own CLOUDBEES_* settings, blanked: they must not reach the hosts, programs or CLI the bench starts. */
+export function blankCloudbeesEnv(): Record<string, string> {
+  return Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith("CLOUDBEES_")).map((k) => [k, ""]));
+}

@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 import { startEmulator, type Emulator } from "../emulator";
 import { FeatureManagementClient } from "../provider/api";
 import { emulatorStackConfig, ProgramRunner } from "../testing";
+import { blankCloudbeesEnv } from "./harness";
 import { row, seconds, table } from "./table";
 
 const REPO_ROOT = path.resolve(__dirname, "..");
@@ -65,7 +66,7 @@ export async function importRows(): Promise<void> {
   fs.mkdirSync(path.join(dir, "bundles"));
   const emu = await startEmulator({ bundlesDir: path.join(dir, "bundles"), controllers: [] });
   // The machine's own CLOUDBEES_* settings must not reach the CLI or the hosts.
-  const blank = Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith("CLOUDBEES_")).map((k) => [k, ""]));
+  const blank = blankCloudbeesEnv();
   try {
     await seed(emu);
     emu.setFeatureManagementRateLimit(true);

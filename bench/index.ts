@@ -12,7 +12,7 @@ import { providerShell } from "../sdk/resources/provider-shell";
 import type { ProviderKind } from "../provider/resources";
 import { resources } from "../provider/resources";
 import { EmulatorProcess } from "./emulator-client";
-import { closeSerializerSession, Lifecycle, secret, serializeProvider, startProviderHost, type ManagedResource, type ProviderHost } from "./harness";
+import { blankCloudbeesEnv, closeSerializerSession, Lifecycle, serializeProvider, startProviderHost, type ManagedResource, type ProviderHost } from "./harness";
 import { emptySevenMethodProvider, minimalAssignmentProvider } from "./minimal-provider";
 import { importRows } from "./import-floor";
 import { scaleRows } from "./scale";
@@ -71,16 +71,10 @@ async function main(): Promise<void> {
   const emu = await EmulatorProcess.start({ bundlesDir, controllers });
   const info = emu.info;
   const authorization = `Basic ${Buffer.from(`${info.admin.username}:${info.admin.apiToken}`).toString("base64")}`;
-  const config = {
-    "cloudbees:operationsCenterUrl": info.operationsCenterUrl,
-    "cloudbees:username": info.admin.username,
-    "cloudbees:apiToken": secret(info.admin.apiToken),
-    "cloudbees:featureManagementUrl": info.featureManagementUrl,
-    "cloudbees:featureManagementToken": secret(info.featureManagementToken),
-  };
+  const config = emu.stackConfig();
   // The machine's own CLOUDBEES_* settings must not leak into the hosts.
   const env = {
-    ...Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith("CLOUDBEES_")).map((k) => [k, ""])),
+    ...blankCloudbeesEnv(),
     BENCH_OC_URL: info.operationsCenterUrl,
     BENCH_AUTHORIZATION: authorization,
   };

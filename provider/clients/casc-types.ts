@@ -23,20 +23,29 @@ export interface ListedBundle extends BundleInfo {
   availableFor: string[];
 }
 
-/** One validation of a bundle version, in a validation log. */
+/** One validation of a bundle version, as a validation log records it. */
 export interface ValidationLogRecord {
+  /** The bundle version validated. */
   version: string;
+  /** Number of ERROR messages. */
   errors: number;
+  /** Number of WARNING messages. */
   warnings: number;
+  /** Number of INFO messages, when the server counts them. */
   info?: number;
+  /** The messages (`<LEVEL> - [<CODE>] - <text>`), when the server lists them. */
   messages?: string[];
+  /** The folder the validated version was read from. */
   folder: string;
+  /** When the validation ran, as the server writes it. */
   date: string;
 }
 
-/** A validation record of the effective bundle a controller would get. */
+/** A validation of a controller's effective bundle. */
 export interface EffectiveValidationLogRecord extends ValidationLogRecord {
+  /** The bundle the controller's effective bundle was built from. */
   bundle: string;
+  /** Whether the bundle is assigned to the controller, when the server says. */
   assigned?: boolean;
 }
 
@@ -65,10 +74,13 @@ export interface CheckOutResult {
   remotes: { name: string; bundles: { bundleName: string; localText: string }[] }[];
 }
 
-/** One entry of a validation: its level, code and message. */
+/** One message of a bundle validation on the operations center. */
 export interface StructureValidation {
+  /** How serious: an ERROR makes the bundle invalid. */
   level: ValidationLevel;
+  /** The validator's code, e.g. `VERSIONVAL`. */
   validationCode: string;
+  /** The validator's text. */
   message: string;
 }
 

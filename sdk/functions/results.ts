@@ -1,5 +1,20 @@
-import type { BundleUpdateCheck, EffectiveBundleValidationLog, InstanceValidation, ListedBundle, PreValidationResult, RawBundleValidationLog, UpdateLog, ValidationResult } from "../../provider/clients/casc-types";
+import type {
+  BundleUpdateCheck,
+  EffectiveBundleValidationLog,
+  EffectiveValidationLogRecord,
+  InstanceValidation,
+  ListedBundle,
+  PreValidationResult,
+  RawBundleValidationLog,
+  StructureValidation,
+  UpdateLog,
+  ValidationLogRecord,
+  ValidationResult,
+} from "../../provider/clients/casc-types";
 import type { Application } from "../../provider/clients/feature-management-types";
+
+// The records as the API writes them, shared with the clients' responses.
+export type { EffectiveValidationLogRecord, StructureValidation, ValidationLogRecord };
 
 // What the functions return: camelCase, documented types. The clients keep the wire shapes the specs name
 // (`{"validation-log": [{"bundle-id": ...}]}`); the functions translate them here, one function per shape.
@@ -33,32 +48,6 @@ export interface BundleSummary {
   availableFor: string[];
 }
 
-/** One validation of a bundle version, as a validation log records it. */
-export interface ValidationLogRecord {
-  /** The bundle version validated. */
-  version: string;
-  /** Number of ERROR messages. */
-  errors: number;
-  /** Number of WARNING messages. */
-  warnings: number;
-  /** Number of INFO messages, when the server counts them. */
-  info?: number;
-  /** The messages (`<LEVEL> - [<CODE>] - <text>`), when the server lists them. */
-  messages?: string[];
-  /** The folder the validated version was read from. */
-  folder: string;
-  /** When the validation ran, as the server writes it. */
-  date: string;
-}
-
-/** A validation of a controller's effective bundle. */
-export interface EffectiveValidationLogRecord extends ValidationLogRecord {
-  /** The bundle the controller's effective bundle was built from. */
-  bundle: string;
-  /** Whether the bundle is assigned to the controller, when the server says. */
-  assigned?: boolean;
-}
-
 /** The effective-bundle validations of one controller. */
 export interface ControllerValidationLog {
   /** Full path of the controller. */
@@ -84,16 +73,6 @@ export interface RawBundleValidationLogResult {
 export interface EffectiveBundleValidationLogResult {
   /** One entry per controller (those the `controller` filter matches). */
   validationLog: ControllerValidationLog[];
-}
-
-/** One message of a bundle validation on the operations center. */
-export interface StructureValidation {
-  /** How serious: an ERROR makes the bundle invalid. */
-  level: "INFO" | "WARNING" | "ERROR";
-  /** The validator's code, e.g. `VERSIONVAL`. */
-  validationCode: string;
-  /** The validator's text. */
-  message: string;
 }
 
 /** A bundle validation on the operations center (validateUploadedBundle, preValidateBundles): a verdict. */

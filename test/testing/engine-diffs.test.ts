@@ -7,53 +7,19 @@
  * only, and a `read` whose `reads` output moves on every read). Each case states the real engine's rule and cites
  * it (pulumi/pulumi).
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { ProgramRunError, ProgramTest, type ProgramPlan } from "../../testing";
+import { ProgramRunError, type ProgramPlan } from "../../testing";
+import { FLAG, MEMO, STAMP, STEP_MS, useMemoProgram } from "./engine-program";
 
-const PROGRAM = path.resolve(__dirname, "..", "fixtures", "engine-program");
-const MEMO = "pulumi-nodejs:dynamic/engine:Memo";
-const STAMP = "pulumi-nodejs:dynamic/engine:Stamp";
-const FLAG = "pulumi-nodejs:dynamic/cloudbees:Flag";
-const STEP_MS = 120_000;
-
-interface MemoDb {
-  nextId: number;
-  objects: Record<string, Record<string, any>>;
-  log: string[];
-}
-
-let tmp: string;
-let file: string;
-let t: ProgramTest;
-beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "engine-diffs-"));
-  file = path.join(tmp, "memos.json");
-  fs.writeFileSync(file, JSON.stringify({ nextId: 1, objects: {}, log: [] }));
-  t = await ProgramTest.start({ dir: PROGRAM, stack: "dev", config: { "engine:appName": "engine-diffs", "engine:memoFile": file } });
-}, STEP_MS);
-afterAll(async () => {
-  await t?.close();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
-
-const db = (): MemoDb => JSON.parse(fs.readFileSync(file, "utf8")) as MemoDb;
-const edit = (f: (d: MemoDb) => void) => {
-  const d = db();
-  f(d);
-  fs.writeFileSync(file, JSON.stringify(d));
-};
-/** The provider's log since `from`. */
-const logSince = (from: number) => db().log.slice(from);
+const memo = useMemoProgram("engine-diffs");
+const { db, edit, logSince } = memo;
 
 function declare(memos: unknown[], flags: unknown[] = []): void {
-  t.runner.setConfig("engine:memos", JSON.stringify(memos));
-  t.runner.setConfig("engine:flags", JSON.stringify(flags));
+  memo.test.runner.setConfig("engine:memos", JSON.stringify(memos));
+  memo.test.runner.setConfig("engine:flags", JSON.stringify(flags));
 }
 
 const ops = (plan: ProgramPlan) => plan.filter((e) => e.type !== "pulumi-nodejs:dynamic/cloudbees:Application").map((e) => [e.name, e.op]);
-const idOf = (name: string) => t.state().resources.find((r) => r.name === name)!.id;
+const idOf = (name: string) => memo.test.state().resources.find((r) => r.name === name)!.id;
 
 async function failing(step: Promise<unknown>): Promise<ProgramRunError> {
   const e = await step.then(
@@ -78,14 +44,14 @@ describe("replaceOnChanges", () => {
 
   beforeAll(async () => {
     declare(memos("a", 1), [{ resource: "roc-flag", name: "eng.roc", opts: { replaceOnChanges: ["isPermanent"] } }]);
-    await t.up();
+    await memo.test.up();
   }, STEP_MS);
 
   it("a provider without diff: a top-level path replaces; no option updates; a nested path never matches (update)", async () => {
     const old = idOf("roc-text");
     const from = db().log.length;
     declare(memos("b", 2), [{ resource: "roc-flag", name: "eng.roc", opts: { replaceOnChanges: ["isPermanent"] } }]);
-    const plan = await t.up();
+    const plan = await memo.test.up();
     expect(ops(plan.filter((e) => e.type === MEMO))).toEqual([
       ["roc-text", "replace"],
       ["roc-none", "update"],
@@ -101,7 +67,7 @@ describe("replaceOnChanges", () => {
 
   it("a provider with a definite diff (the Flag): replaceOnChanges has nothing to match, the change is an update", async () => {
     declare(memos("b", 2), [{ resource: "roc-flag", name: "eng.roc", isPermanent: true, opts: { replaceOnChanges: ["isPermanent"] } }]);
-    const plan = await t.preview();
+    const plan = await memo.test.preview();
     expect(plan.filter((e) => e.type === FLAG).map((e) => [e.name, e.op, e.replaces])).toEqual([["roc-flag", "update", []]]);
   }, STEP_MS);
 });
@@ -116,13 +82,13 @@ describe("ignoreChanges with nested paths", () => {
 
   beforeAll(async () => {
     declare([ignoring({ a: 1, b: 1 }, [{ value: 1 }, { value: 2 }])]);
-    await t.up();
+    await memo.test.up();
   }, STEP_MS);
 
   it("changes under ignored paths alone: same, nothing sent to the provider", async () => {
     const from = db().log.length;
     declare([ignoring({ a: 5, b: 1 }, [{ value: 9 }, { value: 2 }])]);
-    const plan = await t.up();
+    const plan = await memo.test.up();
     expect(ops(plan)).toEqual([["ic", "same"]]);
     expect(logSince(from)).toEqual([]);
   }, STEP_MS);
@@ -130,7 +96,7 @@ describe("ignoreChanges with nested paths", () => {
   it("another change: an update that keeps the old values at the ignored paths", async () => {
     const from = db().log.length;
     declare([ignoring({ a: 5, b: 2 }, [{ value: 9 }, { value: 3 }])]);
-    const plan = await t.up();
+    const plan = await memo.test.up();
     expect(ops(plan)).toEqual([["ic", "update"]]);
     expect(logSince(from)).toEqual([`update ${idOf("ic")}`]);
     expect(db().objects[idOf("ic")]).toMatchObject({ spec: { a: 1, b: 2 }, rules: [{ value: 1 }, { value: 3 }] });
@@ -138,13 +104,13 @@ describe("ignoreChanges with nested paths", () => {
 
   it("a path with missing elements fails the step, naming the resource, the option and the path", async () => {
     declare([ignoring({ a: 5, b: 2 }, [{ value: 9 }, { value: 3 }], ["rules[5].value"])]);
-    const e = await failing(t.up());
+    const e = await failing(memo.test.up());
     expect(e.message).toContain(`urn:pulumi:dev::engine-program::${MEMO}::ic: the ignoreChanges option: cannot ignore changes to the following properties because one or more elements of the path are missing: "rules[5].value"`);
   }, STEP_MS);
 
   it("a replacement creates the new object with the program's values, ignored paths included", async () => {
     declare([{ resource: "ic", text: "new", spec: { a: 7, b: 2 }, rules: [{ value: 9 }, { value: 3 }], opts: { ignoreChanges: ["spec.a"], replaceOnChanges: ["text"] } }]);
-    const plan = await t.up();
+    const plan = await memo.test.up();
     expect(ops(plan)).toEqual([["ic", "replace"]]);
     expect(db().objects[idOf("ic")]).toMatchObject({ text: "new", spec: { a: 7, b: 2 } });
   }, STEP_MS);
@@ -160,16 +126,16 @@ describe("refresh, judged by the provider's diff", () => {
       { resource: "stamp", kind: "stamp", text: "x" },
       { resource: "memo", text: "x" },
     ]);
-    await t.up();
+    await memo.test.up();
   }, STEP_MS);
 
   it("an output that moves on every read is no change when the diff ignores it (Stamp) or reads give no inputs (Memo)", async () => {
     const before = db().objects[idOf("stamp")]!.reads as number;
-    const plan = await t.refresh({ expectNoChanges: true });
+    const plan = await memo.test.refresh({ expectNoChanges: true });
     expect(plan.map((e) => [e.name, e.op, e.changedFields])).toEqual(expect.arrayContaining([["stamp", "refresh", []], ["memo", "refresh", []]]));
     // The read did move the output, and the state has it.
     expect(db().objects[idOf("stamp")]!.reads).toBe(before + 1);
-    expect(t.state().resources.find((r) => r.name === "stamp")!.outputs.reads).toBe(before + 1);
+    expect(memo.test.state().resources.find((r) => r.name === "stamp")!.outputs.reads).toBe(before + 1);
   }, STEP_MS);
 
   it("a change the diff sees fails --expect-no-changes; one a read without inputs hides does not show", async () => {
@@ -177,11 +143,11 @@ describe("refresh, judged by the provider's diff", () => {
       d.objects[idOf("stamp")]!.text = "changed";
       d.objects[idOf("memo")]!.text = "changed";
     });
-    const e = await failing(t.refresh({ expectNoChanges: true }));
+    const e = await failing(memo.test.refresh({ expectNoChanges: true }));
     expect(e.message).toMatch(/but 1 were found:\n[^]*stamp\s+engine:Stamp\s+refresh\s+reads, text/);
     expect(e.message).not.toMatch(/memo\s+engine:Memo\s+refresh/);
     // Both refreshed outputs are in the state all the same.
-    expect(t.state().resources.filter((r) => r.type === STAMP || r.type === MEMO).map((r) => r.outputs.text)).toEqual(["changed", "changed"]);
+    expect(memo.test.state().resources.filter((r) => r.type === STAMP || r.type === MEMO).map((r) => r.outputs.text)).toEqual(["changed", "changed"]);
   }, STEP_MS);
 });
 
@@ -192,33 +158,33 @@ describe("a partial create (init errors)", () => {
   // replaceOnChanges path containing "#initerror" would replace it instead (applyReplaceOnChanges).
   beforeAll(async () => {
     declare([]);
-    await t.up();
+    await memo.test.up();
   }, STEP_MS);
 
   it("fails the up, keeps the object in the state with its reasons, and the next unchanged up updates it", async () => {
     declare([{ resource: "slow", initFail: true }]);
-    const e = await failing(t.up());
+    const e = await failing(memo.test.up());
     expect(e.message).toContain("was created but is not ready");
-    const saved = t.state().resources.find((r) => r.name === "slow")!;
+    const saved = memo.test.state().resources.find((r) => r.name === "slow")!;
     expect(saved.initErrors).toEqual(["not ready yet"]);
     expect(db().objects[saved.id]).toMatchObject({ ready: false });
 
     const from = db().log.length;
-    const plan = await t.up();
+    const plan = await memo.test.up();
     expect(ops(plan)).toEqual([["slow", "update"]]);
     expect(logSince(from)).toEqual([`update ${saved.id}`]);
-    expect(t.state().resources.find((r) => r.name === "slow")!.initErrors).toBeUndefined();
-    expect(ops(await t.up())).toEqual([["slow", "same"]]);
+    expect(memo.test.state().resources.find((r) => r.name === "slow")!.initErrors).toBeUndefined();
+    expect(ops(await memo.test.up())).toEqual([["slow", "same"]]);
   }, STEP_MS);
 
   it("replaceOnChanges [\"#initerror\"] replaces it instead", async () => {
     declare([{ resource: "slow2", initFail: true, opts: { replaceOnChanges: ["#initerror"] } }]);
-    await failing(t.up());
-    const first = t.state().resources.find((r) => r.name === "slow2")!.id;
+    await failing(memo.test.up());
+    const first = memo.test.state().resources.find((r) => r.name === "slow2")!.id;
     // Unchanged inputs: without the path this would be an update; with it, a replacement, whose create fails the
     // same way (initFail is still declared): a new partial object, no update.
     const from = db().log.length;
-    const e = await failing(t.up());
+    const e = await failing(memo.test.up());
     expect(e.message).toContain("was created but is not ready");
     const log = logSince(from);
     expect(log).toHaveLength(1);

@@ -6,45 +6,14 @@
  * case states the real engine's rule and cites it (pulumi/pulumi).
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { ProgramRunError, ProgramTest, type ProgramPlan } from "../../testing";
+import { ProgramRunError, type ProgramPlan } from "../../testing";
+import { MEMO, STEP_MS, useMemoProgram } from "./engine-program";
 
-const PROGRAM = path.resolve(__dirname, "..", "fixtures", "engine-program");
-const MEMO = "pulumi-nodejs:dynamic/engine:Memo";
-const STEP_MS = 120_000;
-
-interface MemoDb {
-  nextId: number;
-  objects: Record<string, Record<string, any>>;
-  log: string[];
-  failDeletes?: string[];
-}
-
-let tmp: string;
-let file: string;
-let t: ProgramTest;
-beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "engine-steps-"));
-  file = path.join(tmp, "memos.json");
-  fs.writeFileSync(file, JSON.stringify({ nextId: 1, objects: {}, log: [] }));
-  t = await ProgramTest.start({ dir: PROGRAM, stack: "dev", config: { "engine:appName": "engine-steps", "engine:memoFile": file } });
-}, STEP_MS);
-afterAll(async () => {
-  await t?.close();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
-
-const db = (): MemoDb => JSON.parse(fs.readFileSync(file, "utf8")) as MemoDb;
-const edit = (f: (d: MemoDb) => void) => {
-  const d = db();
-  f(d);
-  fs.writeFileSync(file, JSON.stringify(d));
-};
-const logSince = (from: number) => db().log.slice(from);
-const declare = (memos: unknown[]) => t.runner.setConfig("engine:memos", JSON.stringify(memos));
+const memo = useMemoProgram("engine-steps");
+const { db, edit, logSince } = memo;
+const declare = (memos: unknown[]) => memo.test.runner.setConfig("engine:memos", JSON.stringify(memos));
 const memoOps = (plan: ProgramPlan) => plan.filter((e) => e.type === MEMO).map((e) => [e.name, e.op]);
-const memos = () => t.state().resources.filter((r) => r.type === MEMO);
+const memos = () => memo.test.state().resources.filter((r) => r.type === MEMO);
 
 describe("dependsOn and parallel steps", () => {
   // Creates: the SDK resolves a dependency's URN only when its RegisterResource answer is back (sdk/nodejs
@@ -57,14 +26,14 @@ describe("dependsOn and parallel steps", () => {
       { resource: "base", text: "base" },
       { resource: "top", text: "top", opts: { dependsOn: ["base"] } },
     ]);
-    await t.up();
+    await memo.test.up();
     const ids = Object.fromEntries(memos().map((r) => [r.name, r.id]));
     expect(logSince(from)).toEqual([`create ${ids.base}`, `create ${ids.top}`]);
     expect(memos().find((r) => r.name === "top")!.dependencies).toContain(memos().find((r) => r.name === "base")!.urn);
 
     const next = db().log.length;
     declare([]);
-    expect(memoOps(await t.up())).toEqual([
+    expect(memoOps(await memo.test.up())).toEqual([
       ["top", "delete"],
       ["base", "delete"],
     ]);
@@ -77,12 +46,12 @@ describe("dependsOn and parallel steps", () => {
       { resource: "left", text: "left", waitFor: "right" },
       { resource: "right", text: "right", waitFor: "left" },
     ]);
-    expect(memoOps(await t.up())).toEqual([
+    expect(memoOps(await memo.test.up())).toEqual([
       ["left", "create"],
       ["right", "create"],
     ]);
     declare([]);
-    expect(memoOps(await t.up()).sort()).toEqual([
+    expect(memoOps(await memo.test.up()).sort()).toEqual([
       ["left", "delete"],
       ["right", "delete"],
     ]);
@@ -98,14 +67,14 @@ describe("a replaced object whose delete failed stays pending deletion", () => {
   // (pkg/engine/lifecycletest).
   it("the up fails naming it; the state keeps it marked for deletion; the next up deletes it", async () => {
     declare([{ resource: "pd", text: "one", opts: { replaceOnChanges: ["text"] } }]);
-    await t.up();
+    await memo.test.up();
     const oldId = memos()[0]!.id;
     edit((d) => {
       d.failDeletes = [oldId];
     });
 
     declare([{ resource: "pd", text: "two", opts: { replaceOnChanges: ["text"] } }]);
-    const e = (await t.up().catch((err: unknown) => err)) as ProgramRunError;
+    const e = (await memo.test.up().catch((err: unknown) => err)) as ProgramRunError;
     expect(e).toBeInstanceOf(ProgramRunError);
     expect(e.message).toContain(`deleting the replaced object ${oldId} of urn:pulumi:dev::engine-program::${MEMO}::pd failed`);
     expect(e.message).toContain("they stay in the state marked for deletion, and the next up deletes them");
@@ -120,14 +89,14 @@ describe("a replaced object whose delete failed stays pending deletion", () => {
       d.failDeletes = [];
     });
     const from = db().log.length;
-    expect(memoOps(await t.up())).toEqual([
+    expect(memoOps(await memo.test.up())).toEqual([
       ["pd", "same"],
       ["pd", "delete"],
     ]);
     expect(logSince(from)).toEqual([`delete ${oldId}`]);
     expect(memos().map((r) => r.id)).toEqual([newId]);
     declare([]);
-    await t.up();
+    await memo.test.up();
   }, STEP_MS);
 });
 
@@ -140,12 +109,12 @@ describe("a delete-before-replace whose create failed is pending replacement", (
 
   it("the state keeps the deleted one marked; the next up replaces it with a create only", async () => {
     declare([dbr("one")]);
-    await t.up();
+    await memo.test.up();
     const oldId = memos()[0]!.id;
 
     let from = db().log.length;
     declare([dbr("two", true)]);
-    const e = (await t.up().catch((err: unknown) => err)) as ProgramRunError;
+    const e = (await memo.test.up().catch((err: unknown) => err)) as ProgramRunError;
     expect(e).toBeInstanceOf(ProgramRunError);
     expect(e.message).toContain('the create of "two" is refused');
     expect(logSince(from)).toEqual([`delete ${oldId}`]);
@@ -153,7 +122,7 @@ describe("a delete-before-replace whose create failed is pending replacement", (
 
     from = db().log.length;
     declare([dbr("two")]);
-    const plan = await t.up();
+    const plan = await memo.test.up();
     expect(memoOps(plan)).toEqual([["dbr", "replace"]]);
     const newId = memos()[0]!.id;
     expect(logSince(from)).toEqual([`create ${newId}`]);
@@ -162,11 +131,11 @@ describe("a delete-before-replace whose create failed is pending replacement", (
 
   it("dropped while pending replacement: gone from the state without a provider delete", async () => {
     declare([dbr("three", true)]);
-    await t.up().catch(() => undefined);
+    await memo.test.up().catch(() => undefined);
     expect(memos()[0]!.pendingReplacement).toBe(true);
     const from = db().log.length;
     declare([]);
-    expect(memoOps(await t.up())).toEqual([["dbr", "delete"]]);
+    expect(memoOps(await memo.test.up())).toEqual([["dbr", "delete"]]);
     expect(logSince(from)).toEqual([]);
     expect(memos()).toEqual([]);
   }, STEP_MS);
@@ -181,36 +150,36 @@ describe("the dependents of a delete-before-replace resource", () => {
 
   it("a dependent its diff replaces is deleted before it and created after it", async () => {
     declare([root("r1"), child()]);
-    await t.up();
-    const before = Object.fromEntries(t.state().resources.filter((r) => r.name === "root" || r.name === "child").map((r) => [r.name, r.id]));
+    await memo.test.up();
+    const before = Object.fromEntries(memo.test.state().resources.filter((r) => r.name === "root" || r.name === "child").map((r) => [r.name, r.id]));
 
     const from = db().log.length;
     declare([root("r2"), child()]);
-    const plan = await t.up();
+    const plan = await memo.test.up();
     expect(plan.filter((e) => e.name === "root" || e.name === "child").map((e) => [e.name, e.op])).toEqual([
       ["root", "replace"],
       ["child", "replace"],
     ]);
-    const after = Object.fromEntries(t.state().resources.filter((r) => r.name === "root" || r.name === "child").map((r) => [r.name, r.id]));
+    const after = Object.fromEntries(memo.test.state().resources.filter((r) => r.name === "root" || r.name === "child").map((r) => [r.name, r.id]));
     expect(logSince(from)).toEqual([`delete ${before.child}`, `delete ${before.root}`, `create ${after.root}`, `create ${after.child}`]);
     expect(db().objects[after.child!]).toMatchObject({ text: "r2" });
-    expect(t.state().resources.some((r) => r.pendingReplacement)).toBe(false);
+    expect(memo.test.state().resources.some((r) => r.pendingReplacement)).toBe(false);
   }, STEP_MS);
 
   it("a protected dependent refuses the replacement before anything is deleted", async () => {
     declare([root("r2"), child(true)]);
-    await t.up();
+    await memo.test.up();
     const from = db().log.length;
     declare([root("r3"), child(true)]);
-    const e = (await t.up().catch((err: unknown) => err)) as ProgramRunError;
+    const e = (await memo.test.up().catch((err: unknown) => err)) as ProgramRunError;
     expect(e).toBeInstanceOf(ProgramRunError);
     expect(e.message).toContain(`unable to replace resource "urn:pulumi:dev::engine-program::pulumi-nodejs:dynamic/engine:Stamp::child" as part of replacing`);
     expect(e.message).toContain("protect: true");
     expect(logSince(from)).toEqual([]);
     declare([root("r2"), child(false)]);
-    await t.up();
+    await memo.test.up();
     declare([]);
-    await t.up();
+    await memo.test.up();
   }, STEP_MS);
 });
 
@@ -223,7 +192,7 @@ describe("deletedWith", () => {
       { resource: "part", text: "part", opts: { deletedWith: "owner" } },
       { resource: "piece", text: "piece", opts: { deletedWith: "owner" } },
     ]);
-    await t.up();
+    await memo.test.up();
     const ids = Object.fromEntries(memos().map((r) => [r.name, r.id]));
 
     let from = db().log.length;
@@ -231,7 +200,7 @@ describe("deletedWith", () => {
       { resource: "owner", text: "owner" },
       { resource: "part", text: "part", opts: { deletedWith: "owner" } },
     ]);
-    expect(memoOps(await t.up())).toEqual([
+    expect(memoOps(await memo.test.up())).toEqual([
       ["owner", "same"],
       ["part", "same"],
       ["piece", "delete"],
@@ -240,7 +209,7 @@ describe("deletedWith", () => {
 
     from = db().log.length;
     declare([]);
-    const plan = await t.up();
+    const plan = await memo.test.up();
     expect(plan.filter((e) => e.type === MEMO).map((e) => [e.name, e.op, e.deletedWith ?? ""])).toEqual([
       ["part", "delete", `urn:pulumi:dev::engine-program::${MEMO}::owner`],
       ["owner", "delete", ""],
@@ -264,7 +233,7 @@ describe("customTimeouts", () => {
   it("a program that sets it runs as without it", async () => {
     const from = db().log.length;
     declare([{ resource: "timed", text: "t", opts: { customTimeouts: { create: "1s", update: "1s", delete: "1s" } } }]);
-    expect(memoOps(await t.up())).toEqual([["timed", "create"]]);
+    expect(memoOps(await memo.test.up())).toEqual([["timed", "create"]]);
     expect(logSince(from)).toEqual([`create ${memos()[0]!.id}`]);
   }, STEP_MS);
 });
