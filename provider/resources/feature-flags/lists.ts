@@ -1,5 +1,6 @@
 import type { FeatureManagementClient } from "../../clients/feature-management-client";
 import type { Environment, Experiment, Flag, TargetGroup, TeamMember } from "../../clients/feature-flag-types";
+import { named, ownCopy, putNamed, removeNamed } from "../shared/named-list";
 import { providerState } from "../../config/state";
 
 /**
@@ -146,82 +147,24 @@ export function key(kind: "environments" | "flags" | "experiments" | "targetGrou
 
 export const prefixOf = key;
 
-/**
- * Positions of a kept list's items by name, built at the list's first change in one pass and kept beside it (a
- * WeakMap: it goes with the list), so that each change costs O(1) and not a scan and a copy of the list: a
- * deployment of thousands of flags and configurations changes the same kept lists once per resource, which made it
- * quadratic (issue 30). A list is always named the same way (a flag by its name, a configuration by its flag, ...),
- * and names are unique in it (the service keys its items by them). Changes are made in place, on a copy that the
- * first change of a list read from the service makes (ownCopy): a caller keeps the list it was given as it was
- * read, and one given a list already changed sees later changes, as a list read after them would show them.
- */
-const positions = new WeakMap<unknown[], Map<string, number>>();
-
-/** Lists made by a change (FeatureFlagLists.apply), which later changes make in place. */
-const owned = new WeakSet<unknown[]>();
-
-function ownCopy(items: unknown[]): unknown[] {
-  if (owned.has(items)) return items;
-  const copy = items.slice();
-  owned.add(copy);
-  return copy;
-}
-
-function positionsOf<T>(list: T[], nameOf: (x: T) => string): Map<string, number> {
-  let at = positions.get(list);
-  if (!at) {
-    at = new Map();
-    for (const [i, x] of list.entries()) if (!at.has(nameOf(x))) at.set(nameOf(x), i);
-    positions.set(list, at);
-  }
-  return at;
-}
-
-/**
- * The item of this name in a list these lists gave (what `list.find((x) => nameOf(x) === name)` finds), in O(1)
- * through the list's index: each resource of a deployment looks itself up in the shared list. `nameOf` must be the
- * list's naming, the one its changes use (a flag by its name, a configuration by its flag).
- */
-export function named<T>(list: readonly T[], name: string, nameOf: (x: T) => string): T | undefined {
-  const i = positionsOf(list as T[], nameOf).get(name);
-  return i === undefined ? undefined : list[i];
-}
-
 /** Replaces the item of the same name (`nameOf`), or appends it. */
 export function upsert<T>(prefix: string, item: T, nameOf: (x: T) => string): ListChange {
   return {
     prefix,
     apply: (items: never[]) => {
-      const list = items as unknown as T[];
-      const at = positionsOf(list, nameOf);
-      const i = at.get(nameOf(item));
-      if (i === undefined) {
-        at.set(nameOf(item), list.length);
-        list.push(item);
-      } else {
-        list[i] = item;
-      }
-      return list;
+      putNamed(items as unknown as T[], item, nameOf);
+      return items;
     },
   };
 }
 
-/**
- * Removes the item of this name. The items after it move up one place: a destroy deletes in the reverse order of
- * creation, so the item removed is mostly at the end of its list and the work is O(1).
- */
+/** Removes the item of this name. */
 export function removal<T>(prefix: string, name: string, nameOf: (x: T) => string): ListChange {
   return {
     prefix,
     apply: (items: never[]) => {
-      const list = items as unknown as T[];
-      const at = positionsOf(list, nameOf);
-      const i = at.get(name);
-      if (i === undefined) return list;
-      list.splice(i, 1);
-      at.delete(name);
-      for (let k = i; k < list.length; k++) at.set(nameOf(list[k]!), k);
-      return list;
+      removeNamed(items as unknown as T[], name, nameOf);
+      return items;
     },
   };
 }

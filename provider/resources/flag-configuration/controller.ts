@@ -17,7 +17,8 @@ import { isStringList, plain, sameJson } from "../shared/values";
 import { canonicalConfigurationInput, DEFAULT_AVAILABLE_VALUES, type Options } from "../feature-flags/canonical";
 import { concernsFlag } from "../feature-flags/audit-trail";
 import { changedKeys, declared, deleteOrFail, driftedKeys, featureFlags, listOrFail, listOrGone, pick, replacedKeys, sameIdentity, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
-import { experimentFlag, flagName as nameOfFlag, knownAvailableValues, named, prefixOf, removal, upsert } from "../feature-flags/lists";
+import { experimentFlag, flagName as nameOfFlag, knownAvailableValues, prefixOf, removal, upsert } from "../feature-flags/lists";
+import { named } from "../shared/named-list";
 import { checkConditions, checkFreeText, checkLabels, checkPlatforms, checkValue, pathName } from "../feature-flags/rules";
 import { CONFIGURATION_KEYS, IDENTITY_KEYS, idOf, INPUT_KEYS, TYPE_NAME } from "./types";
 

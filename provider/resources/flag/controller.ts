@@ -18,7 +18,8 @@ import { containsUnknown, plain } from "../shared/values";
 import { DEFAULT_AVAILABLE_VALUES, sameAvailableValues } from "../feature-flags/canonical";
 import { concernsFlag } from "../feature-flags/audit-trail";
 import { declared, deleteOrFail, driftedKeys, featureFlags, listOrFail, listOrGone, replacedKeys, sameIdentity, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
-import { experimentFlag, flagName, named, prefixOf, removal, upsert } from "../feature-flags/lists";
+import { experimentFlag, flagName, prefixOf, removal, upsert } from "../feature-flags/lists";
+import { named } from "../shared/named-list";
 import { checkAvailableValues, pathName } from "../feature-flags/rules";
 import { idOf, INPUT_KEYS, TYPE_NAME, type FlagOutputs } from "./types";
 

@@ -1,59 +1,34 @@
 import type { ListedBundle } from "../../clients/casc-types";
+import { named, positionsOf, replaceNamed } from "./named-list";
 
 /**
- * Lookups in a bundle list by name and by controller in O(1): a deployment of thousands of bundle resources looks
- * up, and updates, one shared list once per resource, and a scan of the list each time made the deployment
- * quadratic (issue 30). The index of a list is built at its first lookup, in one pass, and kept beside it (a
- * WeakMap: it goes with the list); the changes below keep it right, and are the only way the kept list is changed.
+ * The shared bundle list by name (named-list.ts) and by controller: each assignment looks up the bundle its
+ * controller uses, in O(1) through an index of the `usedBy` lists built at the first lookup and kept beside the list.
+ * The changes below keep both right, and are the only way the kept list is changed (on BundleListCache.write's copy).
  */
-interface BundleIndex {
-  /** Position of each bundle in the list, by name (the first, should a name repeat). */
-  at: Map<string, number>;
-  /** Position of the bundle each controller uses, by the `usedBy` lists (the first bundle that names it). */
-  user: Map<string, number>;
-}
+const users = new WeakMap<readonly ListedBundle[], Map<string, number>>();
 
-const indexes = new WeakMap<readonly ListedBundle[], BundleIndex>();
+const nameOf = (b: ListedBundle) => b.name;
 
-/** Lists made by BundleListCache.write's first change of a list read from the server: later changes are made in place. */
-const owned = new WeakSet<ListedBundle[]>();
-
-/**
- * The list itself when a change made it, else a copy that later changes make in place (O(n) once per list read, not
- * per change): a caller keeps the list it was given as it was read, and one given a list already changed sees later
- * changes, as a list read after them would show them. Its index is carried over (positions do not change).
- */
-export function ownCopy(bundles: ListedBundle[]): ListedBundle[] {
-  if (owned.has(bundles)) return bundles;
-  const copy = bundles.slice();
-  owned.add(copy);
-  const index = indexes.get(bundles);
-  if (index) indexes.set(copy, { at: index.at, user: new Map(index.user) });
-  return copy;
-}
-
-function indexOf(bundles: readonly ListedBundle[]): BundleIndex {
-  let index = indexes.get(bundles);
-  if (!index) {
-    index = { at: new Map(), user: new Map() };
-    for (const [i, b] of bundles.entries()) {
-      if (!index.at.has(b.name)) index.at.set(b.name, i);
-      for (const c of b.usedBy) if (!index.user.has(c)) index.user.set(c, i);
-    }
-    indexes.set(bundles, index);
+/** Position of the bundle each controller uses (the first bundle whose `usedBy` names it). */
+function usersOf(bundles: readonly ListedBundle[]): Map<string, number> {
+  let user = users.get(bundles);
+  if (!user) {
+    user = new Map();
+    for (const [i, b] of bundles.entries()) for (const c of b.usedBy) if (!user.has(c)) user.set(c, i);
+    users.set(bundles, user);
   }
-  return index;
+  return user;
 }
 
 /** The bundle of this name (what `bundles.find((b) => b.name === name)` finds). */
 export function bundleNamed(bundles: readonly ListedBundle[], name: string): ListedBundle | undefined {
-  const i = indexOf(bundles).at.get(name);
-  return i === undefined ? undefined : bundles[i];
+  return named(bundles, name, nameOf);
 }
 
 /** The bundle whose `usedBy` holds the controller (what `bundles.find((b) => b.usedBy.includes(c))` finds). */
 export function bundleUsedBy(bundles: readonly ListedBundle[], controllerPath: string): ListedBundle | undefined {
-  const i = indexOf(bundles).user.get(controllerPath);
+  const i = usersOf(bundles).get(controllerPath);
   return i === undefined ? undefined : bundles[i];
 }
 
@@ -62,10 +37,7 @@ export function bundleUsedBy(bundles: readonly ListedBundle[], controllerPath: s
  * list has no such bundle. `change` must keep the name and `usedBy`.
  */
 export function replaceBundle(bundles: ListedBundle[], name: string, change: (b: ListedBundle) => ListedBundle): boolean {
-  const i = indexOf(bundles).at.get(name);
-  if (i === undefined) return false;
-  bundles[i] = change(bundles[i]!);
-  return true;
+  return replaceNamed(bundles, name, nameOf, change);
 }
 
 /**
@@ -74,16 +46,16 @@ export function replaceBundle(bundles: ListedBundle[], name: string, change: (b:
  * lists: the work is the length of those two lists, not of the whole list. False when the list has no such bundle.
  */
 export function moveController(bundles: ListedBundle[], name: string, controllerPath: string): boolean {
-  const index = indexOf(bundles);
-  const i = index.at.get(name);
+  const i = positionsOf(bundles, nameOf).get(name);
   if (i === undefined) return false;
-  const j = index.user.get(controllerPath);
+  const user = usersOf(bundles);
+  const j = user.get(controllerPath);
   if (j === i) return true;
   if (j !== undefined) bundles[j] = { ...bundles[j]!, usedBy: bundles[j]!.usedBy.filter((c) => c !== controllerPath) };
   const usedBy = bundles[i]!.usedBy.slice();
   usedBy.splice(sortedPosition(usedBy, controllerPath), 0, controllerPath);
   bundles[i] = { ...bundles[i]!, usedBy };
-  index.user.set(controllerPath, i);
+  user.set(controllerPath, i);
   return true;
 }
 

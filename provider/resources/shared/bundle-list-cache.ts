@@ -1,7 +1,8 @@
 import type { ListedBundle } from "../../clients/casc-types";
 import type { OperationsCenterConnection } from "../../config/clients";
 import { providerState } from "../../config/state";
-import { moveController, ownCopy, replaceBundle } from "./bundle-index";
+import { moveController, replaceBundle } from "./bundle-index";
+import { ownCopy } from "./named-list";
 
 /**
  * What a write changed in the list, computed from its own answer: the kept list is updated instead of read again.
