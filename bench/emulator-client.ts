@@ -33,6 +33,11 @@ export class EmulatorProcess {
     return new EmulatorProcess(child, info);
   }
 
+  /** The operations center administrator's Authorization header (HTTP Basic), for requests sent without a client. */
+  get adminAuthorization(): string {
+    return `Basic ${Buffer.from(`${this.info.admin.username}:${this.info.admin.apiToken}`).toString("base64")}`;
+  }
+
   /** Stack config pointing at this emulator as its administrator, the secrets marked secret. */
   stackConfig(): Record<string, unknown> {
     const { info } = this;

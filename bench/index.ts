@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   const controllers = Array.from({ length: N }, (_, i) => controller(i));
   const emu = await EmulatorProcess.start({ bundlesDir, controllers });
   const info = emu.info;
-  const authorization = `Basic ${Buffer.from(`${info.admin.username}:${info.admin.apiToken}`).toString("base64")}`;
+  const authorization = emu.adminAuthorization;
   const config = emu.stackConfig();
   // The machine's own CLOUDBEES_* settings must not leak into the hosts.
   const env = {

@@ -167,7 +167,7 @@ async function withEmulator<T>(count: number, f: (e: Emulated) => Promise<T>): P
     const { info } = emu;
     return await f({
       emu,
-      oc: { url: info.operationsCenterUrl, authorization: `Basic ${Buffer.from(`${info.admin.username}:${info.admin.apiToken}`).toString("base64")}` },
+      oc: { url: info.operationsCenterUrl, authorization: emu.adminAuthorization },
       fm: { url: info.featureManagementUrl, authorization: `Bearer ${info.featureManagementToken}` },
     });
   } finally {

@@ -5,7 +5,7 @@
  * order; then the state the engine saves, also after a failure.
  */
 import { aliasUrns, type AliasContext } from "./aliases";
-import { ProtectedError, type Lifecycle } from "./engine";
+import { ProtectedError, throwIfRefused, type Lifecycle } from "./engine";
 import type { PlanEntry, ProgramPlan } from "./plan";
 import type { JsonObject } from "./provider-host";
 import { UNKNOWN } from "./values";
@@ -211,8 +211,7 @@ export class Deployment {
                 this.pending.splice(this.pending.indexOf(s), 1);
                 return { entry };
             }
-            // step.go DeleteStep.Apply refuses; the step executor goes on with the other deletes and fails the
-            // deployment at the end, naming every protected one. What it depends on stays.
+            // Refused (throwIfRefused); what it depends on stays.
             if (s.protect) {
                 refused.push(new ProtectedError(s.urn, "delete"));
                 return { kept: true };
@@ -222,8 +221,7 @@ export class Deployment {
             return { entry };
         };
         await scheduleDeletes([...dropped, ...this.deleteOld.keys(), ...this.pending], run, (e) => this.deletes.push(e));
-        if (refused.length === 1) throw refused[0];
-        if (refused.length > 1) throw new Error(refused.map((e) => e.message).join("\n"));
+        throwIfRefused(refused);
     }
 
     /** The error to report: with the old objects of replacements that were not deleted, when there are any. */

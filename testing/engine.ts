@@ -160,6 +160,15 @@ export class ProtectedError extends Error {
     }
 }
 
+/**
+ * step.go DeleteStep.Apply refuses to delete a protected resource; the step executor goes on with the other deletes
+ * and fails the deployment at the end, naming every one refused: the one refusal, or all of them in one error.
+ */
+export function throwIfRefused(refused: ProtectedError[]): void {
+    if (refused.length === 1) throw refused[0];
+    if (refused.length > 1) throw new Error(refused.map((e) => e.message).join("\n"));
+}
+
 export class ManagedResource {
     readonly urn: string;
     /** Engine state after the last successful step; undefined before create / after delete. */

@@ -7,7 +7,7 @@
  * Configure with acceptSecrets=false), and outputs are re-marked by key (plus `additionalSecretOutputs`) before they
  * go back to the program.
  */
-import { annotateSecrets, type Goal, type Lifecycle, type ManagedResource, PROVIDER_KEY, ProtectedError } from "./engine";
+import { annotateSecrets, type Goal, type Lifecycle, type ManagedResource, PROVIDER_KEY, ProtectedError, throwIfRefused } from "./engine";
 import { processIgnoreChanges } from "./property-path";
 import type { PlanEntry, ProgramPlan } from "./plan";
 import type { RegisterMessage } from "./program-protocol";
@@ -235,7 +235,7 @@ export async function destroyAll(lc: Lifecycle, state: ProgramState, plan: Progr
         return { entry };
     };
     await scheduleDeletes([...state.resources], run, (e) => plan.push(e));
-    if (refused.length) throw new Error(refused.map((e) => e.message).join("\n"));
+    throwIfRefused(refused);
     state.outputs = {};
 }
 
