@@ -3,7 +3,7 @@
  * between steps, the way `pulumi up`, `pulumi preview`, `pulumi refresh` and `pulumi destroy` would:
  *
  *   const runner = await ProgramRunner.start({ cwd, config: { "cloudbees:apiToken": secret("…") } });
- *   const plan = await runner.up("examples/");   // or runner.up() for Pulumi.yaml's `main`
+ *   const plan = await runner.up("examples/index.ts");   // or runner.up() for Pulumi.yaml's `main`
  *   console.log(formatPlan(plan));
  *
  * The engine's architecture, reduced, one concept per file:
@@ -43,7 +43,7 @@ import type { DoneMessage, StartMessage } from "./program-protocol";
 import { startProviderHost, type JsonObject, type ProviderHost } from "./provider-host";
 import { clone, loadState, saveState, type ProgramState } from "./state";
 import { destroyAll, refreshAll } from "./steps";
-import { programConfig, readProjectFile } from "./project";
+import { programConfig, programEntry, readProjectFile } from "./project";
 import type { ProgramRunnerOptions, RunStepOptions } from "./runner-options";
 import { failureText, ProgramRunError, warningsOf, type StepRecord } from "./step-record";
 
@@ -290,8 +290,9 @@ export class ProgramRunner {
     private async runProgram(kind: "up" | "preview", programArg: string | undefined, opts: RunStepOptions | undefined): Promise<ProgramPlan> {
         const started = Date.now();
         const dryRun = kind === "preview";
-        const program = programArg ? path.resolve(this.opts.cwd, programArg) : this.defaultProgram;
-        if (!fs.existsSync(program)) throw new Error(`program ${program} does not exist`);
+        const given = programArg ? path.resolve(this.opts.cwd, programArg) : this.defaultProgram;
+        if (!fs.existsSync(given)) throw new Error(`program ${given} does not exist`);
+        const program = programEntry(given);
         const timeoutMs = this.timeoutOf(opts);
         /** `--refresh` of a preview: the refreshed state serves the preview only. */
         const unrefreshed = dryRun && opts?.refresh ? this.st.resources : undefined;

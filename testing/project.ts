@@ -28,3 +28,37 @@ export function programConfig(stackConfig: Record<string, unknown>): { config: R
     }
     return { config, secretKeys };
 }
+
+/**
+ * The file or folder the SDK's run script (`@pulumi/pulumi/cmd/run`) requires for `program`: a file as it is; for a
+ * folder (no `main`, or `main` naming a folder), the entry point of the nearest package.json up from it (`exports`,
+ * else `main`), else the folder itself. So a project folder without a package.json of its own, inside a package,
+ * runs that package's entry point, under the real engine as here.
+ */
+export function programEntry(program: string): string {
+    if (!fs.statSync(program).isDirectory()) return program;
+    let root: string | undefined;
+    for (let dir = program; !root; dir = path.dirname(dir)) {
+        if (fs.existsSync(path.join(dir, "package.json"))) root = dir;
+        else if (path.dirname(dir) === dir) return program;
+    }
+    let manifest: { exports?: unknown; main?: unknown };
+    try {
+        manifest = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as typeof manifest;
+    } catch {
+        return program;
+    }
+    const dot = manifest.exports !== null && typeof manifest.exports === "object" ? (manifest.exports as Record<string, unknown>)["."] : undefined;
+    const conditional = dot !== null && typeof dot === "object" ? (dot as Record<string, unknown>) : {};
+    const entry =
+        typeof manifest.exports === "string"
+            ? manifest.exports
+            : manifest.exports !== undefined && manifest.exports !== null && typeof manifest.exports === "object"
+              ? typeof dot === "string"
+                  ? dot
+                  : (conditional.default ?? conditional.require ?? conditional.import)
+              : manifest.main;
+    if (typeof entry !== "string") return program;
+    const resolved = path.join(root, entry);
+    return fs.existsSync(resolved) ? resolved : program;
+}
