@@ -1,6 +1,7 @@
-// The main job (`npm start`): the example programs' life cycles against the embedded emulator, through Pulumi's
-// real dynamic-provider host, with this repository's engine stand-in playing the CLI's part (the Pulumi CLI is not
-// needed). Each step prints its plan: resource, operation, changed fields.
+// The main job (`npm start`): the example programs' life cycles against the embedded emulator, run by the real
+// Pulumi CLI when one is there (`npm run pulumi-cli` builds it; or a pulumi on PATH), else by this repository's
+// engine stand-in through Pulumi's real dynamic-provider host; it says which ran (`--engine stand-in|pulumi`
+// chooses). Each step prints its plan: resource, operation, changed fields.
 //   1. examples/index.ts: up, an up with nothing to change, a change made by hand, the drift job
 //      (`preview --refresh --expect-no-changes`) failing on it, refresh, an up that corrects it, the drift job
 //      passing, destroy.
@@ -20,12 +21,31 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { READINGS_VARIABLE, startEmulator, type Emulator } from "../emulator";
 import { FeatureManagementClient, OperationsCenterClient } from "../provider";
-import { emulatorStackConfig, featureManagementClientAs, formatPlan, ProgramRunError, ProgramRunner, type ProgramPlan } from "../testing";
+import {
+  emulatorStackConfig,
+  featureManagementClientAs,
+  findPulumiCli,
+  formatPlan,
+  ProgramRunError,
+  ProgramRunner,
+  PulumiCliRunner,
+  type ProgramPlan,
+  type ProgramRunnerOptions,
+  type PulumiCli,
+  type StackRunner,
+} from "../testing";
 import { productionEmulatorOptions, PROMOTION_CONTROLLER, promotionStackConfig } from "./promotion-stack";
 
 const ROOT = path.join(__dirname, "..");
 
-function show(title: string, plan: ProgramPlan, runner: ProgramRunner): void {
+/** The real CLI when found (and not refused by --engine stand-in), else the engine stand-in. */
+let cli: PulumiCli | undefined;
+
+function startRunner(options: ProgramRunnerOptions): Promise<StackRunner> {
+  return cli ? PulumiCliRunner.start({ ...options, cli }) : ProgramRunner.start(options);
+}
+
+function show(title: string, plan: ProgramPlan, runner: StackRunner): void {
   console.log(`\n== ${title}\n${formatPlan(plan)}`);
   // What the providers told the user (the CLI shows these as diagnostics).
   for (const warning of runner.last?.warnings ?? []) console.log(`  warning: ${warning}`);
@@ -35,7 +55,7 @@ function show(title: string, plan: ProgramPlan, runner: ProgramRunner): void {
  * The drift job of a pipeline: `pulumi preview --refresh --expect-no-changes`, failing on any change. A refresh in
  * parallel, as the engine runs it; the preview keeps the refreshed state to itself.
  */
-async function driftJob(runner: ProgramRunner): Promise<string[]> {
+async function driftJob(runner: StackRunner): Promise<string[]> {
   const title = "pulumi preview --refresh --expect-no-changes (the drift job)";
   try {
     const plan = await runner.preview(undefined, { refresh: true, expectNoChanges: true });
@@ -51,7 +71,7 @@ async function driftJob(runner: ProgramRunner): Promise<string[]> {
 
 async function exampleProgram(emu: Emulator): Promise<void> {
   console.log("\n######## examples/index.ts: applications and bundle availability, assignments, default");
-  const runner = await ProgramRunner.start({ cwd: ROOT, config: emulatorStackConfig(emu) });
+  const runner = await startRunner({ cwd: ROOT, config: emulatorStackConfig(emu) });
   const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin });
   try {
     show("pulumi up", await runner.up(), runner);
@@ -82,7 +102,7 @@ async function pipeline(emu: Emulator, tree: string): Promise<void> {
     "team-a/controller-a": { bundle: "team-a", url: emu.controllerUrls["team-a/controller-a"] },
     "team-b/controller-b": { bundle: "team-b", url: emu.controllerUrls["team-b/controller-b"] },
   };
-  const runner = await ProgramRunner.start({
+  const runner = await startRunner({
     cwd: path.join(ROOT, "examples", "pipeline"),
     config: { ...emulatorStackConfig(emu), "pipeline:bundlesDir": tree, "pipeline:controllers": JSON.stringify(controllers) },
   });
@@ -113,7 +133,7 @@ async function pipeline(emu: Emulator, tree: string): Promise<void> {
 
 async function promotion(staging: Emulator, production: Emulator): Promise<void> {
   console.log("\n######## examples/promotion: staging -> production, two connections in one stack");
-  const runner = await ProgramRunner.start({ cwd: path.join(ROOT, "examples", "promotion"), config: promotionStackConfig(staging, production) });
+  const runner = await startRunner({ cwd: path.join(ROOT, "examples", "promotion"), config: promotionStackConfig(staging, production) });
   try {
     show("pulumi up", await runner.up(), runner);
     const { staging: onStaging, production: onProduction, reloaded } = runner.outputs();
@@ -132,7 +152,7 @@ async function promotion(staging: Emulator, production: Emulator): Promise<void>
 
 async function flags(emu: Emulator): Promise<void> {
   console.log("\n######## examples/flags: feature flags as code");
-  const runner = await ProgramRunner.start({ cwd: path.join(ROOT, "examples", "flags"), config: emulatorStackConfig(emu) });
+  const runner = await startRunner({ cwd: path.join(ROOT, "examples", "flags"), config: emulatorStackConfig(emu) });
   // "The UI": Alice, a colleague, changes things with a token of her own: the audit log records her name.
   const ui = featureManagementClientAs(emu, { email: "alice@example.com", name: "Alice" });
   try {
@@ -174,7 +194,7 @@ async function flags(emu: Emulator): Promise<void> {
 
 async function managedController(emu: Emulator): Promise<void> {
   console.log("\n######## examples/controllers: a managed controller created with Items, assigned a bundle");
-  const runner = await ProgramRunner.start({ cwd: path.join(ROOT, "examples", "controllers"), config: emulatorStackConfig(emu) });
+  const runner = await startRunner({ cwd: path.join(ROOT, "examples", "controllers"), config: emulatorStackConfig(emu) });
   try {
     show("pulumi up", await runner.up(), runner);
     const { controllerPath } = runner.outputs() as Record<string, string>;
@@ -190,25 +210,39 @@ async function managedController(emu: Emulator): Promise<void> {
   }
 }
 
+const USAGE = "usage: npm start [-- [--engine stand-in|pulumi] [--reading NAME=VALUE]...]; npx cloudbees-emulator --list-readings lists the readings";
+
 /**
  * `npm start -- --reading NAME=VALUE ...`: every emulator of the run plays these readings (listReadings), as
- * CLOUDBEES_EMULATOR_READINGS=NAME=VALUE,... does; the arguments win over the variable.
+ * CLOUDBEES_EMULATOR_READINGS=NAME=VALUE,... does; the arguments win over the variable. `--engine` chooses the
+ * engine (default: the real CLI when there is one).
  */
-function applyReadingArguments(argv: string[]): void {
+function applyArguments(argv: string[]): void {
   const chosen: string[] = [];
+  let engine: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--reading" && argv[i + 1] !== undefined) chosen.push(argv[++i]!);
     else if (arg.startsWith("--reading=")) chosen.push(arg.slice("--reading=".length));
-    else throw new Error(`unknown argument '${arg}' (usage: npm start [-- --reading NAME=VALUE]...; npx cloudbees-emulator --list-readings lists them)`);
+    else if (arg === "--engine" && argv[i + 1] !== undefined) engine = argv[++i];
+    else if (arg.startsWith("--engine=")) engine = arg.slice("--engine=".length);
+    else throw new Error(`unknown argument '${arg}' (${USAGE})`);
   }
+  if (engine !== undefined && engine !== "stand-in" && engine !== "pulumi") throw new Error(`--engine is stand-in or pulumi, not '${engine}' (${USAGE})`);
+  cli = engine === "stand-in" ? undefined : findPulumiCli();
+  if (engine === "pulumi" && !cli) throw new Error("--engine pulumi: no Pulumi CLI was found; `npm run pulumi-cli` builds one");
+  console.log(
+    cli
+      ? `engine: the real Pulumi CLI v${cli.version} (${cli.dir}), on a file backend in a temp folder`
+      : "engine: the engine stand-in (pulumi-cloudbees/testing) through Pulumi's real dynamic-provider host; no Pulumi CLI was found (`npm run pulumi-cli` builds one)",
+  );
   const before = process.env[READINGS_VARIABLE];
   if (chosen.length > 0) process.env[READINGS_VARIABLE] = [before, ...chosen].filter((x) => x).join(",");
   if (process.env[READINGS_VARIABLE]) console.log(`readings: ${process.env[READINGS_VARIABLE]}`);
 }
 
 async function main(): Promise<void> {
-  applyReadingArguments(process.argv.slice(2));
+  applyArguments(process.argv.slice(2));
   const emu = await startEmulator();
   console.log(`emulator: operations center ${emu.operationsCenterUrl}, feature flags ${emu.featureManagementUrl}`);
   try {

@@ -1,14 +1,16 @@
 /**
- * `pulumi-cloudbees/testing`: test your own Pulumi programs offline, against the emulator of the CloudBees APIs,
- * through Pulumi's real dynamic-provider host, without the Pulumi CLI. An engine stand-in for tests, not a
- * replacement for the CLI: see docs/testing.md for what it models and what it does not.
+ * `pulumi-cloudbees/testing`: test your own Pulumi programs offline, against the emulator of the CloudBees APIs:
+ * through Pulumi's real dynamic-provider host with an engine stand-in (no Pulumi CLI needed), or through the real
+ * Pulumi CLI. See docs/testing.md for what the stand-in models, what it does not, and when to use which.
  */
 export { ProgramTest, changesOf, type ProgramTestOptions } from "./program-test";
 export { emulatorConnection, emulatorStackConfig, type EmulatorStackConfigOptions } from "./emulator-config";
 export { featureManagementClientAs, type OutOfBandPerson } from "./out-of-band";
 export { ProgramRunner } from "./program-runner";
+export { PulumiCliRunner, type PulumiCliRunnerOptions } from "./cli-runner";
+export { findPulumiCli, pulumiCliCacheRoot, type PulumiCli } from "./pulumi-cli";
 export { ProgramRunError, warningsOf, type StepRecord } from "./step-record";
-export type { ProgramRunnerOptions, RunStepOptions } from "./runner-options";
+export type { ProgramRunnerOptions, RunStepOptions, StackRunner } from "./runner-options";
 export { formatPlan, shortType, type ProgramOp, type ProgramPlan, type ProgramPlanEntry } from "./plan";
 export type { ProgramState, StateResource } from "./state";
 export { startRoxClient, type RoxClient, type RoxClientOptions } from "./rox-client";

@@ -48,9 +48,15 @@ export function planChanges(plan: ProgramPlan): ProgramPlan {
 }
 
 export function assertNoChanges(plan: ProgramPlan): void {
+    const text = unexpectedChanges(plan);
+    if (text) throw new Error(text);
+}
+
+/** What `--expect-no-changes` says of a plan with changes (undefined when there are none). */
+export function unexpectedChanges(plan: ProgramPlan): string | undefined {
     const changes = planChanges(plan);
-    if (changes.length === 0) return;
-    throw new Error(`no changes were expected (expectNoChanges), but ${changes.length} were found:\n${formatPlan(changes)}`);
+    if (changes.length === 0) return undefined;
+    return `no changes were expected (expectNoChanges), but ${changes.length} were found:\n${formatPlan(changes)}`;
 }
 
 /** `pulumi-nodejs:dynamic/cloudbees:Application` -> `cloudbees:Application`. */

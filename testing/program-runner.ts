@@ -44,11 +44,11 @@ import { startProviderHost, type JsonObject, type ProviderHost } from "./provide
 import { clone, loadState, saveState, type ProgramState } from "./state";
 import { destroyAll, refreshAll } from "./steps";
 import { programConfig, programEntry, readProjectFile } from "./project";
-import type { ProgramRunnerOptions, RunStepOptions } from "./runner-options";
+import type { ProgramRunnerOptions, RunStepOptions, StackRunner } from "./runner-options";
 import { failureText, ProgramRunError, warningsOf, type StepRecord } from "./step-record";
 
 
-export class ProgramRunner {
+export class ProgramRunner implements StackRunner {
     /** Current stack config (`setConfig` changes it, like `pulumi config set`). */
     readonly config: Record<string, unknown>;
     readonly project: string;

@@ -1,13 +1,18 @@
 /**
- * One Pulumi program's life cycle in a test, offline and without the Pulumi CLI: an emulator of the CloudBees APIs
- * on loopback, and the program (a folder with Pulumi.yaml) run step after step by ProgramRunner, the engine
- * stand-in, through Pulumi's real dynamic-provider host, with the state carried between steps.
+ * One Pulumi program's life cycle in a test, offline: an emulator of the CloudBees APIs on loopback, and the program
+ * (a folder with Pulumi.yaml) run step after step, with the state carried between steps, by one of two engines:
+ * - "stand-in" (the default): ProgramRunner, this package's engine stand-in, through Pulumi's real dynamic-provider
+ *   host; no Pulumi CLI needed;
+ * - "pulumi": PulumiCliRunner, the real Pulumi CLI through its Automation API (a `pulumi` on PATH, or the cache of
+ *   `npm run pulumi-cli`), on a file backend in a temp folder.
  */
 import { startEmulator, type Emulator, type EmulatorOptions } from "../emulator";
 import { emulatorStackConfig } from "./emulator-config";
 import type { ProgramPlan } from "./plan";
+import { PulumiCliRunner } from "./cli-runner";
 import { ProgramRunner } from "./program-runner";
-import type { ProgramRunnerOptions, RunStepOptions } from "./runner-options";
+import type { PulumiCli } from "./pulumi-cli";
+import type { ProgramRunnerOptions, RunStepOptions, StackRunner } from "./runner-options";
 import type { ProgramState } from "./state";
 import type { JsonObject } from "./provider-host";
 import { unwrapSecrets } from "./values";
@@ -25,6 +30,13 @@ export interface ProgramTestOptions extends Omit<ProgramRunnerOptions, "cwd"> {
    * user are set already. Wrap secrets with `secret(...)`.
    */
   config?: Record<string, unknown>;
+  /**
+   * Which engine runs the steps: "stand-in" (default; stateFile, prestart, tsconfig and callTimeoutMs are its own
+   * options) or "pulumi", the real CLI (docs/testing.md says when to use which).
+   */
+  engine?: "stand-in" | "pulumi";
+  /** engine "pulumi": the CLI to run (default: findPulumiCli(), a pulumi on PATH or the repository's cache). */
+  cli?: PulumiCli;
 }
 
 /** A program under test: its steps, its outputs and state, and the emulator it runs against. */
@@ -32,18 +44,22 @@ export class ProgramTest {
   private constructor(
     /** The emulator: `state` (what the APIs hold now), `journal` (every request received), `faults`. */
     readonly emulator: Emulator,
-    /** The engine stand-in itself, for what this class does not wrap (`setConfig`, `last`, `state()`). */
-    readonly runner: ProgramRunner,
+    /** The engine's runner, for what this class does not wrap (`setConfig`, `last`, `state()`). */
+    readonly runner: StackRunner,
     private readonly ownsEmulator: boolean,
   ) {}
 
   /** Starts the emulator (unless given one) and prepares the runner; nothing runs before the first step. */
   static async start(options: ProgramTestOptions): Promise<ProgramTest> {
-    const { dir, emulator, config, ...runnerOptions } = options;
+    const { dir, emulator, config, engine, cli, ...runnerOptions } = options;
     const given = isEmulator(emulator);
     const emu = given ? emulator : await startEmulator(emulator ?? {});
     try {
-      const runner = await ProgramRunner.start({ ...runnerOptions, cwd: dir, config: { ...emulatorStackConfig(emu), ...config } });
+      const stackConfig = { ...emulatorStackConfig(emu), ...config };
+      const runner =
+        engine === "pulumi"
+          ? await PulumiCliRunner.start({ ...runnerOptions, cli, cwd: dir, config: stackConfig })
+          : await ProgramRunner.start({ ...runnerOptions, cwd: dir, config: stackConfig });
       return new ProgramTest(emu, runner, !given);
     } catch (e) {
       if (!given) await emu.close();

@@ -35,8 +35,11 @@ export function pulumiCliCacheRoot(): string {
     return path.join(base, "pulumi-cloudbees", "pulumi-cli");
 }
 
-/** The folder of one version in the cache. */
-export function cachedCliDir(version: string): string {
+/**
+ * The folder of one version in the cache, laid out as Pulumi's own installs are (`~/.pulumi/versions/<v>/bin`):
+ * `<cache>/v<version>/bin` holds the executables, `<cache>/v<version>/.complete` says the build finished.
+ */
+export function cachedCliRoot(version: string): string {
     return path.join(pulumiCliCacheRoot(), `v${version}`);
 }
 
@@ -58,9 +61,9 @@ export function versionAtLeast(a: string, b: string): boolean {
 
 /** The real CLI for programs that use @pulumi/pulumi `minVersion`, or undefined when there is none. */
 export function findPulumiCli(minVersion: string = sdkVersion()): PulumiCli | undefined {
-    const cached = cachedCliDir(minVersion);
-    if (fs.existsSync(path.join(cached, CACHE_COMPLETE_FILE)) && hasAll(cached)) {
-        return { dir: cached, version: minVersion, source: "cache" };
+    const cached = cachedCliRoot(minVersion);
+    if (fs.existsSync(path.join(cached, CACHE_COMPLETE_FILE)) && hasAll(path.join(cached, "bin"))) {
+        return { dir: path.join(cached, "bin"), version: minVersion, source: "cache" };
     }
     const onPath = whichPulumi();
     if (onPath && hasAll(onPath)) {

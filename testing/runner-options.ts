@@ -1,4 +1,8 @@
 /** How a ProgramRunner runs (`ProgramRunner.start`) and how one of its steps runs. */
+import type { ProgramPlan } from "./plan";
+import type { JsonObject } from "./provider-host";
+import type { ProgramState } from "./state";
+import type { StepRecord } from "./step-record";
 export interface ProgramRunnerOptions {
     /** Project folder: the provider host's and the program's working directory; program paths are relative to it. */
     cwd: string;
@@ -45,4 +49,27 @@ export interface RunStepOptions {
      * drift or a vanished object, a preview or up planning anything but `same`. An up has made its changes by then.
      */
     expectNoChanges?: boolean;
+}
+
+/**
+ * What a test drives, whichever engine runs the steps: ProgramRunner (the engine stand-in) or PulumiCliRunner (the
+ * real CLI). Plans, step records, outputs and state have the same forms in both.
+ */
+export interface StackRunner {
+    /** Current stack config (`setConfig` changes it, like `pulumi config set`). */
+    readonly config: Record<string, unknown>;
+    readonly project: string;
+    readonly stack: string;
+    /** The last step's record (also set when it failed). */
+    readonly last: StepRecord | undefined;
+    /** `pulumi config set [--secret] key value` (undefined removes the key). Applies to the following steps. */
+    setConfig(key: string, value: unknown): void;
+    up(program?: string, opts?: RunStepOptions): Promise<ProgramPlan>;
+    preview(program?: string, opts?: RunStepOptions): Promise<ProgramPlan>;
+    refresh(opts?: RunStepOptions): Promise<ProgramPlan>;
+    destroy(opts?: RunStepOptions): Promise<ProgramPlan>;
+    /** Stack outputs in wire form (secret values as `secret(...)` wrappers). */
+    outputs(): JsonObject;
+    state(): ProgramState;
+    close(): Promise<void>;
 }

@@ -18,7 +18,7 @@ const WRAPPER_MODULE = "pulumi-cloudbees.local/pulumi-cli";
 export interface BuildOptions {
     /** @pulumi/pulumi's version, which the CLI's is (without the v). */
     version: string;
-    /** The cache folder that receives `pulumi` and the plugins. */
+    /** The cache folder of this version: `bin/` receives `pulumi` and the plugins. */
     target: string;
     /** This repository's language hosts (Go packages under hosts/). */
     hostsDir: string;
@@ -71,7 +71,8 @@ export async function buildCli(o: BuildOptions): Promise<void> {
         o.say(`resolving the modules of ${PKG}/cmd/pulumi@${tag} (downloads what the module cache lacks)`);
         await go(["get", `${PKG}/cmd/pulumi@${tag}`, `${SDK}@${tag}`], work);
 
-        const bin = path.join(work, "bin");
+        const out = path.join(work, "out");
+        const bin = path.join(out, "bin");
         const flags = ["-trimpath", "-tags", "osusergo,grpcnotrace", "-ldflags", `-w -s -X ${SDK}/go/common/version.Version=${tag}`];
         o.say(`building pulumi ${tag} (the engine: several minutes on two cores the first time)`);
         await go(["build", ...flags, "-o", path.join(bin, "pulumi"), `${PKG}/cmd/pulumi`], work);
@@ -81,12 +82,12 @@ export async function buildCli(o: BuildOptions): Promise<void> {
         const script = path.join(await moduleDir(SDK, work), "nodejs", "dist", "pulumi-resource-pulumi-nodejs");
         fs.writeFileSync(path.join(bin, "pulumi-resource-pulumi-nodejs"), fs.readFileSync(script), { flag: "wx", mode: 0o755 });
         const stamp: Stamp = { version: o.version, hosts: o.hash };
-        fs.writeFileSync(path.join(bin, CACHE_COMPLETE_FILE), `${JSON.stringify(stamp)}\n`, { flag: "wx" });
+        fs.writeFileSync(path.join(out, CACHE_COMPLETE_FILE), `${JSON.stringify(stamp)}\n`, { flag: "wx" });
 
         // Into place: a stale copy (older hosts) goes first; a build that finished meanwhile elsewhere is kept.
         if (readStamp(o.target)?.hosts !== o.hash) fs.rmSync(o.target, { recursive: true, force: true });
         try {
-            fs.renameSync(bin, o.target);
+            fs.renameSync(out, o.target);
         } catch (e) {
             if (readStamp(o.target)?.hosts !== o.hash) throw e;
         }

@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { buildCli, hostsHash, readStamp } from "./build";
 import { goProblem, GoToolError } from "./go";
-import { cachedCliDir, CACHE_COMPLETE_FILE, findPulumiCli, PULUMI_CLI_FILES } from "../../testing/pulumi-cli";
+import { cachedCliRoot, CACHE_COMPLETE_FILE, findPulumiCli, PULUMI_CLI_FILES } from "../../testing/pulumi-cli";
 
 const ROOT = path.join(__dirname, "..", "..");
 
@@ -35,8 +35,9 @@ export function lockfilePulumiVersion(root = ROOT): string {
 
 async function main(): Promise<void> {
     const version = lockfilePulumiVersion();
-    const dir = cachedCliDir(version);
-    const stamp = readStamp(dir);
+    const root = cachedCliRoot(version);
+    const dir = path.join(root, "bin");
+    const stamp = readStamp(root);
     const hash = hostsHash();
     if (stamp && stamp.hosts === hash) {
         say(`Pulumi CLI v${version} is in the cache`);
@@ -52,11 +53,11 @@ async function main(): Promise<void> {
                 ? `the language host sources changed since v${version} was cached: building again`
                 : `no Pulumi CLI v${version} or later on PATH or in the cache: building v${version} from its Go modules (minutes the first time)`,
         );
-        await buildCli({ version, target: dir, hostsDir: path.join(__dirname, "hosts"), hash, say });
+        await buildCli({ version, target: root, hostsDir: path.join(__dirname, "hosts"), hash, say });
     }
     const missing = PULUMI_CLI_FILES.filter((f) => !fs.existsSync(path.join(dir, f)));
-    if (missing.length || !fs.existsSync(path.join(dir, CACHE_COMPLETE_FILE))) {
-        throw new Error(`the cached CLI in ${dir} lacks ${missing.join(", ") || CACHE_COMPLETE_FILE}: remove the folder and run again`);
+    if (missing.length || !fs.existsSync(path.join(root, CACHE_COMPLETE_FILE))) {
+        throw new Error(`the cached CLI in ${root} lacks ${missing.join(", ") || CACHE_COMPLETE_FILE}: remove the folder and run again`);
     }
     console.log(dir);
 }

@@ -1,0 +1,119 @@
+/**
+ * The real engine's event stream (Automation API `onEvent`, the CLI's `--event-log`) read as the kit's plan and step
+ * record: one plan entry per resource step in the order the steps finished, the providers' warnings, and what the
+ * program and the provider plugins printed. Dynamic providers return no detailed diff, so, as the CLI's display
+ * does, the changed fields are the top-level keys whose values differ (inputs for an update or replace, outputs
+ * for a refresh).
+ */
+import type { EngineEvent, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
+import type { PlanEntry, PlanOp, ProgramPlan } from "./plan";
+import { changedKeys } from "./values";
+
+const PROVIDER_KEY = "__provider";
+
+/** What one command's events say, gathered as they arrive. */
+export class EventRecorder {
+    readonly plan: ProgramPlan = [];
+    /** Program output (stdout of the program, info diagnostics) and provider output (their stderr), as printed. */
+    private programText = "";
+    private hostText = "";
+    private readonly errors: string[] = [];
+    /** Per URN, the replacement's halves seen so far (the engine reports a replacement as several steps). */
+    private readonly replacing = new Map<string, PlanEntry>();
+
+    readonly onEvent = (event: EngineEvent): void => {
+        if (event.diagnosticEvent) {
+            const d = event.diagnosticEvent;
+            if (d.severity === "error") this.errors.push(d.message.trim());
+            else if (d.severity === "info#err" || d.severity === "warning") this.hostText += d.message.replace(/\n+$/, "\n");
+            else if (d.severity === "info") this.programText += d.message;
+        } else if (event.stdoutEvent) {
+            this.programText += event.stdoutEvent.message;
+        } else if (event.resOutputsEvent) {
+            this.step(event.resOutputsEvent.metadata);
+        } else if (event.resOpFailedEvent) {
+            this.step(event.resOpFailedEvent.metadata);
+        }
+    };
+
+    /** The warnings of the step: `warning: ` lines, without the prefix, as the stand-in's StepRecord has them. */
+    get hostOutput(): string {
+        return this.hostText;
+    }
+
+    get programOutput(): string {
+        return this.programText;
+    }
+
+    /** The engine's error diagnostics, in order. */
+    get errorMessages(): string[] {
+        return this.errors;
+    }
+
+    private step(m: StepEventMetadata): void {
+        if (!isResource(m.type)) return;
+        const op = m.op as string;
+        // A refresh step's outcome comes as refresh (no change), update (drift) or delete (gone).
+        if (this.refreshing.delete(m.urn)) {
+            const gone = op === "delete" || !m.new;
+            const entry = this.push(m, "refresh", gone ? [] : changedKeys(m.old?.outputs ?? {}, m.new!.outputs));
+            if (gone) entry.dropped = true;
+            return;
+        }
+        if (op === "create-replacement" || op === "delete-replaced" || op === "replace") {
+            // One replacement is several steps of one URN: one entry. Delete-first shows its delete before the rest.
+            let entry = this.replacing.get(m.urn);
+            if (!entry) {
+                entry = this.push(m, "replace", changedInputs(m.old, m.new));
+                entry.deleteBeforeReplace = op === "delete-replaced";
+                this.replacing.set(m.urn, entry);
+            }
+            if (m.keys?.length) entry.replaces = [...m.keys];
+            if (op === "replace" && m.old && m.new) entry.changedFields = changedInputs(m.old, m.new);
+            return;
+        }
+        switch (op) {
+            case "create":
+                this.push(m, "create", Object.keys(m.new?.inputs ?? {}).filter((k) => k !== PROVIDER_KEY).sort());
+                return;
+            case "update":
+                this.push(m, "update", changedInputs(m.old, m.new));
+                return;
+            default:
+                // same, delete, read, and what the kit's plans have no name of their own for (discard, import...).
+                this.push(m, op as PlanOp, []);
+        }
+    }
+
+    /** URNs of the refresh steps announced and not finished yet. */
+    private readonly refreshing = new Set<string>();
+
+    /** Called for resourcePreEvent: remembers refresh steps, whose outcome event carries another op. */
+    readonly onPre = (event: EngineEvent): void => {
+        const m = event.resourcePreEvent?.metadata;
+        if (m && m.op === "refresh") this.refreshing.add(m.urn);
+    };
+
+    private push(m: StepEventMetadata, op: PlanOp, changedFields: string[]): PlanEntry {
+        const entry: PlanEntry = { urn: m.urn, name: m.urn.split("::").at(-1)!, type: m.type, op, changedFields };
+        this.plan.push(entry);
+        return entry;
+    }
+}
+
+/** Resources the kit's plans list: custom and component resources of the program, not the stack or providers. */
+function isResource(type: string): boolean {
+    return type !== "pulumi:pulumi:Stack" && !type.startsWith("pulumi:providers:");
+}
+
+function changedInputs(old: StepEventStateMetadata | undefined, next: StepEventStateMetadata | undefined): string[] {
+    return changedKeys(old?.inputs ?? {}, next?.inputs ?? {});
+}
+
+/** Every event: the recorder's onPre and onEvent in one callback. */
+export function recorderCallback(r: EventRecorder): (event: EngineEvent) => void {
+    return (event) => {
+        r.onPre(event);
+        r.onEvent(event);
+    };
+}
