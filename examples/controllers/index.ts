@@ -1,9 +1,13 @@
 // A managed controller as code: created on the operations center by create-items (controllers are items of the
 // operations center), made able to use a bundle, and assigned it. `pulumi destroy` stops and deletes the controller
 // (POST job/.../stopAction, then doDelete), after its assignment and availability are gone.
+import * as pulumi from "@pulumi/pulumi";
 import * as cloudbees from "pulumi-cloudbees";
 
 export const controllerPath = "team-c/controller-c";
+
+// The controller's size: a change re-runs create-items, which updates the item in place.
+const memory = new pulumi.Config("controllers").getNumber("memory") ?? 4096;
 
 // The controller item as the operations center exports it (POST job/<name>/export/download): a folder holding a
 // managedController. Its configurationAsCode property is left empty: the assignment below owns the bundle.
@@ -21,7 +25,7 @@ const controller = new cloudbees.Items("team-c-controller", {
     "        displayName: Team C",
     "        configuration:",
     "          kubernetes:",
-    "            memory: 4096",
+    `            memory: ${memory}`,
     "            cpus: 1.0",
     "            disk: 50",
     "        properties:",

@@ -1,0 +1,25 @@
+/**
+ * The real-engine tier (`npm run test:pulumi`) starts only with a real Pulumi CLI: `npm run pulumi-cli` builds one,
+ * or a `pulumi` on PATH of the lockfile's version or later. Its folder reaches the test files through a variable.
+ * The tier's temp files go to a scratch folder of its own (on a RAM disk where there is one), removed afterwards.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { findPulumiCli, sdkVersion } from "../../testing/pulumi-cli";
+import { ramDisk, SCRATCH_VARIABLE } from "../harness/scratch";
+
+export const CLI_DIR_VARIABLE = "PULUMI_CLOUDBEES_TEST_CLI_DIR";
+
+export default function globalSetup(): void {
+  const version = sdkVersion(path.join(__dirname, "..", ".."));
+  const cli = findPulumiCli(version);
+  if (!cli) {
+    throw new Error(`the real-engine tier needs a Pulumi CLI v${version} or later: run \`npm run pulumi-cli\` first (it builds one, or finds one on PATH)`);
+  }
+  process.env[CLI_DIR_VARIABLE] = JSON.stringify(cli);
+  const scratch = fs.mkdtempSync(path.join(ramDisk() ?? os.tmpdir(), "pulumi-cloudbees-real-engine-"));
+  process.env[SCRATCH_VARIABLE] = scratch;
+  process.env.TMPDIR = scratch;
+  console.log(`\nreal engine: pulumi v${cli.version} from ${cli.dir} (${cli.source})`);
+}
