@@ -43,8 +43,12 @@ func pluginPackages(programDir string) ([]*pulumirpc.PackageDependency, error) {
 				}
 				continue
 			}
+			// Packages are folders (or links to folders); .bin, .package-lock.json and the like are not.
 			real, err := filepath.EvalSymlinks(dir)
-			if err != nil || seen[real] {
+			if err != nil || seen[real] || strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			if info, err := os.Stat(real); err != nil || !info.IsDir() {
 				continue
 			}
 			seen[real] = true
