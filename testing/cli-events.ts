@@ -14,6 +14,10 @@ const PROVIDER_KEY = "__provider";
 /** What one command's events say, gathered as they arrive. */
 export class EventRecorder {
     readonly plan: ProgramPlan = [];
+
+    /** `kind`: the command whose events these are. */
+    constructor(private readonly kind: "up" | "preview" | "refresh" | "destroy") {}
+
     /** Program output (stdout of the program, info diagnostics) and provider output (their stderr), as printed. */
     private programText = "";
     private hostText = "";
@@ -54,9 +58,13 @@ export class EventRecorder {
         if (!isResource(m.type)) return;
         const op = m.op as string;
         // A refresh step's outcome comes as refresh (no change), update (drift) or delete (gone).
+        // A `pulumi refresh` judges each resource by the provider's diff: `refresh` when it found none (whatever outputs
+        // moved), `update` when it found one. Within an up or preview --refresh the outcome is always `refresh`: the
+        // changed outputs tell.
         if (this.refreshing.delete(m.urn)) {
             const gone = op === "delete" || !m.new;
-            const entry = this.push(m, "refresh", gone ? [] : changedKeys(m.old?.outputs ?? {}, m.new!.outputs));
+            const judged = this.kind === "refresh" && op !== "update";
+            const entry = this.push(m, "refresh", m.new && !judged ? changedKeys(m.old?.outputs ?? {}, m.new.outputs) : []);
             if (gone) entry.dropped = true;
             return;
         }
@@ -68,7 +76,7 @@ export class EventRecorder {
                 entry.deleteBeforeReplace = op === "delete-replaced";
                 this.replacing.set(m.urn, entry);
             }
-            if (m.keys?.length) entry.replaces = [...m.keys];
+            if (m.keys?.length || !entry.replaces) entry.replaces = [...(m.keys ?? [])];
             if (op === "replace" && m.old && m.new) entry.changedFields = changedInputs(m.old, m.new);
             return;
         }
@@ -77,7 +85,7 @@ export class EventRecorder {
                 this.push(m, "create", Object.keys(m.new?.inputs ?? {}).filter((k) => k !== PROVIDER_KEY).sort());
                 return;
             case "update":
-                this.push(m, "update", changedInputs(m.old, m.new));
+                this.push(m, "update", changedInputs(m.old, m.new)).replaces = [...(m.keys ?? [])];
                 return;
             default:
                 // same, delete, read, and what the kit's plans have no name of their own for (discard, import...).

@@ -44,8 +44,7 @@ export function stateOfExport(exported: ExportedDeployment): ProgramState {
                 urn: r.urn,
                 type: r.type,
                 name: r.urn.split("::").at(-1)!,
-                // The stand-in records no stack resource: a child of the stack has no parent there.
-                parent: r.parent === stack?.urn ? "" : (r.parent ?? ""),
+                parent: r.parent ?? "",
                 id: r.id ?? "",
                 inputs: wire(r.inputs ?? {}) as JsonObject,
                 outputs: wire(r.outputs ?? {}) as JsonObject,

@@ -1,43 +1,6 @@
-// examples/controllers under the real Pulumi CLI (life-cycle.ts): a managed controller created with Items, made
-// able to use a bundle and assigned it; destroy stops and deletes the controller.
-import * as path from "node:path";
-import { startEmulator } from "../../emulator";
-import { OperationsCenterClient } from "../../provider";
-import { emulatorStackConfig } from "../../testing/emulator-config";
+// examples/controllers under the real Pulumi CLI (the scenario in scenarios/controllers.ts): its header says it runs unchanged with `pulumi up`; this is that
+// claim, checked step by step (life-cycle.ts).
 import { describeLifeCycle } from "./life-cycle";
+import { controllersScenario } from "./scenarios/controllers";
 
-const DIR = path.join(__dirname, "..", "..", "examples", "controllers");
-const CONTROLLER = "team-c/controller-c";
-
-describeLifeCycle("examples/controllers under the real CLI", {
-    dir: DIR,
-    async start() {
-        const emu = await startEmulator();
-        return { emulators: [emu], config: emulatorStackConfig(emu) };
-    },
-    afterUp({ emulators: [emu], outputs }) {
-        expect(outputs().controllerPath).toBe(CONTROLLER);
-        expect(emu!.state.controllers()).toContain(CONTROLLER);
-        expect(emu!.state.assignments()[CONTROLLER]).toBe("base");
-    },
-    update: {
-        apply: ({ runner }) => runner.setConfig("controllers:memory", 8192),
-        updates: ["team-c-controller"],
-        check: ({ emulators: [emu] }) => expect(emu!.journal.entries().filter((e) => e.path.endsWith("/casc-items/create-items")).at(-1)?.body.toString()).toContain("memory: 8192"),
-    },
-    drift: {
-        async apply({ emulators: [emu] }) {
-            const oc = new OperationsCenterClient({ baseUrl: emu!.operationsCenterUrl, ...emu!.credentials.admin });
-            await oc.setAvailabilityPattern("base", ".*");
-            await oc.close();
-        },
-        resource: "base-for-team-c",
-        property: "controllers",
-    },
-    secretOutputs: [],
-    secrets: ({ emulators: [emu] }) => [emu!.credentials.admin.apiToken],
-    afterDestroy({ emulators: [emu] }) {
-        expect(emu!.state.controllers()).not.toContain(CONTROLLER);
-        expect(emu!.state.apiAvailabilityPatterns()).toEqual({});
-    },
-});
+describeLifeCycle("examples/controllers under the real CLI", controllersScenario());

@@ -1,56 +1,6 @@
-// examples/promotion under the real Pulumi CLI (life-cycle.ts): one stack, two operations centers (named
-// connections, their tokens in one secret config object), a production controller with its own credentials.
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { startEmulator } from "../../emulator";
-import { OperationsCenterClient } from "../../provider";
+// examples/promotion under the real Pulumi CLI (the scenario in scenarios/promotion.ts): its header says it runs unchanged with `pulumi up`; this is that
+// claim, checked step by step (life-cycle.ts).
 import { describeLifeCycle } from "./life-cycle";
-import { PRODUCTION_USERS, productionEmulatorOptions, PROMOTION_CONTROLLER, promotionStackConfig } from "../../examples/promotion-stack";
+import { promotionScenario } from "./scenarios/promotion";
 
-const ROOT = path.join(__dirname, "..", "..");
-let tree = "";
-
-describeLifeCycle("examples/promotion under the real CLI", {
-    dir: path.join(ROOT, "examples", "promotion"),
-    async start() {
-        // The bundles validated on staging: a checkout of the repository's bundle tree, which the update edits.
-        const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "promotion-"));
-        tree = path.join(scratch, "bundles");
-        fs.cpSync(path.join(ROOT, "examples", "bundles"), tree, { recursive: true });
-        const [staging, production] = await Promise.all([startEmulator(), startEmulator(productionEmulatorOptions())]);
-        return {
-            emulators: [staging!, production!],
-            config: { ...promotionStackConfig(staging!, production!), "promotion:bundlesDir": tree },
-            cleanup: () => fs.rmSync(scratch, { recursive: true, force: true }),
-        };
-    },
-    afterUp({ emulators: [staging, production], outputs }) {
-        expect(staging!.state.assignments()[PROMOTION_CONTROLLER]).toBe("team-a");
-        expect(production!.state.assignments()[PROMOTION_CONTROLLER]).toBe("team-a");
-        expect(outputs().reloaded).toMatchObject({ reloaded: true });
-    },
-    update: {
-        // A commit changes the promoted bundle: validated on staging again, and production's controller reloads.
-        apply() {
-            const file = path.join(tree, "team-a", "jenkins.yaml");
-            fs.writeFileSync(file, `${fs.readFileSync(file, "utf8")}\n# promoted again\n`);
-        },
-        updates: ["validate-on-staging", "reload-on-production"],
-    },
-    drift: {
-        async apply({ emulators: [, production] }) {
-            const oc = new OperationsCenterClient({ baseUrl: production!.operationsCenterUrl, ...PRODUCTION_USERS.admin });
-            await oc.setAvailabilityPattern("team-a", ".*");
-            await oc.close();
-        },
-        resource: "available-on-production",
-        property: "controllers",
-    },
-    secretOutputs: [],
-    secrets: ({ emulators: [staging] }) => [staging!.credentials.admin.apiToken, PRODUCTION_USERS.admin.apiToken, PRODUCTION_USERS.controller.apiToken],
-    afterDestroy({ emulators: [staging, production] }) {
-        expect(staging!.state.apiAvailabilityPatterns()).toEqual({});
-        expect(production!.state.apiAvailabilityPatterns()).toEqual({});
-    },
-});
+describeLifeCycle("examples/promotion under the real CLI", promotionScenario());

@@ -10,13 +10,15 @@
  */
 import type { Emulator } from "../../emulator";
 import { PulumiCliRunner } from "../../testing/cli-runner";
+import type { StackRunner } from "../../testing/runner-options";
 import type { PulumiCli } from "../../testing/pulumi-cli";
 import { unwrapSecrets } from "../../testing/values";
 import { CLI_DIR_VARIABLE } from "./global-setup";
 
 export interface ExampleContext {
     emulators: Emulator[];
-    runner: PulumiCliRunner;
+    /** The engine that runs the program: the real CLI here, either engine in the side-by-side comparison. */
+    runner: StackRunner;
     /** Stack outputs, secrets revealed. */
     outputs(): Record<string, unknown>;
 }
@@ -56,13 +58,14 @@ export function realCli(): PulumiCli {
 export function describeLifeCycle(title: string, scenario: ExampleScenario): void {
     describe(title, () => {
         let ctx: ExampleContext;
+        let cli: PulumiCliRunner;
         let cleanup: (() => void) | undefined;
 
         beforeAll(async () => {
             const started = await scenario.start();
             cleanup = started.cleanup;
-            const runner = await PulumiCliRunner.start({ cwd: scenario.dir, config: started.config, cli: realCli(), env: TIER_ENV });
-            ctx = { emulators: started.emulators, runner, outputs: () => unwrapSecrets(runner.outputs()) };
+            cli = await PulumiCliRunner.start({ cwd: scenario.dir, config: started.config, cli: realCli(), env: TIER_ENV });
+            ctx = { emulators: started.emulators, runner: cli, outputs: () => unwrapSecrets(cli.outputs()) };
         });
         afterAll(async () => {
             await ctx?.runner.close();
@@ -70,7 +73,7 @@ export function describeLifeCycle(title: string, scenario: ExampleScenario): voi
             cleanup?.();
         });
 
-        const pulumi = async (...args: string[]) => ctx.runner.run(args);
+        const pulumi = async (...args: string[]) => cli.run(args);
         const ok = async (...args: string[]) => {
             const r = await pulumi(...args);
             if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${r.code}:\n${r.stdout}\n${r.stderr}`);

@@ -13,6 +13,7 @@ import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import type { FeatureManagementClient } from "../../provider";
 import { featureManagementClientAs, ProgramRunError, ProgramTest, type ProgramPlan } from "../../testing";
+import { testEngine } from "./engine-program";
 
 const PROGRAM = path.resolve(__dirname, "..", "fixtures", "engine-program");
 const FLAG = "pulumi-nodejs:dynamic/cloudbees:Flag";
@@ -42,7 +43,7 @@ class Stack {
   private constructor(readonly t: ProgramTest) {}
 
   static async start(app: string): Promise<Stack> {
-    return new Stack(await ProgramTest.start({ dir: PROGRAM, emulator: emu, stack: "dev", config: { "engine:appName": app } }));
+    return new Stack(await ProgramTest.start({ dir: PROGRAM, emulator: emu, stack: "dev", config: { "engine:appName": app }, ...testEngine() }));
   }
 
   get appId(): string {

@@ -15,6 +15,15 @@ export const STAMP = "pulumi-nodejs:dynamic/engine:Stamp";
 export const FLAG = "pulumi-nodejs:dynamic/cloudbees:Flag";
 export const STEP_MS = 120_000;
 
+/**
+ * The engine these tests run on: the stand-in under `npm test`; the real CLI in the real-engine tier, whose global
+ * setup sets PULUMI_CLOUDBEES_TEST_ENGINE=pulumi and runs these same files (jest.pulumi.config.js), so that what they
+ * expect of the engine is checked against the real one too.
+ */
+export function testEngine(): { engine: "stand-in" | "pulumi"; env?: Record<string, string> } {
+  return process.env.PULUMI_CLOUDBEES_TEST_ENGINE === "pulumi" ? { engine: "pulumi", env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" } } : { engine: "stand-in" };
+}
+
 /** The Memo provider's file: its objects by id, and its calls in order. */
 export interface MemoDb {
   nextId: number;
@@ -42,7 +51,7 @@ export function useMemoProgram(appName: string): MemoProgram {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), `${appName}-`));
     file = path.join(tmp, "memos.json");
     fs.writeFileSync(file, JSON.stringify({ nextId: 1, objects: {}, log: [] }));
-    test = await ProgramTest.start({ dir: PROGRAM, stack: "dev", config: { "engine:appName": appName, "engine:memoFile": file } });
+    test = await ProgramTest.start({ dir: PROGRAM, stack: "dev", config: { "engine:appName": appName, "engine:memoFile": file }, ...testEngine() });
   }, STEP_MS);
   afterAll(async () => {
     await test?.close();

@@ -1,0 +1,127 @@
+/**
+ * One example's scenario through one engine, step by step, recorded in a form that compares across engines: each
+ * step's plan (operation and changed fields per resource), the writes it sent to the emulators, the stack outputs
+ * and the state after it, with what differs from run to run by nature (ids, keys, tokens, times) masked.
+ */
+import * as os from "node:os";
+import { ProgramRunner } from "../../testing/program-runner";
+import { PulumiCliRunner } from "../../testing/cli-runner";
+import type { ProgramPlan } from "../../testing/plan";
+import type { StackRunner } from "../../testing/runner-options";
+import type { ProgramState } from "../../testing/state";
+import { ProgramRunError } from "../../testing/step-record";
+import { unwrapSecrets } from "../../testing/values";
+import type { Emulator } from "../../emulator";
+import { realCli, TIER_ENV, type ExampleContext, type ExampleScenario } from "./life-cycle";
+
+export type Engine = "stand-in" | "pulumi";
+
+export interface RecordedStep {
+    step: string;
+    /** `name type op [changed fields]`, sorted: steps of one deployment run in parallel. */
+    plan: string[];
+    /** `METHOD path?query body` of every write (not GET), sorted: parallel steps write in any order. */
+    writes: string[];
+    outputs: unknown;
+    state: unknown;
+    /** The step's error, first line, when it failed. */
+    error?: string;
+}
+
+/** Runs the scenario's steps: up, up again, an input update, drift then the drift job's preview, refresh, repair, destroy. */
+export async function recordScenario(engine: Engine, scenario: ExampleScenario): Promise<RecordedStep[]> {
+    const started = await scenario.start();
+    const options = { cwd: scenario.dir, config: started.config, env: TIER_ENV };
+    let runner: StackRunner | undefined;
+    try {
+        runner = engine === "pulumi" ? await PulumiCliRunner.start({ ...options, cli: realCli() }) : await ProgramRunner.start({ ...options, timeoutMs: 120_000 });
+        const r = runner;
+        const ctx: ExampleContext = { emulators: started.emulators, runner: r, outputs: () => unwrapSecrets(r.outputs()) };
+        const steps: RecordedStep[] = [];
+        const record = async (step: string, run: () => Promise<ProgramPlan>) => steps.push(await recordStep(step, r, started.emulators, run));
+        await record("up", () => r.up());
+        await record("up again", () => r.up());
+        await scenario.update.apply(ctx);
+        await record("up after an input changed", () => r.up());
+        await scenario.drift.apply(ctx);
+        await record("preview --refresh after a change out of band", () => r.preview(undefined, { refresh: true }));
+        await record("refresh", () => r.refresh());
+        await record("up (repair)", () => r.up());
+        await record("destroy", () => r.destroy());
+        return steps;
+    } finally {
+        await runner?.close();
+        await Promise.all(started.emulators.map((e) => e.close()));
+        started.cleanup?.();
+    }
+}
+
+async function recordStep(step: string, runner: StackRunner, emulators: Emulator[], run: () => Promise<ProgramPlan>): Promise<RecordedStep> {
+    for (const e of emulators) e.journal.clear();
+    let plan: ProgramPlan;
+    let error: string | undefined;
+    try {
+        plan = await run();
+    } catch (e) {
+        if (!(e instanceof ProgramRunError)) throw e;
+        plan = e.plan;
+        error = mask(e.message.split("\n")[0]!);
+    }
+    const writes = emulators.flatMap((emu, i) =>
+        emu.journal
+            .entries()
+            .filter((e) => e.method !== "GET" && e.method !== "HEAD")
+            .map((e) => mask(`${i} ${e.method} ${e.path}${Object.keys(e.query).length ? `?${new URLSearchParams(e.query)}` : ""} ${e.body.toString("utf8")}`)),
+    );
+    return {
+        step,
+        plan: plan.map((e) => `${e.name} ${e.type} ${e.op} [${e.changedFields.join(",")}]${e.dropped ? " dropped" : ""}`).sort(),
+        writes: writes.sort(),
+        outputs: maskDeep(unwrapSecrets(runner.outputs())),
+        state: stateView(runner.state()),
+        ...(error ? { error } : {}),
+    };
+}
+
+/** The state as both engines keep it: per resource its type, inputs and outputs, parent, dependencies and flags. */
+function stateView(state: ProgramState): unknown {
+    return [...state.resources]
+        .sort((a, b) => a.urn.localeCompare(b.urn))
+        .map((r) => ({
+            urn: r.urn,
+            id: mask(r.id),
+            parent: r.parent,
+            inputs: maskDeep(r.inputs),
+            outputs: maskDeep(r.outputs),
+            dependencies: [...r.dependencies].sort(),
+            protect: r.protect,
+            retainOnDelete: r.retainOnDelete,
+            external: r.external,
+            additionalSecretOutputs: [...r.additionalSecretOutputs].sort(),
+            ...(r.delete ? { delete: true } : {}),
+            ...(r.initErrors?.length ? { initErrors: r.initErrors.map(mask) } : {}),
+        }));
+}
+
+/**
+ * What differs between two runs by nature: object ids and keys (24 hex digits), UUIDs, times, bundle tokens (40 hex
+ * digits), the emulators' ports and the scenarios' temp folders.
+ */
+export function mask(text: string): string {
+    return text
+        .replace(new RegExp(`${escapeRegex(os.tmpdir())}/[^/"\\s]+`, "g"), "<tmp>")
+        .replace(/\/\/127\.0\.0\.1:\d+\//g, "//127.0.0.1:<port>/")
+        .replace(/(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])/g, "<token>")
+        .replace(/(?<![0-9a-f])[0-9a-f]{24}(?![0-9a-f])/g, "<id>")
+        .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, "<uuid>")
+        .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")
+        .replace(/\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} {1,2}\d{1,2} \d\d:\d\d:\d\d [A-Z]{2,5} \d{4}\b/g, "<time>");
+}
+
+function escapeRegex(text: string): string {
+    return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function maskDeep(value: unknown): unknown {
+    return JSON.parse(mask(JSON.stringify(value ?? null))) as unknown;
+}
