@@ -167,10 +167,15 @@ export async function pack(dir: string): Promise<string> {
 }
 
 /**
- * A project in `dir` with the tarball and the given dependencies (name -> path in our lock), the consumer fixture's
- * files, installed with `npm ci --offline`.
+ * A project in `dir` with the tarball and the given dependencies (name -> path in our lock), the files of `fixture`
+ * (default: the consumer fixture's; none when null), installed with `npm ci --offline`.
  */
-export async function installConsumer(dir: string, tarball: string, dependencies: Record<string, string>): Promise<CommandResult> {
+export async function installConsumer(
+  dir: string,
+  tarball: string,
+  dependencies: Record<string, string>,
+  fixture: string | null = path.join(__dirname, "consumer"),
+): Promise<CommandResult> {
   fs.mkdirSync(dir, { recursive: true });
   const ours = JSON.parse(fs.readFileSync(path.join(ROOT, "package-lock.json"), "utf8")) as Lock;
   const spec = `file:${path.relative(dir, tarball).split(path.sep).join("/")}`;
@@ -178,7 +183,7 @@ export async function installConsumer(dir: string, tarball: string, dependencies
   const manifest = { name: "consumer", version: "1.0.0", private: true, dependencies: lock.packages[""]!.dependencies };
   fs.writeFileSync(path.join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   fs.writeFileSync(path.join(dir, "package-lock.json"), `${JSON.stringify(lock, null, 2)}\n`);
-  fs.cpSync(path.join(__dirname, "consumer"), dir, { recursive: true });
+  if (fixture) fs.cpSync(fixture, dir, { recursive: true });
   return run(NPM, ["ci", "--offline", "--no-audit", "--no-fund"], dir);
 }
 
