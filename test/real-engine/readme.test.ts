@@ -2,9 +2,12 @@
  * The README's "With the Pulumi CLI", as a user follows it: a project outside this repository with the packed package
  * installed (what its `npm install` line installs, from the npm cache, offline), its Pulumi.yaml and the program of
  * "Install" taken from the README, then every command of its command block run as written, one by one, in a shell,
- * with its own HOME (so `pulumi login --local` keeps its state there) and the real CLI on PATH. The emulator line
- * starts an emulator of the test's own instead, and its address replaces 127.0.0.1:8080. Before the drift job, a
- * change is made outside Pulumi: the drift job must fail on it, and the `up --refresh` after it must repair it.
+ * with the real CLI on PATH. Three things are the test's own: the emulator line starts an emulator of the test's
+ * instead, whose address replaces 127.0.0.1:8080; PULUMI_HOME is a temp folder; and `pulumi login --local` logs in
+ * to a file backend in a temp folder, since `file://~` is the home folder of the user account (pulumi's diy backend
+ * resolves `~` with user.Current, not $HOME), which a test must not write to. After the first up, the
+ * program is changed as the README says and `pulumi up --yes` run again; before the drift job, a change is made
+ * outside Pulumi: the drift job must fail on it, and the `up --refresh` after it must repair it.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -51,6 +54,7 @@ beforeAll(async () => {
     project = path.join(scratch, "web-shop");
     home = path.join(scratch, "home");
     fs.mkdirSync(home);
+    fs.mkdirSync(path.join(scratch, "state"));
     // `npm install pulumi-cloudbees @pulumi/pulumi typescript @types/node`, offline: the packed package and our lock's copies.
     const [install] = blocksOf("With the Pulumi CLI");
     expect(install!.text).toContain("npm install pulumi-cloudbees @pulumi/pulumi typescript @types/node");
@@ -70,6 +74,7 @@ beforeAll(async () => {
     env = {
         ...clean,
         HOME: home,
+        PULUMI_HOME: path.join(home, ".pulumi"),
         PATH: `${cli.dir}${path.delimiter}${process.env.PATH}`,
         PULUMI_SKIP_UPDATE_CHECK: "true",
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
@@ -93,7 +98,7 @@ it("a user's project written from the README alone goes through every command of
             env[exported[1]!] = exported[2]!;
             continue;
         }
-        const command = line.replaceAll("127.0.0.1:8080", address);
+        const command = line.replaceAll("127.0.0.1:8080", address).replace(/^pulumi login --local$/, `pulumi login file://${path.join(scratch, "state")}`);
         const isDriftJob = command.startsWith("pulumi preview --refresh --expect-no-changes");
         if (isDriftJob) {
             // Someone widens the bundle's availability by hand: the drift job must see it.
@@ -113,15 +118,26 @@ it("a user's project written from the README alone goes through every command of
         if (command === "pulumi up --yes") {
             expect(emu.state.assignments()["team-b/controller-b"]).toBe("team-b");
             expect(emu.state.applications("acme").map((a) => a.name)).toContain("web-shop");
+            // "Change the program ... and pulumi up --yes again: only that resource is updated."
+            const program = path.join(project, "index.ts");
+            const text = fs.readFileSync(program, "utf8");
+            const changed = text.replace('{ bundleId: "team-b", controllers: ["team-b/controller-b"] }', '{ bundleId: "team-b", controllers: ["team-b/controller-b", "sandbox"] }');
+            expect(changed).not.toBe(text);
+            fs.writeFileSync(program, changed);
+            const update = await sh("pulumi up --yes");
+            expect({ code: update.code, summary: /~ 1 updated/.test(update.output) }).toEqual({ code: 0, summary: true });
+            expect(emu.state.apiAvailabilityPatterns()["team-b"]).toBe("^(?:sandbox|team-b/controller-b)$");
         }
         if (command === "pulumi up --refresh --yes") {
-            expect(emu.state.apiAvailabilityPatterns()["team-b"]).toBe("^(?:team-b/controller-b)$");
+            expect(emu.state.apiAvailabilityPatterns()["team-b"]).toBe("^(?:sandbox|team-b/controller-b)$");
             const again = await sh("pulumi preview --refresh --expect-no-changes");
             expect({ after: "the repair", code: again.code }).toEqual({ after: "the repair", code: 0 });
         }
     }
     expect(driftJobs).toBe(1);
-    expect(ran).toEqual(expect.arrayContaining(["pulumi login --local", "pulumi stack init dev", "pulumi up --yes", "pulumi destroy --yes"]));
+    expect(ran).toEqual(
+        expect.arrayContaining(["pulumi login --local", "pulumi stack init dev", "pulumi up --yes", "pulumi refresh --expect-no-changes --yes", "pulumi destroy --yes"]),
+    );
     expect(emu.state.apiAvailabilityPatterns()).toEqual({});
     // Nothing was written into the project but what Pulumi writes there (the stack's config).
     expect(fs.readdirSync(project).sort()).toEqual(["Pulumi.dev.yaml", "Pulumi.yaml", "index.ts", "node_modules", "package-lock.json", "package.json"]);
