@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { printable } from "../../provider/http/response-text";
+import { printable, quoted } from "../../provider/text/printable";
 import { shellWord } from "./escape";
 import { readStackConfigFile } from "./stack-config-file";
 

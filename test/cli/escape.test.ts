@@ -5,8 +5,7 @@
 import { execFileSync } from "node:child_process";
 import * as ts from "typescript";
 import { shellWord, tsComment, tsString } from "../../sdk/cli/escape";
-
-const LINE_TERMINATORS = { LF: "\n", CR: "\r", CRLF: "\r\n", LS: "\u2028", PS: "\u2029", NEL: "\u0085", VT: "\u000b", FF: "\u000c" };
+import { LINE_TERMINATORS } from "../harness/hostile-text";
 const HOSTILE = [
   ...Object.entries(LINE_TERMINATORS).map(([name, t]) => [name, `a${t}globalThis.ran = true; //`] as const),
   ["quotes", `"'\`` + "\\\"\\'"],

@@ -1,6 +1,7 @@
 import { controlCharacterIn, fullPathProblem, tooLong } from "../../clients/inputs";
 import { MAX_ID_LENGTH, MAX_LIST_LENGTH, MAX_PATH_LENGTH } from "../../clients/limits";
-import { bounded, printable } from "../../http/response-text";
+import { bounded } from "../../http/response-text";
+import { printable, quoted } from "../../text/printable";
 import { quotedUrl } from "../../http/url";
 import type { CheckFailure, CheckResult, Props } from "./types";
 import { isUnknown, PROVIDER_KEY } from "./values";

@@ -1,5 +1,6 @@
 import { AuthenticationError, CloudBeesError, PermissionError } from "../../http/errors";
-import { bounded, MAX_MESSAGE_LENGTH, printable } from "../../http/response-text";
+import { bounded, MAX_MESSAGE_LENGTH } from "../../http/response-text";
+import { printable } from "../../text/printable";
 import { howToSet, DEFAULT_CONNECTION, SettingError } from "../../config/settings";
 import type { OperationsCenterConnection } from "../../config/clients";
 import { currentScope } from "../../config/scope";
@@ -113,10 +114,15 @@ export class OutcomeUnknownError extends ResourceError {
   }
 }
 
-/** Provider warnings reach the CLI through the host's stderr (SDK 3.146+); no engine log connection exists there. */
+/**
+ * Provider warnings reach the CLI through the host's stderr (SDK 3.146+); no engine log connection exists there. The
+ * engine makes each line of it a diagnostic of its own (pulumi/pulumi pkg/resource/plugin/plugin.go, `runtrace`), so
+ * a warning is one line, whatever it quotes: values from a server go in with quoted(), and any line break left is
+ * escaped here.
+ */
 export function warn(message: string): void {
   // Warnings start "<Type> (<id>): ..."; the connection goes after the id, as in operationFailed.
   const suffix = onConnection();
   const named = suffix ? (/^\S+ \([^)]*\):/.test(message) ? message.replace(/^(\S+ \([^)]*\)):/, `$1${suffix}:`) : `${suffix.trim()}: ${message}`) : message;
-  console.warn(`warning: ${printable(named, { keepNewlines: true })}`);
+  console.warn(`warning: ${printable(named)}`);
 }
