@@ -46,11 +46,15 @@ export const CI_COMMANDS = {
 } as const;
 
 /**
- * Every hostile value, named: a line terminator before each CI command (the forged line), each escape sequence,
- * each command alone (for the ones that act anywhere in a line).
+ * Every hostile value, named: each line terminator before a CI command (the forged line; the commands in turn, so
+ * that each follows one), each escape sequence, each command alone (for the ones that act anywhere in a line).
  */
+const COMMANDS = Object.entries(CI_COMMANDS);
 export const HOSTILE_VALUES: [name: string, value: string][] = [
-  ...Object.entries(LINE_TERMINATORS).flatMap(([t, lt]) => Object.entries(CI_COMMANDS).map(([c, cmd]) => [`${t} then ${c}`, `mallory${lt}${cmd}`] as [string, string])),
+  ...Object.entries(LINE_TERMINATORS).map(([t, lt], i): [string, string] => {
+    const [c, cmd] = COMMANDS[i % COMMANDS.length]!;
+    return [`${t} then ${c}`, `mallory${lt}${cmd}`];
+  }),
   ...Object.entries(ESCAPE_SEQUENCES).map(([name, seq]) => [name, `mallory${seq}`] as [string, string]),
   ...Object.entries(CI_COMMANDS).map(([name, cmd]) => [`${name} inline`, cmd] as [string, string]),
   ["quotes and backslashes", 'mallory" by "alice\\" at \\u000a'],
