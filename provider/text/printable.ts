@@ -33,8 +33,11 @@ export function unicodeEscape(c: string): string {
 
 const NAMED_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
-/** The first `#` of Azure Pipelines' `##vso[` and of the legacy `##[`: a CI agent acts on either anywhere in a line. */
-const CI_COMMAND = /#(?=#(?:vso)?\[)/gi;
+/**
+ * The first `#` of Azure Pipelines' `##vso[` and of the legacy `##[`: a CI agent acts on either anywhere in a line.
+ * Replaced by `\u0023`, which a reader of JSON or JavaScript reads back as `#`.
+ */
+export const CI_COMMAND = /#(?=#(?:vso)?\[)/gi;
 
 /**
  * `text` with every unsafe character shown as an escape (`\n`, `\u001b`, `\u202e`) and no CI command in it; with

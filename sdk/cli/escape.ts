@@ -4,9 +4,10 @@
  * TypeScript ends a `//` comment and a line at LF, CR, U+2028 and U+2029; a JSON string leaves the last two as
  * they are. Other invisible characters (C1 controls, bidirectional overrides, zero-width characters) are escaped
  * too, so that what a reviewer reads is what the compiler reads: the set of characters of every message to a person
- * (provider/text/printable.ts), which is the target of the CLI's own messages.
+ * (provider/text/printable.ts), which is the target of the CLI's own messages. The program goes to standard output
+ * without --out, a CI job's log: a CI command (`##vso[`) in a literal or a comment is escaped too.
  */
-import { UNSAFE_CHARACTERS, unicodeEscape } from "../../provider/text/printable";
+import { CI_COMMAND, UNSAFE_CHARACTERS, unicodeEscape } from "../../provider/text/printable";
 
 const UNSAFE = UNSAFE_CHARACTERS;
 const HAS_UNSAFE = new RegExp(UNSAFE.source);
@@ -16,7 +17,7 @@ const HAS_UNSAFE = new RegExp(UNSAFE.source);
  * only: safe in code and, quoted, in a comment.
  */
 export function tsString(value: string): string {
-  return JSON.stringify(value).replace(UNSAFE, unicodeEscape);
+  return JSON.stringify(value).replace(UNSAFE, unicodeEscape).replace(CI_COMMAND, "\\u0023");
 }
 
 /**
@@ -25,7 +26,7 @@ export function tsString(value: string): string {
  * sees where they start and end.
  */
 export function tsComment(text: string): string {
-  return `// ${text.replace(UNSAFE, unicodeEscape)}`;
+  return `// ${text.replace(UNSAFE, unicodeEscape).replace(CI_COMMAND, "\\u0023")}`;
 }
 
 /**

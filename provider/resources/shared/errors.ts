@@ -1,6 +1,6 @@
 import { AuthenticationError, CloudBeesError, PermissionError } from "../../http/errors";
 import { bounded, MAX_MESSAGE_LENGTH } from "../../http/response-text";
-import { printable } from "../../text/printable";
+import { printable, quoted } from "../../text/printable";
 import { howToSet, DEFAULT_CONNECTION, SettingError } from "../../config/settings";
 import type { OperationsCenterConnection } from "../../config/clients";
 import { currentScope } from "../../config/scope";
@@ -60,14 +60,14 @@ export function accessProblem(
     const apiToken = oc.credentials?.apiToken ?? { key: "cloudbees:apiToken", command: howToSet("apiToken") };
     if (error instanceof PermissionError) {
       return (
-        `the operations-center user "${oc.username}" (${username.key}) is not allowed to use the CasC API at ${oc.url} ` +
+        `the operations-center user ${quoted(oc.username)} (${username.key}) is not allowed to use the CasC API at ${oc.url} ` +
         `(403: it requires Overall/Administer). Fix: use an administrator and that administrator's API token: ` +
         `${username.command}, and ${apiToken.command}`
       );
     }
     if (error instanceof AuthenticationError) {
       return (
-        `${instance} at ${oc.url} refused the credentials of user "${oc.username}" (401). Fix: check ` +
+        `${instance} at ${oc.url} refused the credentials of user ${quoted(oc.username)} (401). Fix: check ` +
         `${username.key} and ${apiToken.key} (a revoked token stops working): ${apiToken.command}`
       );
     }
