@@ -129,7 +129,7 @@ describe("pulumi-cloudbees import of an installation set up by hand", () => {
   it("writes a program grouped by bundle, in a stable order, with names derived from the ids", async () => {
     const out = path.join(project, "index.ts");
     const run = await importCli(["--config-file", "Pulumi.test.yaml", "--out", out]);
-    expect(run.stderr).toMatch(/wrote .*index\.ts \(10 bundles, 32 assignments, 2 applications, 2 flags, 2 team members read\)/);
+    expect(run.stderr).toMatch(/wrote ".*index\.ts" \(10 bundles, 32 assignments, 2 applications, 2 flags, 2 team members read\)/);
     text = fs.readFileSync(out, "utf8");
 
     expect(text).toContain('new cloudbees.GlobalAvailabilityPattern("global-availability-pattern", { visibility: false });');

@@ -12,7 +12,8 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { startEmulator, type Emulator } from "../../emulator";
 import { expectOneQuotedLine, HOSTILE_VALUES } from "../harness/hostile-text";
-import { assertBuiltPackage, BLANK_ENV, REPO_ROOT } from "../resources/helpers";
+import { assertBuiltPackage, REPO_ROOT } from "../resources/helpers";
+import { cliEnvironment } from "./cli-environment";
 
 const BIN = path.join(REPO_ROOT, "dist", "sdk", "cli", "main.js");
 /** A bundle id a server may hold: a folder name may carry any character but "/" and NUL. */
@@ -37,16 +38,7 @@ afterAll(async () => {
 
 /** The CLI's exit code and standard error. */
 async function importCli(args: string[]): Promise<{ code: number; stderr: string }> {
-  const run = promisify(execFile)(process.execPath, [BIN, "import", ...args], {
-    cwd: dir,
-    env: {
-      ...process.env,
-      ...BLANK_ENV,
-      CLOUDBEES_OPERATIONS_CENTER_URL: emu.operationsCenterUrl,
-      CLOUDBEES_USERNAME: emu.credentials.admin.username,
-      CLOUDBEES_API_TOKEN: emu.credentials.admin.apiToken,
-    },
-  });
+  const run = promisify(execFile)(process.execPath, [BIN, "import", ...args], { cwd: dir, env: cliEnvironment(emu) });
   return run.then(
     ({ stderr }) => ({ code: 0, stderr }),
     (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),

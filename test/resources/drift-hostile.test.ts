@@ -11,31 +11,37 @@ import type { ManagedResource } from "../harness";
 import { expectOneQuotedLine, HOSTILE_VALUES, RAW_UNSAFE } from "../harness/hostile-text";
 import { startFlagWorld, type FlagWorld } from "./feature-flag-helpers";
 
+/** A target group of an application of its own, changed outside the stack: each has its own audit-log read. */
+interface Watched {
+  group: ManagedResource;
+  auditPath: string;
+}
+
+const CASES = [...HOSTILE_VALUES.map(([name]) => name), "unreadable", "bytes", "records"];
 let w: FlagWorld;
-let app: string;
-let group: ManagedResource;
-let auditPath: string;
+const watched = new Map<string, Watched>();
+
+// One deployment for every case: a read per application environment and deployment, so each case has its own
+// application (a new provider host per case would cost a second each).
 beforeAll(async () => {
   w = await startFlagWorld();
-  app = (await w.fm.createApplication("hostile-drift")).id;
-  auditPath = `/feature-management/public-api/applications/${app}/Production/auditlogs`;
-  group = w.ff("targetGroup", "watched", { applicationId: app, name: "watched", conditions: [{ property: "beta", operator: "is-true" }] });
-  await group.up();
-});
+  for (const name of CASES) {
+    const app = (await w.fm.createApplication(`drift ${watched.size}`)).id;
+    const group = w.ff("targetGroup", `watched-${watched.size}`, { applicationId: app, name: "watched", conditions: [{ property: "beta", operator: "is-true" }] });
+    await group.up();
+    await w.fm.putTargetGroup(app, { type: "target-group", name: "watched", conditions: [{ property: "beta", operator: "is-false" }] });
+    watched.set(name, { group, auditPath: `/feature-management/public-api/applications/${app}/Production/auditlogs` });
+  }
+  await w.nextDeployment();
+}, 60_000);
 afterAll(async () => {
   await w?.close();
 });
 
-let changes = 0;
-
-/** The host's output lines of a refresh after a change outside the stack: every line, so that a forged one would count. */
-async function refreshOutput(): Promise<string[]> {
-  // A refresh takes the change into the state: the next one needs another (true and false in turn).
-  const operator = changes++ % 2 === 0 ? "is-false" : "is-true";
-  await w.fm.putTargetGroup(app, { type: "target-group", name: "watched", conditions: [{ property: "beta", operator }] });
-  await w.nextDeployment();
+/** The host's output lines of the case's refresh: every line, so that a forged one would count. */
+async function refreshOutput(name: string): Promise<string[]> {
   w.host.takeOutput();
-  expect(await group.refresh()).toMatchObject({ changedFields: ["conditions"] });
+  expect(await watched.get(name)!.group.refresh()).toMatchObject({ changedFields: ["conditions"] });
   await new Promise((r) => setTimeout(r, 50));
   return w.host
     .takeOutput()
@@ -43,15 +49,19 @@ async function refreshOutput(): Promise<string[]> {
     .filter((l) => l !== "");
 }
 
+/** Faults the case's audit-log read will meet, in order. */
+function auditAnswers(name: string, ...answers: { status: number; body: string }[]): void {
+  for (const answer of answers) w.emu.faults.inject({ method: "GET", path: watched.get(name)!.auditPath, ...answer });
+}
+
 /** An audit-log record of the group's change, after its last write. */
 function record(i: number, fields: Record<string, unknown>): Record<string, unknown> {
   return { _id: `hostile-${i}`, creation_date: new Date(Date.now() + 60_000).toISOString(), action: "updated target group", message: "updated target group watched", ...fields };
 }
 
-it.each(HOSTILE_VALUES)("who and what from the log, %s: one warning line, each quoted", async (_name, value) => {
-  const body = JSON.stringify([record(0, { userEmail: value, action: `${value} target group watched` })]);
-  w.emu.faults.inject({ method: "GET", path: auditPath, status: 200, body });
-  const output = await refreshOutput();
+it.each(HOSTILE_VALUES)("who and what from the log, %s: one warning line, each quoted", async (name, value) => {
+  auditAnswers(name, { status: 200, body: JSON.stringify([record(0, { userEmail: value, action: `${value} target group watched` })]) });
+  const output = await refreshOutput(name);
   expect(output).toHaveLength(1);
   expect(output[0]).toMatch(/^warning: TargetGroup watched changed outside this stack by "/);
   expectOneQuotedLine(output[0]!, value);
@@ -60,8 +70,8 @@ it.each(HOSTILE_VALUES)("who and what from the log, %s: one warning line, each q
 
 it("a log that cannot be read: the server's words in one warning line", async () => {
   const words = HOSTILE_VALUES.map(([, v]) => v).join(" ");
-  w.emu.faults.inject({ method: "GET", path: auditPath, status: 403, body: JSON.stringify({ error: words }) });
-  const output = await refreshOutput();
+  auditAnswers("unreadable", { status: 403, body: JSON.stringify({ error: words }) });
+  const output = await refreshOutput("unreadable");
   expect(output).toHaveLength(1);
   expect(output[0]).toMatch(/^warning: TargetGroup watched changed outside this stack; who changed it cannot be told: the audit log of environment "Production" could not be read \(reading the audit logs .* lacks permission on this account\.\)$/);
   expect(output[0]).not.toMatch(RAW_UNSAFE);
@@ -73,9 +83,8 @@ it("pages past MAX_LOG_BYTES in all: the read stops with the pages before, and t
   const big = "x".repeat(Math.ceil((MAX_LOG_BYTES * 0.6) / 30));
   const page = (from: number, match: boolean) =>
     JSON.stringify(Array.from({ length: 30 }, (_, i) => record(from + i, { userEmail: "carol@example.com", message: big, ...(match && i === 29 ? { message: "updated target group watched" } : {}) })));
-  w.emu.faults.inject({ method: "GET", path: auditPath, status: 200, body: page(0, true) });
-  w.emu.faults.inject({ method: "GET", path: auditPath, status: 200, body: page(30, false) });
-  const output = await refreshOutput();
+  auditAnswers("bytes", { status: 200, body: page(0, true) }, { status: 200, body: page(30, false) });
+  const output = await refreshOutput("bytes");
   expect(output).toEqual([
     expect.stringMatching(
       new RegExp(`^warning: TargetGroup watched changed outside this stack by "carol@example.com" at \\S+: "updated target group"; a later change may be unread: the read stopped after 30 records: its pages passed ${MAX_LOG_BYTES} bytes$`),
@@ -87,8 +96,8 @@ it("pages past MAX_LOG_BYTES in all: the read stops with the pages before, and t
 
 it("a page of far more records than the service's 30: at most 300 are kept, and the warning says the read stopped", async () => {
   const many = JSON.stringify(Array.from({ length: 2000 }, (_, i) => record(i, { userEmail: "dave@example.com", message: "updated target group other" })));
-  w.emu.faults.inject({ method: "GET", path: auditPath, status: 200, body: many });
-  const output = await refreshOutput();
+  auditAnswers("records", { status: 200, body: many });
+  const output = await refreshOutput("records");
   expect(output).toEqual([
     expect.stringMatching(
       /^warning: TargetGroup watched changed outside this stack; the audit log of environment "Production" has no entry for it since \S+ \(the read stopped after 300 records: at most 300 are read\), so who changed it cannot be told$/,
