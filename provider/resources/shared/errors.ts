@@ -20,7 +20,7 @@ export function messageOf(error: unknown): string {
 export class ResourceError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     // Escapes (ESC, NUL, bidi) shown as such; newlines stay, as some messages are multi-line by design (a setting's
-    // how-to): the names and ids they quote cannot hold one (check refuses control characters).
+    // how-to): the values they quote go in with quoted() (a server's, an input's), so only their own text breaks lines.
     super(bounded(printable(message, { keepNewlines: true }), MAX_MESSAGE_LENGTH), options);
     this.name = "ResourceError";
   }
