@@ -1,5 +1,6 @@
 /**
- * Issue 37: the testing kit's state file (testing/state.ts saveState) holds every secret of the stack in clear. It
+ * Issue 37: files written never through a link (provider/files/safe-write.ts). The testing kit's state file
+ * (testing/state.ts saveState) holds every secret of the stack in clear. It
  * used to remove `<state>.<pid>.tmp` and write it again without an exclusive create: a process racing it (or a link
  * planted there) received the whole state in a file of its own. Now a new file of a random name beside the state,
  * created exclusively and 0600 on its descriptor, is renamed over it (provider/files/safe-write.ts).
@@ -7,6 +8,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { writeNewFile } from "../../provider/files/safe-write";
 import { emptyState, loadState, saveState, type ProgramState } from "../../testing/state";
 
 let dir: string;
@@ -70,4 +72,15 @@ it.each(["000", "022", "277"])("readable by its owner only whatever the umask (%
   }
   expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   expect(await loadState(file)).toEqual(STATE);
+});
+
+// The CLI's --out without --force: its early check aside (a link planted after it), the write itself refuses.
+it.each(["dangling", "to an existing file"])("writeNewFile refuses a link %s (EEXIST), never writing through it", async (kind) => {
+  const file = path.join(dir, "index.ts");
+  const target = path.join(dir, "authorized_keys");
+  if (kind !== "dangling") fs.writeFileSync(target, "ssh-ed25519 AAAA... user@host\n");
+  fs.symlinkSync(target, file);
+  await expect(writeNewFile(file, "export {};\n")).rejects.toMatchObject({ code: "EEXIST" });
+  expect(fs.existsSync(target) ? fs.readFileSync(target, "utf8") : undefined).toBe(kind === "dangling" ? undefined : "ssh-ed25519 AAAA... user@host\n");
+  expect(fs.readlinkSync(file)).toBe(target);
 });
