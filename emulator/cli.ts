@@ -7,6 +7,8 @@
 import * as path from "node:path";
 import { DEFAULT_FM_ACCOUNTS, defaultBundlesDir, listReadings, READINGS_VARIABLE, startEmulator, type Emulator } from "./index";
 import { parseReadingsText, type ReadingName } from "./readings";
+import { failureText, roxyLine } from "./console";
+import { quoted } from "../provider/text/printable";
 
 interface CliArgs {
   port: number;
@@ -25,13 +27,13 @@ function parseArgs(argv: string[]): CliArgs {
     const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     const value = (): string => {
       const v = inline ?? argv[++i];
-      if (v === undefined || v === "") throw new Error(`${flag} needs a value\n${USAGE}`);
+      if (v === undefined || v === "") throw new Error(`${quoted(flag)} needs a value\n${USAGE}`);
       return v;
     };
     switch (flag) {
       case "--port": {
         const v = value();
-        if (!/^\d+$/.test(v) || Number(v) > 65535) throw new Error(`--port must be 0..65535, got '${v}'\n${USAGE}`);
+        if (!/^\d+$/.test(v) || Number(v) > 65535) throw new Error(`--port must be 0..65535, got ${quoted(v)}\n${USAGE}`);
         args.port = Number(v);
         break;
       }
@@ -54,7 +56,7 @@ function parseArgs(argv: string[]): CliArgs {
         process.exit(0);
         break;
       default:
-        throw new Error(`unknown argument '${arg}'\n${USAGE}`);
+        throw new Error(`unknown argument ${quoted(arg)}\n${USAGE}`);
     }
   }
   return args;
@@ -78,7 +80,7 @@ async function main(): Promise<void> {
     row("admin (Basic)", `${admin.username}:${admin.apiToken}`),
     row("non-admin (Basic)", `${nonAdmin.username}:${nonAdmin.apiToken}`),
     row("readings", describeReadings(emu)),
-    row("bundle location", `${emu.bundlesDir} (re-read on POST casc-bundle/check-out)`),
+    row("bundle location", `${quoted(emu.bundlesDir)} (re-read on POST casc-bundle/check-out)`),
     "",
     "example:",
     `  curl -u ${admin.username}:${admin.apiToken} ${emu.operationsCenterUrl}casc-bundle/list`,
@@ -111,14 +113,14 @@ function printNewEnvironments(emu: Emulator): void {
       for (const env of emu.state.environments(app.id)) {
         if (printedKeys.has(env.key)) continue;
         printedKeys.add(env.key);
-        console.log(`roxy: application "${app.name}" (${account}), environment "${env.name}": ${emu.roxyUrl(env.key)}`);
+        console.log(roxyLine(app.name, account, env.name, emu.roxyUrl(env.key)));
       }
     }
   }
 }
 
 main().catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : String(e));
+  console.error(failureText(e));
   process.exit(1);
 });
 

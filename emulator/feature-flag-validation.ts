@@ -9,6 +9,7 @@ import {
 } from "./undocumented-behaviour";
 import { reading } from "./readings";
 import { illFormedReason } from "./well-formed";
+import { controlCharacterReason } from "./name-characters";
 
 /**
  * Reads the request bodies of the feature-flag endpoints as a careful server would: every field's type, every value
@@ -55,6 +56,8 @@ export function readName(value: unknown, field: string): string {
   if (typeof value !== "string" || value.trim() === "") fail(field, "must be a non-empty string");
   if (value.length > FM_LIMITS.nameLength) fail(field, `longer than ${FM_LIMITS.nameLength} characters`);
   if (value === "." || value === "..") fail(field, `"${value}" cannot be carried in a path`);
+  const control = controlCharacterReason(value);
+  if (control) fail(field, control);
   return value;
 }
 
@@ -150,6 +153,8 @@ function readLabels(value: unknown): string[] {
   const labels = typeof value === "string" ? [value] : readArray(value, "labels", FM_LIMITS.labels);
   labels.forEach((l, i) => {
     if (typeof l !== "string" || l === "") fail(`labels[${i}]`, "must be a non-empty string");
+    const control = controlCharacterReason(l);
+    if (control) fail(`labels[${i}]`, control);
   });
   return labels as string[];
 }

@@ -20,6 +20,7 @@ import {
 import { reading } from "./readings";
 import { handleTeamMemberRequest, newMember, TeamMembers, tokenOwnerProblem, type NewTokenOwner, type TeamMemberRecord } from "./team-members";
 import { illFormedReason } from "./well-formed";
+import { controlCharacterReason } from "./name-characters";
 
 export interface Application {
   id: string;
@@ -204,6 +205,8 @@ export class FeatureManagementService {
     const result = schema.safeParse(parsed);
     if (!result.success) return fmBadRequest("applicationName is required and must be a non-empty string");
     const name = result.data.applicationName;
+    const control = controlCharacterReason(name);
+    if (control) return fmBadRequest(`applicationName: ${control}`);
     if (reading("duplicateApplicationNames") === "409" && apps.some((a) => a.name === name)) return fmDuplicateName(name);
     const app: Application = { name, id: this.newId() };
     apps.push(app);

@@ -41,6 +41,8 @@ const ESTIMATES = {
   "resources/environment-and-target-group.test.ts": 6,
   "resources/drift-attribution.test.ts": 6,
   "resources/team-member.test.ts": 6,
+  "resources/drift-hostile.test.ts": 5,
+  "cli/out-file.test.ts": 5,
 };
 
 class LongestFirst extends Sequencer {

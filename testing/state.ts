@@ -3,6 +3,7 @@
  * form, in dependency order, and the stack outputs. In memory, or in a JSON file (`stateFile`).
  */
 import * as fs from "fs";
+import { replaceFile } from "../provider/files/safe-write";
 import type { JsonObject } from "./provider-host";
 
 export interface StateResource {
@@ -59,17 +60,15 @@ export async function loadState(file: string | undefined): Promise<ProgramState>
 }
 
 /**
- * Writes the state to `file` (when there is one) in one rename, so a reader never sees half of it. Readable by its
- * owner only (0600): secrets are in it in clear inside their wrappers (the kit encrypts nothing, as a local
- * backend's state would be without a passphrase).
+ * Writes the state to `file` (when there is one) in one rename, so a reader never sees half of it: a new file of a
+ * random name beside it, created exclusively (a link planted there is never followed, and a name no other process
+ * can guess: it holds every secret), renamed over it (provider/files/safe-write.ts). Readable by its owner only
+ * (0600): secrets are in it in clear inside their wrappers (the kit encrypts nothing, as a local backend's state
+ * would be without a passphrase).
  */
 export async function saveState(file: string | undefined, state: ProgramState): Promise<void> {
     if (!file) return;
-    const tmp = `${file}.${process.pid}.tmp`;
-    await fs.promises.rm(tmp, { force: true }); // a leftover of a killed run would keep its own mode
-    await fs.promises.writeFile(tmp, JSON.stringify(state, null, 2), { mode: 0o600 });
-    await fs.promises.chmod(tmp, 0o600); // whatever the umask
-    await fs.promises.rename(tmp, file);
+    await replaceFile(file, JSON.stringify(state, null, 2), { private: true });
 }
 
 /** Stable topological order: every resource after its dependencies and parent (those present in the list). */

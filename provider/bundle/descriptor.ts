@@ -1,5 +1,6 @@
 import { DESCRIPTOR_FILE, type FileMap } from "./files";
 import { cascToJs, readYaml } from "./yaml-reader";
+import { trimCharacter } from "../text/trim";
 
 // Reading bundle.yaml and its section entries, and the rules on its values. Shared by the local toolkit (lint,
 // load) and the emulator's server-side validation, so that both judge a bundle alike. Texts returned here are
@@ -119,7 +120,7 @@ export function sectionEntries(desc: Descriptor, key: SectionKey): Parsed<string
 
 /** Files an entry stands for: the file itself, or every file below the folder (`items/` or `items`), sorted. */
 export function resolveEntry(files: FileMap, entry: string): string[] | undefined {
-  const clean = entry.replace(/^\.\//, "").replace(/\/+$/, "");
+  const clean = trimCharacter(entry.replace(/^\.\//, ""), "/", { start: false });
   if (!entry.endsWith("/") && files.has(clean)) return [clean];
   const below = [...files.keys()].filter((f) => f.startsWith(`${clean}/`)).sort();
   return below.length > 0 ? below : undefined;

@@ -235,8 +235,11 @@ export class FeatureManagementClient {
 
   // Audit logs (L1).
 
-  /** The environment's audit-log records since `startDate` (the service answers at most 30 per call). */
-  async getAuditLogs(applicationId: string, environment: string, startDate: Date | string): Promise<AuditLog[]> {
+  /**
+   * The environment's audit-log records since `startDate` (the service answers at most 30 per call).
+   * `maxResponseBytes`: a limit of this call's body below the client's (a reader of many pages bounds their sum).
+   */
+  async getAuditLogs(applicationId: string, environment: string, startDate: Date | string, options: { maxResponseBytes?: number } = {}): Promise<AuditLog[]> {
     const operation = `reading the audit logs of application "${applicationId}" in environment "${environment}"`;
     const date = requireDate(startDate, "startDate", operation);
     const spec: RequestSpec = {
@@ -246,6 +249,7 @@ export class FeatureManagementClient {
       query: { startDate: date.toISOString() },
       idempotency: "safe",
       notFoundHint: NO_ENVIRONMENT,
+      maxResponseBytes: options.maxResponseBytes,
     };
     return this.http.json(spec, auditLogListSchema);
   }

@@ -1,5 +1,6 @@
 import { InvalidInputError } from "../http/errors";
 import { MAX_ID_LENGTH, MAX_PATH_LENGTH, MAX_QUERY_LENGTH, MAX_TIMEOUT_SECONDS } from "./limits";
+import { trimCharacter } from "../text/trim";
 
 /**
  * Checks of arguments that would otherwise build a wrong URL or a request the server can only refuse. They run
@@ -102,7 +103,7 @@ export function requireOneOf<T extends string>(value: unknown, allowed: readonly
  * prefix.
  */
 export function encodeRelativePath(value: unknown, input: string, operation: string): string {
-  const uri = requireText(value, input, operation, MAX_PATH_LENGTH).replace(/^\/+|\/+$/g, "");
+  const uri = trimCharacter(requireText(value, input, operation, MAX_PATH_LENGTH), "/");
   const segments = uri.split("/");
   if (segments.some((s) => s === "" || s === "." || s === "..")) {
     throw new InvalidInputError(input, `"${uri}" has an empty, "." or ".." segment`, operation);

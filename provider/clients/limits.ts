@@ -16,6 +16,12 @@ export const MAX_PATH_LENGTH = 1024;
  */
 export const MAX_QUERY_LENGTH = 6000;
 
+/**
+ * An item URL read from the operations center (the Controllers view's `url`), for the full path it names: longer
+ * than the 8 KiB header block Jetty accepts (above), no request could reach the item. The spec bounds none.
+ */
+export const MAX_ITEM_URL_LENGTH = 8 * 1024;
+
 /** Items of a list input (controllers, bundles, triggers). */
 export const MAX_LIST_LENGTH = 1000;
 

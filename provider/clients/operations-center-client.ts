@@ -1,7 +1,7 @@
 import { bundleDownloadLinkSchema, bundleInfoSchema, bundleListSchema, checkOutResultSchema, controllersSchema, controllersViewSchema, effectiveBundleValidationLogSchema, preValidationResultSchema, rawBundleValidationLogSchema, validationResultSchema, visibilitySchema } from "./casc-schemas";
 import { type BundleDownloadLink, type BundleInfo, type CheckOutResult, type EffectiveBundleValidationLog, type ListedBundle, type PreValidationResult, type RawBundleValidationLog, type ValidationResult } from "./casc-types";
 import { InstanceClient, type QuietOption } from "./instance-client";
-import { MAX_QUERY_LENGTH } from "./limits";
+import { MAX_ITEM_URL_LENGTH, MAX_QUERY_LENGTH } from "./limits";
 import { requireBoolean, requireFullPath, requirePositiveInteger, requireQueryFits, requireText, requireZip } from "./inputs";
 
 /** The operations center's default check-out timeout (configurable in its global configuration). */
@@ -260,7 +260,8 @@ export class OperationsCenterClient extends InstanceClient {
 
   /**
    * The controllers the operations center holds as items (its Controllers view, `GET view/Controllers/api/json`),
-   * each with its full path and URL, folders included.
+   * each with its full path and URL, folders included. The full path is the item's `fullName`, else what its URL
+   * names (fullPathOfItemUrl), else its name.
    */
   async listControllerItems(): Promise<{ name: string; fullPath: string; url: string }[]> {
     const view = await this.http.json(
@@ -293,12 +294,22 @@ function jobPath(fullPath: string): string {
   return fullPath.split("/").map((s) => `job/${encodeURIComponent(s)}`).join("/");
 }
 
-/** The full path an item URL names (`.../job/a/job/b/` -> a/b), or undefined. */
+/**
+ * The full path an item URL names (`.../job/a/job/b/` -> a/b): the `job/<name>` segments that end it, read pairwise
+ * from the end, in one pass (the pattern it replaces, `((?:\/job\/[^/]+)+)\/?$`, was tried from every `/job/`: one
+ * URL of 192 KB of `/job/a` held the event loop for seconds). Undefined for a URL not of that form, or longer than
+ * MAX_ITEM_URL_LENGTH (no request could reach it).
+ */
 function fullPathOfItemUrl(url: string): string | undefined {
-  const m = /((?:\/job\/[^/]+)+)\/?$/.exec(url);
-  if (!m) return undefined;
+  if (url.length > MAX_ITEM_URL_LENGTH) return undefined;
+  const segments = url.split("/");
+  if (segments.at(-1) === "") segments.pop();
+  const names: string[] = [];
+  // segments[i - 1] is "job" after a "/" (i - 1 >= 1): `job/a` at the very start names nothing, as before.
+  for (let i = segments.length - 1; i >= 2 && segments[i - 1] === "job" && segments[i] !== ""; i -= 2) names.push(segments[i]!);
+  if (names.length === 0) return undefined;
   try {
-    return m[1]!.split("/job/").filter((s) => s !== "").map(decodeURIComponent).join("/");
+    return names.reverse().map(decodeURIComponent).join("/");
   } catch {
     return undefined;
   }

@@ -1,4 +1,5 @@
-import { bounded, MAX_MESSAGE_LENGTH, printable } from "./response-text";
+import { bounded, MAX_MESSAGE_LENGTH } from "./response-text";
+import { printable, quoted } from "../text/printable";
 import { mayHaveActed } from "./retry-policy";
 
 /**
@@ -43,7 +44,7 @@ export class CloudBeesError extends Error {
 
 function formatMessage(cause: string, d: ErrorDetails): string {
   const where = d.method && d.path ? ` (${d.method} ${d.path})` : "";
-  const body = d.bodyExcerpt ? ` Server said: ${d.bodyExcerpt}` : "";
+  const body = d.bodyExcerpt ? ` Server said: ${quoted(d.bodyExcerpt)}.` : "";
   const hint = d.hint ? ` ${d.hint}` : "";
   // One line, whatever the operation, the server or the input quoted in it put there (printable).
   return bounded(printable(`${d.operation}${where}: ${cause}.${body}${hint}`), MAX_MESSAGE_LENGTH);

@@ -51,6 +51,8 @@ export interface RequestSpec {
   secretBody?: boolean;
   /** A redirect (3xx) is its success: Jenkins answers an action (stopAction, doDelete) by sending the browser on. */
   redirectIsSuccess?: boolean;
+  /** A limit of this response's body below the client's maxResponseBytes. */
+  maxResponseBytes?: number;
 }
 
 /** How one service authenticates and what to tell users when it refuses. */
@@ -224,7 +226,7 @@ export class HttpClient {
 
   /** The whole body, or ResponseTooLargeError as soon as it is longer than maxResponseBytes. */
   private async readBody(response: Dispatcher.ResponseData, spec: RequestSpec, url: URL): Promise<Buffer> {
-    const limit = this.options.maxResponseBytes;
+    const limit = Math.min(this.options.maxResponseBytes, spec.maxResponseBytes ?? Infinity);
     const tooLarge = (size: string) => {
       // The rest is not read: undici reports the abort as an error event, which nobody needs to hear.
       response.body.on("error", () => undefined);

@@ -1,6 +1,7 @@
 /** Short, readable excerpts of response bodies and zod issues, for error messages. */
 import { jsonTextTooDeep } from "./json-depth";
 import type { SchemaIssue } from "./response-schema";
+import { quoted } from "../text/printable";
 
 const EXCERPT_LENGTH = 240;
 /** The server's own message (a JSON `error`) is what the user needs to fix a bundle: keep much more of it. */
@@ -21,7 +22,7 @@ export function lookOfNonJson(body: string): string {
   if (head === "") return "it is empty";
   if (/^<(!doctype|html|\?xml)/i.test(head) || /<\/[a-z]+>/i.test(head)) {
     const title = /<title[^>]{0,200}>([^<]{0,400})<\/title>/i.exec(head)?.[1]?.replace(/\s+/g, " ").trim();
-    return `it is an HTML page${title ? ` titled "${printable(cut(title, 80))}"` : ""} (a login page or a proxy's page answers instead of the API?)`;
+    return `it is an HTML page${title ? ` titled ${quoted(cut(title, 80))}` : ""} (a login page or a proxy's page answers instead of the API?)`;
   }
   return "it is text";
 }
@@ -88,24 +89,6 @@ export function bounded(text: string, max: number): string {
   const keep = Math.max(0, max - marker.length);
   const head = Math.ceil(keep * 0.6);
   return `${text.slice(0, head)}${marker}${text.slice(text.length - (keep - head))}`;
-}
-
-/**
- * Control characters (C0, DEL, C1), line and paragraph separators and bidi controls, which let a value forge a
- * line or reorder what a terminal shows; `\n` is kept by printable(..., { keepNewlines: true }) for messages that
- * are multi-line by design.
- */
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
-const NAMED_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-
-/**
- * `text` with every control and bidi-override character shown as an escape (`\n`, `\u001b`, `\u202e`): what every
- * error and warning does with the values it echoes, so that no input or answer can forge a line or a colour.
- */
-export function printable(text: string, options: { keepNewlines?: boolean } = {}): string {
-  return text.replace(UNPRINTABLE, (c) =>
-    options.keepNewlines && c === "\n" ? c : NAMED_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
 }
 
 /** Longest error message any error of this package carries. */

@@ -3,28 +3,21 @@
  * place it can land (a string literal, a `//` comment, a shell word), so that no value can end the place it is in.
  * TypeScript ends a `//` comment and a line at LF, CR, U+2028 and U+2029; a JSON string leaves the last two as
  * they are. Other invisible characters (C1 controls, bidirectional overrides, zero-width characters) are escaped
- * too, so that what a reviewer reads is what the compiler reads.
+ * too, so that what a reviewer reads is what the compiler reads: the set of characters of every message to a person
+ * (provider/text/printable.ts), which is the target of the CLI's own messages. The program goes to standard output
+ * without --out, a CI job's log: a CI command (`##vso[`) in a literal or a comment is escaped too.
  */
+import { CI_COMMAND, UNSAFE_CHARACTERS, unicodeEscape } from "../../provider/text/printable";
 
-/**
- * Characters that are escaped wherever they stand: C0 and C1 controls, DEL, the line and paragraph separators,
- * format and bidirectional characters, and lone surrogates (not well-formed UTF-16).
- */
-const UNSAFE =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
+const UNSAFE = UNSAFE_CHARACTERS;
 const HAS_UNSAFE = new RegExp(UNSAFE.source);
-
-function unicodeEscape(c: string): string {
-  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-}
 
 /**
  * A TypeScript string literal whose value is exactly `value`, on one line, in printable ASCII or visible characters
  * only: safe in code and, quoted, in a comment.
  */
 export function tsString(value: string): string {
-  return JSON.stringify(value).replace(UNSAFE, unicodeEscape);
+  return JSON.stringify(value).replace(UNSAFE, unicodeEscape).replace(CI_COMMAND, "\\u0023");
 }
 
 /**
@@ -33,7 +26,7 @@ export function tsString(value: string): string {
  * sees where they start and end.
  */
 export function tsComment(text: string): string {
-  return `// ${text.replace(UNSAFE, unicodeEscape)}`;
+  return `// ${text.replace(UNSAFE, unicodeEscape).replace(CI_COMMAND, "\\u0023")}`;
 }
 
 /**

@@ -11,6 +11,7 @@ import { getApplications } from "../functions/applications";
 import { getEnvironments, getExperiments, getFlags, getTargetGroups } from "../functions/feature-flags";
 import { getBundles } from "../functions/operations-center";
 import { getTeamMembers } from "../functions/team-members";
+import { quoted } from "../../provider/text/printable";
 import { matchesWhole, pathNameProblemOf, programText, uniquelyNamed, type ApplicationFlags, type Installation, type ProgramOptions } from "./program-text";
 
 export interface ImportOptions extends ProgramOptions {
@@ -31,7 +32,7 @@ export async function importProgram(options: ImportOptions = {}): Promise<{ text
   const bundles = await getBundles(settings);
   if (options.defaultBundle !== undefined && !bundles.some((b) => b.name === options.defaultBundle)) {
     throw new Error(
-      `--default-bundle "${options.defaultBundle}" names no bundle of the operations center (bundles: ${bundles.map((b) => b.name).sort().join(", ") || "none"})`,
+      `--default-bundle ${quoted(options.defaultBundle)} names no bundle of the operations center (bundles: ${bundles.map((b) => b.name).sort().map(quoted).join(", ") || "none"})`,
     );
   }
   const resolved = resolveSettings(raw, process.env);

@@ -5,7 +5,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { printable } from "../../provider/http/response-text";
+import { replaceFile, writeNewFile } from "../../provider/files/safe-write";
+import { printable, quoted } from "../../provider/text/printable";
 import { shellWord } from "./escape";
 import { readStackConfigFile } from "./stack-config-file";
 
@@ -28,16 +29,24 @@ Options:
                              applications only (whole name; default: every application). Each costs
                              3 requests plus one per environment, at one request per second
   --out <file>               write the program there (default: standard output); an existing file needs --force
-  --force                    overwrite --out
+  --force                    replace --out (a link there is replaced itself, never followed)
   --stack <name>             read settings from Pulumi.<name>.yaml in the current folder
   --config-file <file>       read settings from this stack config file
   -h, --help                 this text
 `;
 
+/**
+ * Prints the message and exits. Values in it are quoted (quoted()) where it is built: its own line breaks (the usage
+ * text's) stay, every other unsafe character is escaped here.
+ */
 function fail(message: string): never {
-  // The message may quote what a server holds (bundle ids): printed with its control characters escaped.
   process.stderr.write(`pulumi-cloudbees: ${printable(message, { keepNewlines: true })}\n`);
   process.exit(1);
+}
+
+/** Another library's message (Node's, a parser's), quoting input as it likes: one line. */
+function messageOfOther(e: unknown): string {
+  return printable(e instanceof Error ? e.message : String(e));
 }
 
 function regex(value: string | undefined, option: string): RegExp | undefined {
@@ -45,7 +54,7 @@ function regex(value: string | undefined, option: string): RegExp | undefined {
   try {
     return new RegExp(value);
   } catch (e) {
-    return fail(`${option} "${value}" is not a valid regular expression: ${(e as Error).message}`);
+    return fail(`${option} ${quoted(value)} is not a valid regular expression: ${messageOfOther(e)}`);
   }
 }
 
@@ -54,7 +63,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     parsed = parse(argv);
   } catch (e) {
-    fail(`${(e as Error).message}\n\n${USAGE}`);
+    fail(`${messageOfOther(e)}\n\n${USAGE}`);
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -66,7 +75,8 @@ export async function main(argv: string[]): Promise<void> {
   const configFile = values["config-file"] ?? (values.stack !== undefined ? `Pulumi.${values.stack}.yaml` : undefined);
   if (values.force && values.out === undefined) fail("--force goes with --out");
   const out = values.out === undefined || values.out === "-" ? undefined : path.resolve(values.out);
-  if (out && fs.existsSync(out) && !values.force) fail(`${out} exists: give --force to overwrite it, or another --out`);
+  // Early, so that nobody waits for the reads in vain; the write itself is exclusive (writeNewFile), whatever happens meanwhile.
+  if (out && !values.force && existsOrIsLink(out)) fail(exists(out));
 
   const bundles = regex(values.bundles, "--bundles");
   const controllers = regex(values.controllers, "--controllers");
@@ -90,10 +100,15 @@ export async function main(argv: string[]): Promise<void> {
       commandLine: commandLineOf(argv),
     });
     if (out) {
-      fs.writeFileSync(out, text);
+      try {
+        // Never through a link planted at the path: --force replaces the link itself, never what it points to.
+        await (values.force ? replaceFile(out, text) : writeNewFile(out, text));
+      } catch (e) {
+        fail((e as NodeJS.ErrnoException).code === "EEXIST" ? exists(out) : `writing ${quoted(out)}: ${messageOfOther(e)}`);
+      }
       const assignments = installation.bundles.reduce((n, b) => n + b.usedBy.length, 0);
       process.stderr.write(
-        `pulumi-cloudbees: wrote ${out} (${installation.bundles.length} bundles, ${assignments} assignments` +
+        `pulumi-cloudbees: wrote ${quoted(out)} (${installation.bundles.length} bundles, ${assignments} assignments` +
           `${installation.applications ? `, ${installation.applications.length} applications` : ""}` +
           `${installation.flags ? `, ${installation.flags.reduce((n, f) => n + f.flags.length, 0)} flags` : ""}` +
           `${installation.teamMembers ? `, ${installation.teamMembers.length} team members` : ""} read)\n`,
@@ -105,6 +120,20 @@ export async function main(argv: string[]): Promise<void> {
     fail((e as Error).message ?? String(e));
   } finally {
     await closeClients();
+  }
+}
+
+function exists(out: string): string {
+  return `${quoted(out)} exists: give --force to replace it, or another --out`;
+}
+
+/** Anything at the path, a dangling link included (existsSync follows links: a dangling one reads as absent). */
+function existsOrIsLink(file: string): boolean {
+  try {
+    fs.lstatSync(file);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -19,6 +19,7 @@ import { controlCharacterProblem } from "../../provider/resources/shared/check";
 import { patternToControllers } from "../../provider/resources/shared/pattern";
 import type { BundleSummary } from "../functions/results";
 import { tsComment, tsString } from "./escape";
+import { trimCharacter } from "../../provider/text/trim";
 
 /** What was read from the installation. */
 export interface Installation {
@@ -361,7 +362,7 @@ class Names {
   private readonly used = new Map<string, Set<string>>();
 
   resource(type: string, id: string): string {
-    const base = id.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "resource";
+    const base = trimCharacter(id.replace(/[^A-Za-z0-9._-]+/g, "-"), "-") || "resource";
     return this.unique(type, base, (n) => `${base}-${n}`);
   }
 

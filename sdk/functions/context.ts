@@ -20,6 +20,7 @@ import {
 } from "../../provider/config";
 import { CloudBeesError, InvalidInputError } from "../../provider/http/errors";
 import { activeMockCall, callMock, type FunctionSpec } from "./mocks";
+import { quoted } from "../../provider/text/printable";
 
 /**
  * What every function shares: where its settings come from, which client it uses, how its errors read, and how it
@@ -137,7 +138,7 @@ export function instanceOf(options: InstanceOptions | undefined, operation: stri
 /** How an argument reads in an error's operation: strings quoted, zips by size, never a setting. */
 function describeValue(value: unknown): string {
   if (value instanceof Uint8Array) return `<zip of ${value.length} bytes>`;
-  if (typeof value === "string") return JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}...` : value);
+  if (typeof value === "string") return quoted(value.length > 200 ? `${value.slice(0, 200)}...` : value);
   return JSON.stringify(value) ?? String(value);
 }
 

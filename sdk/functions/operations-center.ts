@@ -21,6 +21,7 @@ import {
   type EffectiveBundleValidationLogResult,
   type RawBundleValidationLogResult,
 } from "./results";
+import { quoted } from "../../provider/text/printable";
 
 // Loaded when the first schema is built, not with this module (lazy-zod.ts).
 const z = lazyZod();
@@ -56,7 +57,7 @@ export async function getBundle(name: string, options?: FunctionOptions): Promis
     const found = bundles.find((b) => b.name === name);
     if (!found) {
       const known = bundles.map((b) => b.name).sort();
-      throw new NotFoundError(`no bundle is named "${name}" (bundles: ${known.length ? known.join(", ") : "none"})`, {
+      throw new NotFoundError(`no bundle is named ${quoted(name)} (bundles: ${known.length ? known.map(quoted).join(", ") : "none"})`, {
         operation: "listing bundles",
         method: "GET",
         path: new URL("casc-bundle/list", client.baseUrl).pathname,

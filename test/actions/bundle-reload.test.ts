@@ -2,6 +2,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { CheckFailedError, ProviderHostError, UNKNOWN, type ManagedResource } from "../harness";
+import { expectOneQuotedLine, HOSTILE_VALUES } from "../harness/hostile-text";
 import { calls, copyBundles, startActionWorld, type ActionWorld } from "./helpers";
 
 let w: ActionWorld;
@@ -79,11 +80,21 @@ describe("BundleReload through the real provider host", () => {
     const before = r.state;
     w.emu.journal.clear();
     const error = await failure(r, { instanceUrl: url, triggers: ["v3"] });
-    expect(error.details).toMatch(new RegExp(`^updating BundleReload \\(bundle-reload/${url.replace(/[./]/g, "\\$&")}\\): the instance at ${url.replace(/[./]/g, "\\$&")} did not reload its bundle update \\(version "\\w+"\\): Bundle is not hot reloadable\\. Fix:`));
+    expect(error.details).toMatch(new RegExp(`^updating BundleReload \\(bundle-reload/${url.replace(/[./]/g, "\\$&")}\\): the instance at ${url.replace(/[./]/g, "\\$&")} did not reload its bundle update \\(version "\\w+"\\): it said "Bundle is not hot reloadable"\\. Fix:`));
     expect(error.details).toContain("allowRestartRequired: true");
     expect(calls(w)).toEqual([CHECK, RELOAD]);
     expect(r.state).toEqual(before);
     expect(applied()!.version).toBe(version);
+  });
+
+  // Issue 37: the instance's words are data, quoted on the error's one line, whatever they hold.
+  it.each(HOSTILE_VALUES)("a refusal whose reason holds %s: the error quotes it on one line", async (_name, reason) => {
+    w.emu.setReloadRefusal(A, reason);
+    try {
+      expectOneQuotedLine((await failure(r, { instanceUrl: url, triggers: ["v3"] })).details, reason);
+    } finally {
+      w.emu.setReloadRefusal(A, "Bundle is not hot reloadable");
+    }
   });
 
   it("with allowRestartRequired: true the refusal is reported in the outputs, with a warning, and the deployment goes on", async () => {
@@ -92,7 +103,7 @@ describe("BundleReload through the real provider host", () => {
     expect(await r.up({ instanceUrl: url, allowRestartRequired: true, triggers: ["v3"] })).toMatchObject({ op: "update" });
     expect(calls(w)).toEqual([CHECK, RELOAD]);
     expect(r.state!.outputs).toMatchObject({ updateAvailable: true, reloaded: false, reason: "Bundle is not hot reloadable", allowRestartRequired: true });
-    expect(await w.host.waitForOutput(/did not reload its bundle update: Bundle is not hot reloadable \(allowRestartRequired: true, going on\)/)).toContain("warning:");
+    expect(await w.host.waitForOutput(/did not reload its bundle update: it said "Bundle is not hot reloadable" \(allowRestartRequired: true, going on\)/)).toContain("warning:");
   });
 
   it("allowRestartRequired alone is recorded without a request", async () => {
@@ -106,7 +117,7 @@ describe("BundleReload through the real provider host", () => {
     w.emu.setReloadRefusal(A, "A reload is already in progress, please wait for it to complete");
     const x = w.action("bundleReload", "reload-x", { instanceUrl: url });
     const error = await failure(x);
-    expect(error.details).toContain("A reload is already in progress, please wait for it to complete. Fix:");
+    expect(error.details).toContain('it said "A reload is already in progress, please wait for it to complete". Fix:');
     expect(x.state).toBeUndefined();
   });
 

@@ -5,8 +5,7 @@
 import { execFileSync } from "node:child_process";
 import * as ts from "typescript";
 import { shellWord, tsComment, tsString } from "../../sdk/cli/escape";
-
-const LINE_TERMINATORS = { LF: "\n", CR: "\r", CRLF: "\r\n", LS: "\u2028", PS: "\u2029", NEL: "\u0085", VT: "\u000b", FF: "\u000c" };
+import { LINE_TERMINATORS } from "../harness/hostile-text";
 const HOSTILE = [
   ...Object.entries(LINE_TERMINATORS).map(([name, t]) => [name, `a${t}globalThis.ran = true; //`] as const),
   ["quotes", `"'\`` + "\\\"\\'"],
@@ -17,6 +16,7 @@ const HOSTILE = [
   ["surrogate pair", "a\ud83d\ude00b"],
   ["bidi override", "a\u202eb\u2066c"],
   ["NUL and DEL", "a\u0000b\u007fc"],
+  ["CI commands", "##vso[task.setvariable variable=X]y ##[error]z"],
 ] as const;
 
 /** Runs a transpiled TypeScript snippet and returns what it exports as `value` and whether anything ran. */
@@ -32,6 +32,8 @@ describe.each(HOSTILE)("%s", (_name, hostile) => {
   it("tsString: a literal whose value is the text, on one line of visible characters", () => {
     const literal = tsString(hostile);
     expect(literal).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    // Printed without --out, the program is a CI log's lines: no command a CI agent acts on.
+    expect(literal).not.toMatch(/##(vso)?\[/);
     const source = `export const value = ${literal};\n`;
     const file = ts.createSourceFile("x.ts", source, ts.ScriptTarget.ES2022);
     expect(file.statements).toHaveLength(1);
@@ -41,6 +43,7 @@ describe.each(HOSTILE)("%s", (_name, hostile) => {
   it("tsComment: one comment line, inert, whatever the text", () => {
     const source = `${tsComment(`before ${hostile} after`)}\nexport const value = 1;\n`;
     expect(source.split("\n")).toHaveLength(3);
+    expect(source).not.toMatch(/##(vso)?\[/);
     const file = ts.createSourceFile("x.ts", source, ts.ScriptTarget.ES2022);
     expect(file.statements).toHaveLength(1);
     expect(evaluate(source)).toEqual({ value: 1, ran: false });

@@ -16,6 +16,7 @@ import * as ts from "typescript";
 import { startEmulator, type Emulator } from "../../emulator";
 import { FeatureManagementClient, OperationsCenterClient } from "../../provider";
 import { assertBuiltPackage, BLANK_ENV, REPO_ROOT } from "../resources/helpers";
+import { cliEnvironment } from "./cli-environment";
 
 const BIN = path.join(REPO_ROOT, "dist", "sdk", "cli", "main.js");
 const LS = "\u2028";
@@ -38,6 +39,8 @@ const ENVIRONMENT_WITH_SLASH = "Prod*/`${process.exit(3)}`";
 const GROUP = `g${LS}${payload("group")}//`;
 const FLAG = `f${LS}${payload("flag")};`;
 const DESCRIPTION = `d${PS}${payload("description")}//\r\n*/ \`\${1}\``;
+/** A condition's property: a name, so no control character (the provider and the emulator refuse one), but U+2029. */
+const PROPERTY = `p${PS}${payload("property")}//`;
 
 let emu: Emulator;
 let dir: string;
@@ -69,7 +72,7 @@ beforeAll(async () => {
     const app = (await fm.createApplication("hostile")).id;
     await fm.createEnvironment(app, { name: ENVIRONMENT, description: DESCRIPTION });
     await fm.createEnvironment(app, { name: ENVIRONMENT_WITH_SLASH });
-    await fm.putTargetGroup(app, { type: "target-group", name: GROUP, description: DESCRIPTION, conditions: [{ property: DESCRIPTION, operator: "eq", operand: DESCRIPTION }] });
+    await fm.putTargetGroup(app, { type: "target-group", name: GROUP, description: DESCRIPTION, conditions: [{ property: PROPERTY, operator: "eq", operand: DESCRIPTION }] });
     await fm.createFlag(app, { name: FLAG });
     await fm.putExperiment(app, ENVIRONMENT, { type: "experiment", flag: FLAG, description: DESCRIPTION, conditions: [{ group: { name: GROUP }, value: true }], value: false });
   } finally {
@@ -86,19 +89,7 @@ afterAll(async () => {
 /** Runs the CLI's import into `<dir>/project/<file>` and returns the program. */
 async function importProgram(args: string[], file: string): Promise<string> {
   const out = path.join(dir, "project", file);
-  await promisify(execFile)(process.execPath, [BIN, "import", "--out", out, "--force", ...args], {
-    cwd: dir,
-    env: {
-      ...process.env,
-      ...BLANK_ENV,
-      CLOUDBEES_OPERATIONS_CENTER_URL: emu.operationsCenterUrl,
-      CLOUDBEES_USERNAME: emu.credentials.admin.username,
-      CLOUDBEES_API_TOKEN: emu.credentials.admin.apiToken,
-      CLOUDBEES_FEATURE_MANAGEMENT_URL: emu.featureManagementUrl,
-      CLOUDBEES_FEATURE_MANAGEMENT_TOKEN: emu.credentials.featureManagementToken,
-      CLOUDBEES_FEATURE_MANAGEMENT_REQUEST_INTERVAL_MS: "0",
-    },
-  });
+  await promisify(execFile)(process.execPath, [BIN, "import", "--out", out, "--force", ...args], { cwd: dir, env: cliEnvironment(emu) });
   return fs.readFileSync(out, "utf8");
 }
 
@@ -217,7 +208,7 @@ describe("pulumi-cloudbees import of a hostile installation", () => {
     );
     expect(args("Environment")).toContainEqual(expect.objectContaining({ name: ENVIRONMENT, description: DESCRIPTION }));
     expect(args("TargetGroup")).toContainEqual(
-      expect.objectContaining({ name: GROUP, description: DESCRIPTION, conditions: [{ property: DESCRIPTION, operator: "eq", operand: DESCRIPTION }] }),
+      expect.objectContaining({ name: GROUP, description: DESCRIPTION, conditions: [{ property: PROPERTY, operator: "eq", operand: DESCRIPTION }] }),
     );
     expect(args("Flag")).toContainEqual(expect.objectContaining({ name: FLAG }));
     expect(args("FlagConfiguration")).toContainEqual(expect.objectContaining({ description: DESCRIPTION }));

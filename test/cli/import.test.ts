@@ -129,7 +129,7 @@ describe("pulumi-cloudbees import of an installation set up by hand", () => {
   it("writes a program grouped by bundle, in a stable order, with names derived from the ids", async () => {
     const out = path.join(project, "index.ts");
     const run = await importCli(["--config-file", "Pulumi.test.yaml", "--out", out]);
-    expect(run.stderr).toMatch(/wrote .*index\.ts \(10 bundles, 32 assignments, 2 applications, 2 flags, 2 team members read\)/);
+    expect(run.stderr).toMatch(/wrote ".*index\.ts" \(10 bundles, 32 assignments, 2 applications, 2 flags, 2 team members read\)/);
     text = fs.readFileSync(out, "utf8");
 
     expect(text).toContain('new cloudbees.GlobalAvailabilityPattern("global-availability-pattern", { visibility: false });');
@@ -224,7 +224,7 @@ describe("pulumi-cloudbees import of an installation set up by hand", () => {
     const failure = (args: string[], env?: Record<string, string>) => importCli(args, env).then(() => "", (e: { stderr: string }) => e.stderr);
     expect(await failure(["--stack", "enc"])).toMatch(/cloudbees:apiToken is encrypted \(secure\).*CLOUDBEES_API_TOKEN=/);
     expect(await failure(["--default-bundle", "nope"], { CLOUDBEES_OPERATIONS_CENTER_URL: emu.operationsCenterUrl })).toMatch(
-      /--default-bundle "nope" names no bundle of the operations center \(bundles: base, platform\/tools, team-01/,
+      /--default-bundle "nope" names no bundle of the operations center \(bundles: "base", "platform\/tools", "team-01"/,
     );
     expect(await failure(["--controllers", "team-("])).toMatch(/--controllers "team-\(" is not a valid regular expression/);
   });

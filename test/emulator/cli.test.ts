@@ -3,6 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { assertBuiltPackage, REPO_ROOT } from "../resources/helpers";
 import { listReadings } from "../../emulator";
+import { expectOneQuotedLine } from "../harness/hostile-text";
 import { basic, copyBundles } from "./helpers";
 
 /** The bin `cloudbees-emulator` runs (package.json "bin"), built: `npm test` builds it first. */
@@ -78,19 +79,37 @@ describe("cloudbees-emulator (the built emulator/cli.ts)", () => {
     expect(JSON.parse(((await res.json()) as { data: string }).data)).toMatchObject({ experiments: [], targetGroups: [] });
   });
 
+  it("quotes a client's names on one line of its console (issue 37)", async () => {
+    // What the API still takes in a name (control characters are refused): separators, bidi, quotes, CI commands.
+    const name = 'shop "\u2028::error::forged ##vso[task.complete result=Succeeded]\u202e\u2029';
+    const fmUrl = /feature-flag service\s+(http:\/\/127\.0\.0\.1:\d+\/feature-management\/)/.exec(emulator.output())![1]!;
+    const created = await fetch(`${fmUrl}public-api/applications`, {
+      method: "POST",
+      headers: { authorization: "Bearer fm-token-acme-5d1e0b", "content-type": "application/json" },
+      body: JSON.stringify({ applicationName: name }),
+    });
+    expect(created.status).toBe(200);
+    await waitFor(() => /roxy: application "shop \\"/.test(emulator.output()), 10000);
+    const line = emulator.output().split("\n").find((l) => l.startsWith('roxy: application "shop \\"'))!;
+    expectOneQuotedLine(line, name);
+    expect(emulator.output()).not.toMatch(/^::error::/m);
+  });
+
   it("stops cleanly on SIGINT", async () => {
     emulator.child.kill("SIGINT");
     expect(await emulator.exited).toBe(0);
     expect(emulator.output()).toContain("stopping emulator");
   });
 
-  it("fails with usage on an unknown flag or a bad port", async () => {
-    const runs = [["--colour"], ["--port", "http"]].map((args) => runCli(args));
+  it("fails with usage on an unknown flag or a bad port, quoting what it was given on one line", async () => {
+    const runs = [["--colour\n::error::forged"], ["--port", "http\u001b[2J"]].map((args) => runCli(args));
     extra.push(...runs.map((r) => r.child));
     for (const run of runs) {
       expect(await run.exited).toBe(1);
       expect(run.output()).toContain("usage: cloudbees-emulator");
     }
+    expectOneQuotedLine(runs[0]!.output().split("\n")[0]!, "--colour\n::error::forged");
+    expectOneQuotedLine(runs[1]!.output().split("\n")[0]!, "http\u001b[2J");
   });
 
   it("takes readings with --reading (repeatable), prints the ones that differ, lists them all with --list-readings", async () => {

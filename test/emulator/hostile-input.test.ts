@@ -62,6 +62,39 @@ describe("a lone surrogate in a request", () => {
   });
 });
 
+describe("a control character in a name (issue 37)", () => {
+  // The provider refuses one before any request (controlCharacterProblem); the emulator refuses it the same way, so
+  // that a program or a curl that gets past the provider cannot put one in its console or a log that quotes it.
+  const NAMES = { LF: "a\nb", ESC: "Prod\u001b[2J", DEL: "x\u007f", NEL: "x\u0085", CSI: "x\u009b31m" };
+
+  it.each(Object.entries(NAMES))("%s: 400 naming the field, in an application's, an environment's, a flag's, a target group's, a property's and a label's name", async (_name, name) => {
+    const quotedName = JSON.stringify(name);
+    const apps = await send(`${s.emu.featureManagementUrl}public-api/applications`, "POST", `{"applicationName":${quotedName}}`);
+    expect(apps).toEqual({ status: 400, text: expect.stringMatching(/applicationName: holds a control character \(U\+00[0-9A-F]{2}\): a name cannot carry one/) });
+    const appId = await s.newApplication();
+    const base = `${s.emu.featureManagementUrl}public-api/applications/${appId}`;
+    const refusals = [
+      await send(`${base}/environments/key`, "PUT", `{"name":${quotedName}}`),
+      await send(`${base}/flags`, "PUT", `{"name":${quotedName}}`),
+      await send(`${base}/target-groups`, "PUT", `{"type":"target-group","name":${quotedName},"conditions":[{"property":"p","operator":"is-true"}]}`),
+      await send(`${base}/target-groups`, "PUT", `{"type":"target-group","name":"g","conditions":[{"property":${quotedName},"operator":"is-true"}]}`),
+    ];
+    await s.client.createFlag(appId, { name: "f" });
+    refusals.push(await send(`${base}/Production/flags/f`, "PUT", `{"name":"f","labels":[${quotedName}]}`));
+    expect(refusals.map((r) => r.status)).toEqual([400, 400, 400, 400, 400]);
+    expect(refusals.map((r) => /([\w.[\]]+): holds a control character/.exec(r.text)?.[1])).toEqual(["name", "name", "name", "conditions[0].property", "labels[0]"]);
+    // Nothing was stored under it.
+    expect((await s.client.listEnvironments(appId)).map((e) => e.name)).toEqual(["Production"]);
+  });
+
+  it("a line or paragraph separator, or a bidi override, is no control character: kept, as the provider keeps it", async () => {
+    const appId = await s.newApplication();
+    const name = "Stage\u2028two\u202e";
+    await s.client.createEnvironment(appId, { name });
+    expect((await s.client.listEnvironments(appId)).map((e) => e.name)).toContain(name);
+  });
+});
+
 describe("a failure's body", () => {
   it("names the error class and message, without a stack trace or a file path", () => {
     const e = new Error("ENOENT: no such file or directory, open '/home/alice/work/bundles/team-a/bundle.yaml'");

@@ -83,7 +83,8 @@ describe("finding 12: the emulator bounds availability patterns", () => {
     try {
       const list = world().oc.listBundles().then(() => "answered", (e: Error) => e.message);
       const other = world().oc.getRawBundleValidationLog().then(() => "served");
-      expect(await list).toMatch(/server error \(500\).*availability pattern of bundle "team-b" took too long/);
+      // The server's words are quoted (their own quotes escaped).
+      expect(await list).toMatch(/server error \(500\).*availability pattern of bundle \\"team-b\\" took too long/);
       expect(await other).toBe("served");
       // Every list answers so, at once, until the pattern changes.
       await expect(world().oc.listBundles()).rejects.toThrow(/took too long/);

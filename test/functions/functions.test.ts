@@ -146,7 +146,7 @@ describe("operations-center reads", () => {
     const error = await getBundle("team-z").catch((e) => e);
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error.message).toBe(
-      'getBundle(name: "team-z"): listing bundles (GET /cjoc/casc-bundle/list): no bundle is named "team-z" (bundles: base, team-a, team-b). ' +
+      'getBundle(name: "team-z"): listing bundles (GET /cjoc/casc-bundle/list): no bundle is named "team-z" (bundles: "base", "team-a", "team-b"). ' +
         "Check the name (the bundle's folder path in the bundle location), or check out the bundle location first.",
     );
     expect(requests(journal())).toEqual(["GET /cjoc/casc-bundle/list", "GET /cjoc/casc-bundle/list"]);

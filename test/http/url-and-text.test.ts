@@ -1,5 +1,5 @@
 import { ConfigurationError } from "../../provider/http/errors";
-import { describeBody, formatZodIssue, printable } from "../../provider/http/response-text";
+import { describeBody, formatZodIssue } from "../../provider/http/response-text";
 import { jsonTextTooDeep } from "../../provider/http/json-depth";
 import { Redactor, Secret } from "../../provider/http/redaction";
 import { buildUrl, parseBaseUrl, quotedUrl } from "../../provider/http/url";
@@ -84,11 +84,6 @@ describe("issue 19: quoting URLs and values, measuring depth", () => {
     expect(quotedUrl("https://a@b:pw@ci.example.com/x/?token=s3cret#frag")).toBe("https://ci.example.com/x/");
     expect(quotedUrl("admin:tok@ci.example.com/x")).toBe("ci.example.com/x");
     expect(quotedUrl("https://ci.example.com/team-a/")).toBe("https://ci.example.com/team-a/");
-  });
-
-  it("printable shows control and bidi characters as escapes", () => {
-    expect(printable("a\nb\u001b[31m\u202ec\u0000\u009b")).toBe("a\\nb\\u001b[31m\\u202ec\\u0000\\u009b");
-    expect(printable("x\ny\rz", { keepNewlines: true })).toBe("x\ny\\rz");
   });
 
   it("jsonTextTooDeep counts brackets outside strings only", () => {

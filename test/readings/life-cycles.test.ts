@@ -21,7 +21,7 @@ const UNABLE: Record<string, { update: RegExp }> = {
   // No other write of a target group exists: a service that only creates them cannot have one changed.
   "putExistingTargetGroup=409": {
     update:
-      /updating TargetGroup "beta-testers" \([^)]*\) on connection r\d+: setting target group "beta-testers" of application "[0-9a-f]+" \(PUT \/feature-management\/public-api\/applications\/[0-9a-f]+\/target-groups\): request rejected \(409\)\. Server said: Target group 'beta-testers' already exists$/,
+      /updating TargetGroup "beta-testers" \([^)]*\) on connection r\d+: setting target group "beta-testers" of application "[0-9a-f]+" \(PUT \/feature-management\/public-api\/applications\/[0-9a-f]+\/target-groups\): request rejected \(409\)\. Server said: "Target group 'beta-testers' already exists"\.$/,
   },
 };
 

@@ -62,7 +62,7 @@ describe("Application life cycle through the real provider host", () => {
   it("adoptExisting fails when several applications have the name, listing their ids", async () => {
     const error = (await app("ambiguous", { name: "web-shop", adoptExisting: true }).up().catch((e: unknown) => e)) as ProviderHostError;
     expect(error).toBeInstanceOf(ProviderHostError);
-    expect(error.details).toContain(`adoptExisting: the account has 2 applications named "web-shop" (ids ${firstId}, ${a.state!.id})`);
+    expect(error.details).toContain(`adoptExisting: the account has 2 applications named "web-shop" (ids "${firstId}", "${a.state!.id}")`);
     expect(apps()).toHaveLength(2);
   });
 

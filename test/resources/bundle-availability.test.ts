@@ -274,7 +274,7 @@ describe("BundleAvailability bad input", () => {
     const r = availability("refused", { bundleId: "base", regex: "\\p{IsLatn}x" });
     const error = (await r.up().catch((e: unknown) => e)) as ProviderHostError;
     expect(error.details).toMatch(
-      /^creating BundleAvailability \(bundle-availability\/base\): the operations center refused the pattern "\\p\{IsLatn\}x" \(Invalid regular expression '\\p\{IsLatn\}x': Unknown character property name\)\. Fix the regex input/,
+      /^creating BundleAvailability \(bundle-availability\/base\): the operations center refused the pattern "\\p\{IsLatn\}x" \("Invalid regular expression '\\\\p\{IsLatn\}x': Unknown character property name"\)\. Fix the regex input/,
     );
     expect(r.state).toBeUndefined();
     expect(await cascSnapshot(w)).toEqual(before);

@@ -57,9 +57,9 @@ it("Environment and TargetGroup changed by a colleague: one warning each naming 
   expect(await flag.refresh()).toMatchObject({ changedFields: [] });
   expect(await config.refresh()).toMatchObject({ changedFields: ["value"] });
   expect((await warnings()).sort()).toEqual([
-    `Environment Staging changed outside this stack by alice@example.com at ${stagingChange}: "updated environment"`,
-    `FlagConfiguration checkout.newFlow/Staging changed outside this stack by alice@example.com at ${configChange}: "turned targeting off" (2 changes since this stack's last write at ${config.state!.outputs.writtenAt as string})`,
-    `TargetGroup beta changed outside this stack by alice@example.com at ${groupChange}: "updated target group"`,
+    `Environment Staging changed outside this stack by "alice@example.com" at ${stagingChange}: "updated environment"`,
+    `FlagConfiguration checkout.newFlow/Staging changed outside this stack by "alice@example.com" at ${configChange}: "turned targeting off" (2 changes since this stack's last write at ${config.state!.outputs.writtenAt as string})`,
+    `TargetGroup beta changed outside this stack by "alice@example.com" at ${groupChange}: "updated target group"`,
   ]);
   // The target group is app-wide: the first environment's log (Production); Staging's log serves two resources.
   expect(auditReads(mark).sort()).toEqual([`/applications/${app}/Production/auditlogs`, `/applications/${app}/Staging/auditlogs`]);
@@ -71,7 +71,7 @@ it("Environment and TargetGroup changed by a colleague: one warning each naming 
   await w.nextDeployment();
   w.host.takeOutput();
   expect(await flag.refresh()).toMatchObject({ dropped: true });
-  expect(await warnings()).toEqual([`Flag checkout.newFlow removed outside this stack by alice@example.com at ${newest("Production")}: "deleted flag"`]);
+  expect(await warnings()).toEqual([`Flag checkout.newFlow removed outside this stack by "alice@example.com" at ${newest("Production")}: "deleted flag"`]);
 });
 
 it("a log with more than a page of records since the last write is read page after page; the newest matching record is named", async () => {
@@ -85,7 +85,7 @@ it("a log with more than a page of records since the last write is read page aft
   w.host.takeOutput();
   const mark = w.mark();
   await group.refresh();
-  expect(await warnings()).toEqual([`TargetGroup paged changed outside this stack by alice@example.com at ${change}: "updated target group"`]);
+  expect(await warnings()).toEqual([`TargetGroup paged changed outside this stack by "alice@example.com" at ${change}: "updated target group"`]);
   expect(auditReads(mark)).toEqual([`/applications/${app}/Production/auditlogs`, `/applications/${app}/Production/auditlogs`]);
 });
 
@@ -118,8 +118,8 @@ it("two spellings of one environment share its one audit-log read", async () => 
   const mark = w.mark();
   await Promise.all([a.refresh(), b.refresh()]);
   expect((await warnings()).map((x) => x.replace(/ at \S+: /, " at <time>: ")).sort()).toEqual([
-    'FlagConfiguration spelled.a/Production changed outside this stack by alice@example.com at <time>: "updated flag configuration"',
-    'FlagConfiguration spelled.b/production changed outside this stack by alice@example.com at <time>: "updated flag configuration"',
+    'FlagConfiguration spelled.a/Production changed outside this stack by "alice@example.com" at <time>: "updated flag configuration"',
+    'FlagConfiguration spelled.b/production changed outside this stack by "alice@example.com" at <time>: "updated flag configuration"',
   ]);
   expect(auditReads(mark)).toHaveLength(1);
 });

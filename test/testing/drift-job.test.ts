@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { FeatureManagementClient } from "../../provider";
 import { featureManagementClientAs, ProgramRunError, ProgramTest } from "../../testing";
+import { expectOneQuotedLine, LINE_TERMINATORS } from "../harness/hostile-text";
 
 const ROOT = path.join(__dirname, "..", "..");
 const DOCS_PAGE = path.join(ROOT, "docs", "drift-detection.md");
@@ -82,9 +83,9 @@ describe("a drift job through the testing kit", () => {
     const error = (await t.preview({ refresh: true, expectNoChanges: true }).catch((e: unknown) => e)) as ProgramRunError;
     expect(error).toBeInstanceOf(ProgramRunError);
     expect([...error.warnings].sort()).toEqual([
-      `FlagConfiguration checkout.bannerColor/Production changed outside this stack by alice@example.com at ${whenOf("Production", "checkout.bannerColor")}: "updated flag configuration"`,
-      `FlagConfiguration checkout.newFlow/Production changed outside this stack by alice@example.com at ${whenOf("Production", "checkout.newFlow")}: "turned targeting off"`,
-      `FlagConfiguration checkout.newFlow/Staging changed outside this stack by alice@example.com at ${whenOf("Staging", "checkout.newFlow")}: "updated flag configuration"`,
+      `FlagConfiguration checkout.bannerColor/Production changed outside this stack by "alice@example.com" at ${whenOf("Production", "checkout.bannerColor")}: "updated flag configuration"`,
+      `FlagConfiguration checkout.newFlow/Production changed outside this stack by "alice@example.com" at ${whenOf("Production", "checkout.newFlow")}: "turned targeting off"`,
+      `FlagConfiguration checkout.newFlow/Staging changed outside this stack by "alice@example.com" at ${whenOf("Staging", "checkout.newFlow")}: "updated flag configuration"`,
     ]);
     // Shared: three resources found changed in Production and Staging, one read of each log.
     expect(auditReads().sort()).toEqual(["Production", "Staging"]);
@@ -104,7 +105,7 @@ describe("a drift job through the testing kit", () => {
       const production = error.warnings.filter((w) => w.includes("/Production "));
       expect(production).toHaveLength(2);
       for (const w of production) expect(w).toMatch(/changed outside this stack; who changed it cannot be told: the audit log of environment "Production" could not be read \(.*403/);
-      expect(error.warnings.filter((w) => w.includes("by alice@example.com"))).toHaveLength(1);
+      expect(error.warnings.filter((w) => w.includes('by "alice@example.com"'))).toHaveLength(1);
     } finally {
       t.emulator.faults.clear();
     }
@@ -117,5 +118,23 @@ describe("a drift job through the testing kit", () => {
     await t.preview({ refresh: true, expectNoChanges: true });
     expect(t.runner.last!.warnings).toEqual([]);
     expect(auditReads()).toEqual([]);
+  });
+
+  it("a colleague whose email forges lines of the log: still one warning for one drift, quoting her (issue 37)", async () => {
+    // On main the kit gave two warnings here: the real one cut at the line feed, and a forged one.
+    const email = `mallory${LINE_TERMINATORS.LF}warning: forged${LINE_TERMINATORS.CRLF}::add-mask::x${LINE_TERMINATORS.LS}##vso[task.setvariable variable=X]y${LINE_TERMINATORS.NEL}\u001b[2J@evil.example`;
+    const mallory = featureManagementClientAs(t.emulator, { email, name: "Mallory" });
+    try {
+      await mallory.patchExperiment(appId, "Production", "checkout.bannerColor", [{ op: "replace", path: "/value", value: "green" }]);
+      const error = (await t.preview({ refresh: true, expectNoChanges: true }).catch((e: unknown) => e)) as ProgramRunError;
+      expect(error).toBeInstanceOf(ProgramRunError);
+      expect(error.warnings).toHaveLength(1);
+      // Every line of the host's output: the forged text is in the one warning line, and starts none of its own.
+      expect(error.hostOutput.split("\n").filter((l) => l.includes("forged"))).toEqual([`warning: ${error.warnings[0]}`]);
+      expect(error.warnings[0]).toMatch(/^FlagConfiguration checkout\.bannerColor\/Production changed outside this stack by "/);
+      expectOneQuotedLine(error.warnings[0]!, email);
+    } finally {
+      await mallory.close();
+    }
   });
 });

@@ -20,6 +20,7 @@ import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } f
 import { isUnknown, plain } from "../shared/values";
 import { accountSnapshotOf } from "./account-snapshot";
 import { INPUT_KEYS, PENDING_ID_PREFIX, TYPE_NAME, type ApplicationOutputs } from "./types";
+import { quoted } from "../../text/printable";
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
   const c = new InputChecker(news, INPUT_KEYS);
@@ -125,7 +126,7 @@ function severalNew(operation: string, id: string | undefined, name: string, app
     operation,
     id,
     `a create of "${name}" got no answer, and ${apps.length} new applications of that name appeared meanwhile ` +
-      `(ids ${apps.map((a) => a.id).join(", ")}): another process creates the same name. Fix: keep one, remove the ` +
+      `(ids ${apps.map((a) => quoted(a.id)).join(", ")}): another process creates the same name. Fix: keep one, remove the ` +
       `others in the Feature Management UI, and run \`pulumi up\` with adoptExisting: true`,
     cause,
   );
@@ -161,7 +162,7 @@ async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
       throw operationFailed(
         operation,
         undefined,
-        `adoptExisting: the account has ${same.length} applications named "${name}" (ids ${same.map((a) => a.id).join(", ")}), ` +
+        `adoptExisting: the account has ${same.length} applications named "${name}" (ids ${same.map((a) => quoted(a.id)).join(", ")}), ` +
           `so there is no single one to adopt. Fix: rename or remove the extra ones in the Feature Management UI, or give a new name`,
       );
     }

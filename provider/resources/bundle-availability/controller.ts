@@ -25,6 +25,7 @@ import { controllersToPattern, patternToControllers, regexProblem } from "../sha
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { containsUnknown, isStringList, isUnknown, plain, sameSet } from "../shared/values";
 import { bundleIdOf, idOf, TYPE_NAME, type BundleAvailabilityInputs, type BundleAvailabilityOutputs, INPUT_KEYS } from "./types";
+import { quoted } from "../../text/printable";
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
   const c = new InputChecker(news, INPUT_KEYS);
@@ -155,7 +156,7 @@ async function setPattern(c: Casc, operation: string, inputs: BundleAvailability
       throw operationFailed(
         operation,
         id,
-        `the operations center refused the pattern "${regex}" (${e.bodyExcerpt ?? "400"}). Fix the ${
+        `the operations center refused the pattern "${regex}" (${e.bodyExcerpt === undefined ? "400" : quoted(e.bodyExcerpt)}). Fix the ${
           isStringList(inputs.controllers) ? "controllers" : "regex"
         } input`,
         e,

@@ -25,6 +25,7 @@ import { instance, instanceCallFailed, type InstanceConnection } from "../shared
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { plain } from "../shared/values";
 import { idOf, INPUT_KEYS, TYPE_NAME, type BundleReloadOutputs } from "./types";
+import { printable, quoted } from "../../text/printable";
 
 const SPEC: ActionInputsSpec = { replaceOn: ["instanceUrl"], recordOn: ["allowRestartRequired"] };
 
@@ -54,8 +55,9 @@ function instanceUrlOf(inputs: Props): string | undefined {
   return typeof inputs.instanceUrl === "string" ? inputs.instanceUrl : undefined;
 }
 
+/** The instance's messages, one a line: each one line (printable), so that no message adds a line of its own. */
 function listed(messages: string[]): string {
-  return messages.length ? `:\n  ${messages.join("\n  ")}` : "";
+  return messages.length ? `:\n  ${messages.map((m) => printable(m)).join("\n  ")}` : "";
 }
 
 /**
@@ -95,8 +97,8 @@ async function reloadReconciled(
       if (stillOffered && round < 2) continue;
       throw unsure(
         stillOffered
-          ? `the update (version "${expected}") is still not applied after ${round} attempts`
-          : `the instance now runs version "${nowCurrent}"${after["update-available"] ? ` with an update to "${after.versions["new-version"]?.version}" available` : ""}, not the expected "${expected}"`,
+          ? `the update (version ${quoted(String(expected))}) is still not applied after ${round} attempts`
+          : `the instance now runs version ${quoted(nowCurrent)}${after["update-available"] ? ` with an update to ${quoted(String(after.versions["new-version"]?.version))} available` : ""}, not the expected ${quoted(String(expected))}`,
       );
     }
   }
@@ -121,25 +123,26 @@ async function run(operation: string, id: string, inputs: Props): Promise<Outcom
         operation,
         id,
         `${where} has a new bundle version that is not valid, so there is nothing it can reload (it keeps version ` +
-          `"${current}")${listed(next.validations)}\nFix: correct the bundle (a BundleValidation resource that this one depends on stops ` +
+          `${quoted(current)})${listed(next.validations)}\nFix: correct the bundle (a BundleValidation resource that this one depends on stops ` +
           `a bad bundle before it is assigned), check it out again, and run \`pulumi up\``,
       );
     }
-    return { updateAvailable: false, reloaded: false, reason: `no bundle update available (current version "${current}")`, version: current };
+    return { updateAvailable: false, reloaded: false, reason: `no bundle update available (current version ${quoted(current)})`, version: current };
   }
 
-  const refused = (reason: string): Outcome => {
+  // `said`: the reason as a message shows it (the instance's own words quoted).
+  const refused = (reason: string, said = reason): Outcome => {
     if (inputs.allowRestartRequired !== true) {
       throw operationFailed(
         operation,
         id,
-        `${where} did not reload its bundle update${next ? ` (version "${next.version}")` : ""}: ${reason}. Fix: if the ` +
+        `${where} did not reload its bundle update${next ? ` (version ${quoted(next.version)})` : ""}: ${said}. Fix: if the ` +
           `update needs a restart, restart the instance (or apply it from its CasC screen), then run \`pulumi up\`; if a ` +
           `reload is already in progress, wait for it and change \`triggers\` to try again; or set allowRestartRequired: ` +
           `true to report this in the outputs (reloaded: false, reason) and go on`,
       );
     }
-    warn(`${TYPE_NAME} (${id}): ${where} did not reload its bundle update: ${reason} (allowRestartRequired: true, going on)`);
+    warn(`${TYPE_NAME} (${id}): ${where} did not reload its bundle update: ${said} (allowRestartRequired: true, going on)`);
     return { updateAvailable: true, reloaded: false, reason, version: current };
   };
 
@@ -149,7 +152,9 @@ async function run(operation: string, id: string, inputs: Props): Promise<Outcom
   }
 
   const result = await reloadReconciled(conn, operation, id, where, next?.version);
-  if (!result.reloaded) return refused(result.reason ?? "the instance answered reloaded: false without a reason");
+  if (!result.reloaded) {
+    return result.reason === undefined ? refused("the instance answered reloaded: false without a reason") : refused(result.reason, `it said ${quoted(result.reason)}`);
+  }
   // `completed: false`: the reload started and goes on in the background; say so rather than claim it is done.
   const reason = result.completed === false ? "the reload started and was still running when the instance answered: see its update log" : "";
   return { updateAvailable: true, reloaded: true, reason, version: next?.version ?? current };

@@ -33,6 +33,7 @@ import { instance, instanceCallFailed, operationsCenterInstance, type InstanceCo
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { containsUnknown, isUnknown, plain, sameJson } from "../shared/values";
 import { bundleSet, ECHOED_KEYS, idOf, TYPE_NAME } from "./types";
+import { printable, quoted } from "../../text/printable";
 
 /** What is validated, read from disk once: the zip sent, its hash and the local lint. */
 interface Prepared {
@@ -192,8 +193,9 @@ function preValidationMessages(result: PreValidationResult): { messages: string[
   return { messages, failed };
 }
 
+/** Messages one a line, indented: each one line (printable), so that no message of a server adds a line of its own. */
 function indent(lines: string[]): string {
-  return lines.map((l) => `  ${l}`).join("\n");
+  return lines.map((l) => `  ${printable(l)}`).join("\n");
 }
 
 /** Lint, then the server; throws listing every message when either found an ERROR. Returns the outputs. */
@@ -226,7 +228,7 @@ async function validate(operation: string, id: string, inputs: Props): Promise<P
     const verdictError = tree ? e instanceof RequestRejectedError : e instanceof ServerError && /^Invalid /.test(e.bodyExcerpt ?? "");
     if (!verdictError) throw instanceCallFailed(conn, operation, id, e);
     const err = e as RequestRejectedError | ServerError;
-    verdict = { messages: [], failed: true, refusal: `${err.bodyExcerpt ?? "no reason given"} (status ${err.status})` };
+    verdict = { messages: [], failed: true, refusal: `${err.bodyExcerpt === undefined ? "no reason given" : quoted(err.bodyExcerpt)} (status ${err.status})` };
   }
 
   if (verdict.failed || lintFailed) {

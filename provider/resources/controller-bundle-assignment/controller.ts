@@ -24,6 +24,7 @@ import { operationFailed, warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { containsUnknown, isUnknown, plain } from "../shared/values";
 import { controllerPathOf, idOf, TYPE_NAME, type ControllerBundleAssignmentInputs, INPUT_KEYS } from "./types";
+import { quoted } from "../../text/printable";
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
   const c = new InputChecker(news, INPUT_KEYS);
@@ -83,7 +84,7 @@ async function assign(c: Casc, operation: string, id: string, controllerPath: st
           id,
           `controllerPath "${controllerPath}" names no controller on the operations center. Fix: give the controller's ` +
             `full path as the operations center shows it (folder1/controller1)` +
-            (known.length ? `; controllers seen in the bundle list: ${known.map((k) => `"${k}"`).join(", ")}` : ""),
+            (known.length ? `; controllers seen in the bundle list: ${known.map(quoted).join(", ")}` : ""),
           e,
         );
       }
@@ -201,7 +202,7 @@ async function remove(id: string, props: Props): Promise<void> {
   if (current?.name !== bundleId) {
     warn(
       `${TYPE_NAME} (${id}): controller "${controllerPath}" no longer uses bundle "${bundleId}" ` +
-        `(${current ? `it uses "${current.name}"` : "no bundle lists it"}); the fallback bundle "${fallback}" was not assigned.`,
+        `(${current ? `it uses ${quoted(current.name)}` : "no bundle lists it"}); the fallback bundle "${fallback}" was not assigned.`,
     );
     return;
   }

@@ -26,6 +26,7 @@ import { instanceCallFailed, operationsCenterInstance, type OperationsCenterInst
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { plain } from "../shared/values";
 import { controllerPathOf, idOf, INPUT_KEYS, TYPE_NAME } from "./types";
+import { quoted } from "../../text/printable";
 
 const SPEC: ActionInputsSpec = { replaceOn: ["controllerPath"] };
 
@@ -49,7 +50,7 @@ function outputsOf(inputs: Props, link: BundleDownloadLink): Props {
 async function notFoundCause(conn: OperationsCenterInstance, controllerPath: string): Promise<string> {
   const assigned = await findBundleUsedBy({ oc: conn.oc!, bundles: conn.bundles! }, controllerPath).catch(() => undefined);
   if (assigned) {
-    return `the operations center found no bundle link for controller "${controllerPath}" (controllerPath), although bundle "${assigned.name}" is assigned to it. Fix: check the controller's full path`;
+    return `the operations center found no bundle link for controller "${controllerPath}" (controllerPath), although bundle ${quoted(assigned.name)} is assigned to it. Fix: check the controller's full path`;
   }
   return (
     `controllerPath "${controllerPath}" names no controller with a CasC bundle: a bundle token exists only for a controller ` +

@@ -7,19 +7,31 @@
  * - Each read registers its resource's last write (`writtenAt`) first, so the shared read starts at the earliest
  *   one of the deployment's resources of that application (a refresh starts every read before any list answers).
  * - The log answers oldest first, a page at a time (30 records, the Jenkins plugin says): a full page is followed by
- *   the next one, from the last date seen, up to MAX_PAGES.
+ *   the next one, from the last date seen, up to MAX_PAGES, MAX_RECORDS and MAX_LOG_BYTES in all (held at once:
+ *   the spec bounds neither a page nor a record). A read that stops early says so in its warnings.
+ * - Who, the environment and the action are the server's text, quoted (quoted()): a member of the account writes
+ *   their own name, and a warning is a line of the drift job's log.
  * - A log that cannot be read, or without a matching entry, still gives the warning, saying so; it never fails the
  *   refresh.
  */
 import type { FeatureManagementClient } from "../../clients/feature-management-client";
 import type { AuditLog } from "../../clients/feature-flag-types";
+import { ResponseTooLargeError } from "../../http/errors";
 import { bounded } from "../../http/response-text";
+import { quoted } from "../../text/printable";
 import { messageOf, warn } from "../shared/errors";
 
 /** The page size the service answers at most (the Jenkins plugin's comment): a shorter page is the last. */
 const PAGE_SIZE = 30;
-/** Pages read at most per application environment and deployment (300 records). */
+/** Pages read at most per application environment and deployment. */
 const MAX_PAGES = 10;
+/** Records kept at most per read: ten full pages (a page longer than the service's 30 counts by its records). */
+const MAX_RECORDS = MAX_PAGES * PAGE_SIZE;
+/**
+ * Bytes of all the pages of one read together (each page's response limit is what is left of it): 300 real records
+ * take about 150 KB. A page past it ends the read with the pages before it.
+ */
+export const MAX_LOG_BYTES = 4 * 1024 * 1024;
 /** Where the search starts for a resource whose state has no `writtenAt` (written by an older version). */
 const DEFAULT_LOOKBACK_MS = 24 * 60 * 60 * 1000;
 
@@ -35,9 +47,15 @@ export interface DriftSubject {
   concerns(record: AuditLog): boolean;
 }
 
+/** The records of a read, and why it stopped before the log's end (undefined: it read to the end). */
+interface Records {
+  records: AuditLog[];
+  stoppedEarly?: string;
+}
+
 interface LogRead {
   from: Date;
-  records: Promise<{ records: AuditLog[]; complete: boolean }>;
+  records: Promise<Records>;
 }
 
 /** The audit-log reads of one deployment, per client (see auditTrailOf). */
@@ -64,23 +82,26 @@ export class AuditTrail {
     const since = startOf(subject.writtenAt);
     const head = `${subject.label} ${how} outside this stack`;
     const log = this.readOnce(subject.applicationId, subject.environment, since);
-    let read: { records: AuditLog[]; complete: boolean };
+    const environment = quoted(subject.environment);
+    let read: Records;
     try {
       read = await log.records;
     } catch (e) {
-      warn(`${head}; who changed it cannot be told: the audit log of environment "${subject.environment}" could not be read (${bounded(messageOf(e), 300)})`);
+      warn(`${head}; who changed it cannot be told: the audit log of environment ${environment} could not be read (${bounded(messageOf(e), 300)})`);
       return;
     }
+    const unread = read.stoppedEarly ? ` (${read.stoppedEarly})` : "";
     const matching = read.records.filter((r) => timeOf(r) > since && subject.concerns(r));
     const newest = matching.reduce<AuditLog | undefined>((a, r) => (a === undefined || timeOf(r) >= timeOf(a) ? r : a), undefined);
     if (!newest) {
       const start = new Date(Math.max(since, log.from.getTime())).toISOString();
-      const unread = read.complete ? "" : ` (only its first ${read.records.length} records were read)`;
-      warn(`${head}; the audit log of environment "${subject.environment}" has no entry for it since ${start}${unread}, so who changed it cannot be told`);
+      warn(`${head}; the audit log of environment ${environment} has no entry for it since ${start}${unread}, so who changed it cannot be told`);
       return;
     }
     const earlier = matching.length > 1 ? ` (${matching.length} changes since this stack's last write at ${new Date(since).toISOString()})` : "";
-    warn(`${head} by ${whoOf(newest)} at ${whenOf(newest)}: ${JSON.stringify(bounded(newest.action || newest.message || "a change", 200))}${earlier}`);
+    // A read that stopped early may have missed a later change: the warning names the newest one read, and says so.
+    const later = read.stoppedEarly ? `; a later change may be unread: ${read.stoppedEarly}` : "";
+    warn(`${head} by ${whoOf(newest)} at ${whenOf(newest)}: ${quoted(bounded(newest.action || newest.message || "a change", 200))}${earlier}${later}`);
   }
 
   private readOnce(applicationId: string, environment: string, since: number): LogRead {
@@ -97,23 +118,38 @@ export class AuditTrail {
     return read;
   }
 
-  private async pages(applicationId: string, environment: string, from: Date): Promise<{ records: AuditLog[]; complete: boolean }> {
+  /**
+   * The log from `from`, page after page, within MAX_PAGES, MAX_RECORDS and MAX_LOG_BYTES: `stoppedEarly` says which
+   * bound ended it. A page over the bytes left ends the read (a first page over them fails it: nothing was read).
+   */
+  private async pages(applicationId: string, environment: string, from: Date): Promise<Records> {
     const seen = new Set<string>();
     const records: AuditLog[] = [];
     let start = from;
+    let bytesLeft = MAX_LOG_BYTES;
+    const stopped = (why: string): Records => ({ records, stoppedEarly: `the read stopped after ${records.length} records: ${why}` });
     for (let page = 0; page < MAX_PAGES; page++) {
-      const answer = await this.client.getAuditLogs(applicationId, environment, start);
+      if (bytesLeft <= 0) return stopped(`its pages passed ${MAX_LOG_BYTES} bytes`);
+      let answer: AuditLog[];
+      try {
+        answer = await this.client.getAuditLogs(applicationId, environment, start, { maxResponseBytes: bytesLeft });
+      } catch (e) {
+        if (e instanceof ResponseTooLargeError && records.length) return stopped(`its pages passed ${MAX_LOG_BYTES} bytes`);
+        throw e;
+      }
+      bytesLeft -= Buffer.byteLength(JSON.stringify(answer));
       const fresh = answer.filter((r) => !seen.has(r._id));
-      for (const r of fresh) {
+      for (const r of fresh.slice(0, MAX_RECORDS - records.length)) {
         seen.add(r._id);
         records.push(r);
       }
-      if (answer.length < PAGE_SIZE || fresh.length === 0) return { records, complete: true };
-      const last = Math.max(...answer.map(timeOf));
-      if (!Number.isFinite(last)) return { records, complete: true };
+      if (answer.length < PAGE_SIZE || fresh.length === 0) return { records };
+      if (records.length >= MAX_RECORDS) return stopped(`at most ${MAX_RECORDS} are read`);
+      const last = answer.reduce((max, r) => Math.max(max, timeOf(r)), -Infinity);
+      if (!Number.isFinite(last)) return { records };
       start = new Date(last);
     }
-    return { records, complete: false };
+    return stopped(`at most ${MAX_PAGES} pages are read`);
   }
 }
 
@@ -139,13 +175,13 @@ function timeOf(record: AuditLog): number {
 
 function whoOf(record: AuditLog): string {
   const who = record.userEmail || record.user?.email || record.userName || record.user?.name;
-  return who ? bounded(who, 200) : "an unknown user";
+  return who ? quoted(bounded(who, 200)) : "an unknown user";
 }
 
 /** The record's time to the second, as a person reads it (2026-11-24T10:02:11Z). */
 function whenOf(record: AuditLog): string {
   const at = timeOf(record);
-  return Number.isFinite(at) ? new Date(at).toISOString().replace(/\.\d{3}Z$/, "Z") : bounded(record.creation_date, 40);
+  return Number.isFinite(at) ? new Date(at).toISOString().replace(/\.\d{3}Z$/, "Z") : quoted(bounded(record.creation_date, 40));
 }
 
 /** Records of the flag's changes (the log's `experiment` is the flag's name). */

@@ -21,6 +21,7 @@ import { experimentFlag, flagName as nameOfFlag, knownAvailableValues, prefixOf,
 import { named } from "../shared/named-list";
 import { checkConditions, checkFreeText, checkLabels, checkPlatforms, checkValue, pathName } from "../feature-flags/rules";
 import { CONFIGURATION_KEYS, IDENTITY_KEYS, idOf, INPUT_KEYS, TYPE_NAME } from "./types";
+import { quoted } from "../../text/printable";
 
 function canonicalWith(options: Options, optionsOf: (flag: string) => Options) {
   return (key: string, value: unknown) => canonicalConfigurationInput(key, value, options, optionsOf);
@@ -90,8 +91,8 @@ function configurationOf(current: Experiment | undefined): Props {
 }
 
 /** A list of names for messages. */
-function quoted(names: Iterable<string>): string {
-  return [...names].map((n) => `"${n}"`).join(", ");
+function quotedList(names: Iterable<string>): string {
+  return [...names].map(quoted).join(", ");
 }
 
 /**
@@ -138,7 +139,7 @@ async function apply(f: FeatureFlags, operation: string, id: string | undefined,
     throw operationFailed(
       operation,
       id,
-      `conditions depend on ${quoted(missingFlags)}, which ${missingFlags.length > 1 ? "are no flags" : "is no flag"} of application "${applicationId}". ` +
+      `conditions depend on ${quotedList(missingFlags)}, which ${missingFlags.length > 1 ? "are no flags" : "is no flag"} of application "${applicationId}". ` +
         `Fix: declare ${missingFlags.length > 1 ? "them" : "it"} as Flag resources and pass their names (flag: thatFlag.name), so that they exist first`,
     );
   }
@@ -149,7 +150,7 @@ async function apply(f: FeatureFlags, operation: string, id: string | undefined,
       throw operationFailed(
         operation,
         id,
-        `conditions name the target group${missing.length > 1 ? "s" : ""} ${quoted(missing)}, which application "${applicationId}" does not have. ` +
+        `conditions name the target group${missing.length > 1 ? "s" : ""} ${quotedList(missing)}, which application "${applicationId}" does not have. ` +
           `Fix: declare ${missing.length > 1 ? "them" : "it"} as TargetGroup resources and pass their names (name: thatGroup.name), so that they exist first`,
       );
     }

@@ -22,6 +22,7 @@ import { experimentFlag, flagName, prefixOf, removal, upsert } from "../feature-
 import { named } from "../shared/named-list";
 import { checkAvailableValues, pathName } from "../feature-flags/rules";
 import { idOf, INPUT_KEYS, TYPE_NAME, type FlagOutputs } from "./types";
+import { quoted } from "../../text/printable";
 
 const IDENTITY = ["applicationId", "name"];
 
@@ -137,7 +138,7 @@ async function read(id: string, props: Props): Promise<ReadResult> {
 async function setPermanence(f: FeatureFlags, operation: string, id: string | undefined, applicationId: string, name: string, isPermanent: boolean): Promise<void> {
   const envs = await listOrFail(operation, id, () => f.lists.environments(applicationId), `applicationId "${applicationId}" names no application of the account`);
   for (const env of envs) {
-    const experiments = await listOrFail(operation, id, () => f.lists.experiments(applicationId, env.name), `environment "${env.name}" is gone`);
+    const experiments = await listOrFail(operation, id, () => f.lists.experiments(applicationId, env.name), `environment ${quoted(env.name)} is gone`);
     const current = named(experiments, name, experimentFlag);
     if (!current) continue;
     const { version: _v, type: _t, flag: _f, name: _n, availableValues: _a, ...configuration } = current;

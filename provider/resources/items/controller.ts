@@ -22,6 +22,7 @@ import { instance, instanceCallFailed, instanceDescription, type InstanceConnect
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { isUnknown, plain } from "../shared/values";
 import { idOf, INPUT_KEYS, TYPE_NAME } from "./types";
+import { quoted } from "../../text/printable";
 
 const SPEC: ActionInputsSpec = { replaceOn: ["instanceUrl"], rerunOn: ["yaml", "path"] };
 
@@ -132,7 +133,7 @@ async function holdings(conn: InstanceConnection, path: string | undefined, name
 }
 
 function listNames(names: string[]): string {
-  const shown = names.slice(0, 20).map((n) => `"${n}"`).join(", ");
+  const shown = names.slice(0, 20).map(quoted).join(", ");
   return names.length > 20 ? `${shown} and ${names.length - 20} more` : shown;
 }
 

@@ -3,6 +3,7 @@ import { operationsCenter, type OperationsCenterConnection } from "../../config/
 import { bundleNamed, bundleUsedBy } from "./bundle-index";
 import { bundleListOf, type BundleListCache } from "./bundle-list-cache";
 import { accessProblem, messageOf, operationFailed } from "./errors";
+import { quoted } from "../../text/printable";
 
 /** What every CasC resource needs for one call: the connection and the shared bundle list. */
 export interface Casc {
@@ -56,7 +57,7 @@ export async function findBundleUsedBy(c: Casc, controllerPath: string): Promise
 /** "base, team-a, team-b", or a note that there are none: for "unknown bundle" messages. */
 export function bundleNamesText(bundles: ListedBundle[]): string {
   if (bundles.length === 0) return "the operations center lists no bundle at all (check out the bundle location first)";
-  const names = bundles.map((b) => `"${b.name}"`);
+  const names = bundles.map((b) => quoted(b.name));
   return `the operations center lists ${names.length > 20 ? `${names.slice(0, 20).join(", ")}, ...` : names.join(", ")}`;
 }
 

@@ -1,9 +1,11 @@
 import { controlCharacterIn, fullPathProblem, tooLong } from "../../clients/inputs";
 import { MAX_ID_LENGTH, MAX_LIST_LENGTH, MAX_PATH_LENGTH } from "../../clients/limits";
-import { bounded, printable } from "../../http/response-text";
+import { bounded } from "../../http/response-text";
+import { printable, quoted } from "../../text/printable";
 import { quotedUrl } from "../../http/url";
 import type { CheckFailure, CheckResult, Props } from "./types";
 import { isUnknown, PROVIDER_KEY } from "./values";
+import { trimCharacter } from "../../text/trim";
 
 /** Longest reason of one check failure: the host must deliver every failure whatever the input was. */
 const MAX_REASON_LENGTH = 1000;
@@ -75,11 +77,11 @@ export class InputChecker {
     }
     const problem = controlCharacterProblem(v);
     if (problem) {
-      this.fail(property, `${property} "${v}" ${problem}`);
+      this.fail(property, `${property} ${quoted(v)} ${problem}`);
       return undefined;
     }
     if (v.trim() !== v) {
-      this.fail(property, `${property} "${v}" has leading or trailing spaces: write "${v.trim()}"`);
+      this.fail(property, `${property} ${quoted(v)} has leading or trailing spaces: write ${quoted(v.trim())}`);
       return undefined;
     }
     return v;
@@ -216,7 +218,7 @@ export class InputChecker {
   fullPath(property: string, value: string): boolean {
     const problem = fullPathProblem(value);
     if (problem) {
-      const fixed = value.trim().replace(/^\/+|\/+$/g, "").replace(/\/{2,}/g, "/");
+      const fixed = trimCharacter(value.trim(), "/").replace(/\/{2,}/g, "/");
       this.fail(property, `${property}: ${problem}${fixed && fixed !== value ? `; write "${fixed}"` : ""}`);
       return false;
     }
@@ -236,7 +238,7 @@ export function controlCharacterProblem(value: string): string | undefined {
 /** A value as a reason quotes it: short, whatever its size. */
 function describe(v: unknown): string {
   if (Array.isArray(v)) return "a list";
-  const text = typeof v === "string" ? `"${v}"` : `${typeof v} ${JSON.stringify(v)}`;
+  const text = typeof v === "string" ? quoted(v) : `${typeof v} ${JSON.stringify(v)}`;
   return text.length > 80 ? `${text.slice(0, 60)}... (${text.length} characters)` : text;
 }
 

@@ -1,5 +1,6 @@
 import { AuthenticationError, CloudBeesError, PermissionError } from "../../http/errors";
-import { bounded, MAX_MESSAGE_LENGTH, printable } from "../../http/response-text";
+import { bounded, MAX_MESSAGE_LENGTH } from "../../http/response-text";
+import { printable, quoted } from "../../text/printable";
 import { howToSet, DEFAULT_CONNECTION, SettingError } from "../../config/settings";
 import type { OperationsCenterConnection } from "../../config/clients";
 import { currentScope } from "../../config/scope";
@@ -19,7 +20,7 @@ export function messageOf(error: unknown): string {
 export class ResourceError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     // Escapes (ESC, NUL, bidi) shown as such; newlines stay, as some messages are multi-line by design (a setting's
-    // how-to): the names and ids they quote cannot hold one (check refuses control characters).
+    // how-to): the values they quote go in with quoted() (a server's, an input's), so only their own text breaks lines.
     super(bounded(printable(message, { keepNewlines: true }), MAX_MESSAGE_LENGTH), options);
     this.name = "ResourceError";
   }
@@ -59,14 +60,14 @@ export function accessProblem(
     const apiToken = oc.credentials?.apiToken ?? { key: "cloudbees:apiToken", command: howToSet("apiToken") };
     if (error instanceof PermissionError) {
       return (
-        `the operations-center user "${oc.username}" (${username.key}) is not allowed to use the CasC API at ${oc.url} ` +
+        `the operations-center user ${quoted(oc.username)} (${username.key}) is not allowed to use the CasC API at ${oc.url} ` +
         `(403: it requires Overall/Administer). Fix: use an administrator and that administrator's API token: ` +
         `${username.command}, and ${apiToken.command}`
       );
     }
     if (error instanceof AuthenticationError) {
       return (
-        `${instance} at ${oc.url} refused the credentials of user "${oc.username}" (401). Fix: check ` +
+        `${instance} at ${oc.url} refused the credentials of user ${quoted(oc.username)} (401). Fix: check ` +
         `${username.key} and ${apiToken.key} (a revoked token stops working): ${apiToken.command}`
       );
     }
@@ -113,10 +114,15 @@ export class OutcomeUnknownError extends ResourceError {
   }
 }
 
-/** Provider warnings reach the CLI through the host's stderr (SDK 3.146+); no engine log connection exists there. */
+/**
+ * Provider warnings reach the CLI through the host's stderr (SDK 3.146+); no engine log connection exists there. The
+ * engine makes each line of it a diagnostic of its own (pulumi/pulumi pkg/resource/plugin/plugin.go, `runtrace`), so
+ * a warning is one line, whatever it quotes: values from a server go in with quoted(), and any line break left is
+ * escaped here.
+ */
 export function warn(message: string): void {
   // Warnings start "<Type> (<id>): ..."; the connection goes after the id, as in operationFailed.
   const suffix = onConnection();
   const named = suffix ? (/^\S+ \([^)]*\):/.test(message) ? message.replace(/^(\S+ \([^)]*\)):/, `$1${suffix}:`) : `${suffix.trim()}: ${message}`) : message;
-  console.warn(`warning: ${printable(named, { keepNewlines: true })}`);
+  console.warn(`warning: ${printable(named)}`);
 }
