@@ -51,6 +51,11 @@ export interface RequestSpec {
   secretBody?: boolean;
   /** A redirect (3xx) is its success: Jenkins answers an action (stopAction, doDelete) by sending the browser on. */
   redirectIsSuccess?: boolean;
+  /**
+   * A 2xx body that is not JSON is the answer itself, as one string, checked by the schema like a JSON string: an
+   * endpoint that answers a bare value (the feature-flag service's E2 answers the new environment's key).
+   */
+  bareTextAnswer?: boolean;
 }
 
 /** How one service authenticates and what to tell users when it refuses. */
@@ -114,8 +119,11 @@ export class HttpClient {
     try {
       value = JSON.parse(text);
     } catch {
-      throw this.unexpected(spec, response.status, "", `the body is not JSON: ${this.redactor.redact(lookOfNonJson(text))}`, text);
+      if (!spec.bareTextAnswer) throw this.unexpected(spec, response.status, "", `the body is not JSON: ${this.redactor.redact(lookOfNonJson(text))}`, text);
+      value = text.trim();
     }
+    // A bare key of decimal digits parses as a JSON number, and would lose digits as one: it is text.
+    if (spec.bareTextAnswer && typeof value === "number") value = text.trim();
     // Tokens and link files this response carries are never quoted by a later error of this client.
     this.redactor.learn(secretValues(value));
     const parsed = builtOnce(schema).safeParse(value);

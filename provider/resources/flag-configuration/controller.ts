@@ -16,7 +16,7 @@ import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } f
 import { isStringList, plain, sameJson } from "../shared/values";
 import { canonicalConfigurationInput, DEFAULT_AVAILABLE_VALUES, type Options } from "../feature-flags/canonical";
 import { concernsFlag } from "../feature-flags/audit-trail";
-import { changedKeys, declared, deleteOrFail, driftedKeys, featureFlags, listOrFail, listOrGone, pick, replacedKeys, sameIdentity, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
+import { changedKeys, configurationOf, declared, deleteOrFail, driftedKeys, featureFlags, listOrFail, listOrGone, pick, replacedKeys, sameIdentity, unreadableFailure, warnChecked, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
 import { experimentFlag, flagName as nameOfFlag, knownAvailableValues, prefixOf, removal, upsert } from "../feature-flags/lists";
 import { named } from "../shared/named-list";
 import { checkConditions, checkFreeText, checkLabels, checkPlatforms, checkValue, pathName } from "../feature-flags/rules";
@@ -29,6 +29,7 @@ function canonicalWith(options: Options, optionsOf: (flag: string) => Options) {
 /** The rules of the configuration inputs, against the flag's available values when known. */
 function checkConfiguration(c: InputChecker, news: Props, options: Options, optionsOf: (flag: string) => Options): void {
   c.boolean("enabled", { required: false });
+  c.boolean("archived", { required: false });
   checkFreeText(c, "description", news.description);
   if (declared(news, "stickinessProperty")) c.text("stickinessProperty", { required: false, example: "rox.distinct_id" });
   checkLabels(c, "labels", news.labels);
@@ -45,6 +46,7 @@ async function check(_olds: Props, news: Props): Promise<CheckResult> {
   // Available values are known here only from a list this process already read (check sends no request).
   const known = (name: string | undefined) => (applicationId && name ? knownAvailableValues(applicationId, name) : undefined);
   checkConfiguration(c, news, known(flag), known);
+  warnChecked(c, `${TYPE_NAME} "${String(news.flag)}" in "${String(news.environment)}"`);
   return c.result();
 }
 
@@ -82,13 +84,6 @@ function references(inputs: Props): { groups: Set<string>; flags: Set<string> } 
   return { groups, flags };
 }
 
-/** The service's configuration without the fields X3 takes from elsewhere (identity, type, the flag's values). */
-function configurationOf(current: Experiment | undefined): Props {
-  if (!current) return {};
-  const { version: _v, type: _t, flag: _f, name: _n, availableValues: _a, ...rest } = current;
-  return rest;
-}
-
 /** A list of names for messages. */
 function quoted(names: Iterable<string>): string {
   return [...names].map((n) => `"${n}"`).join(", ");
@@ -114,6 +109,8 @@ async function apply(f: FeatureFlags, operation: string, id: string | undefined,
   );
   const flags: Flag[] = (await listOrFail(operation, id, () => f.lists.appFlags(applicationId), noApplication)) ?? [];
   const flag = named(flags, flagName, nameOfFlag);
+  const unreadableFlag = flag ? undefined : await f.lists.unreadable("flags", applicationId, flagName);
+  if (unreadableFlag) throw unreadableFailure(operation, id, `flag "${flagName}"`, unreadableFlag);
   if (!flag) {
     throw operationFailed(
       operation,
@@ -123,6 +120,10 @@ async function apply(f: FeatureFlags, operation: string, id: string | undefined,
     );
   }
   const options: FlagOption[] = flag.availableValues ?? DEFAULT_AVAILABLE_VALUES;
+  const current = named(experiments, flagName, experimentFlag);
+  // Written whole over what the service holds: a configuration it holds that cannot be read cannot be kept.
+  const unreadable = current ? undefined : await f.lists.unreadable("experiments", applicationId, flagName, environment);
+  if (unreadable) throw unreadableFailure(operation, id, configurationText(flagName, environment), unreadable);
   const optionsOf = (name: string): Options => {
     const named_ = named(flags, name, nameOfFlag);
     return named_ ? (named_.availableValues ?? DEFAULT_AVAILABLE_VALUES) : undefined;
@@ -155,13 +156,11 @@ async function apply(f: FeatureFlags, operation: string, id: string | undefined,
     }
   }
 
-  const current = named(experiments, flagName, experimentFlag);
   const canonical = canonicalWith(options, optionsOf);
   const differs = CONFIGURATION_KEYS.some((k) => declared(inputs, k) && !sameJson(canonical(k, inputs[k]), canonical(k, current?.[k])));
   if (current && !differs) return outputsOf(inputs, inputs);
 
   const given = pick(inputs, CONFIGURATION_KEYS);
-  if (typeof given.labels === "string") given.labels = [given.labels];
   const request = { ...configurationOf(current), ...given, type: "experiment", flag: flagName, name: flagName, availableValues: options } as ExperimentRequest;
   await writeOrFail(
     f,
@@ -172,6 +171,10 @@ async function apply(f: FeatureFlags, operation: string, id: string | undefined,
     [prefixOf("experiments", applicationId, environment), prefixOf("flags", applicationId)],
   );
   return outputsOf(inputs, inputs);
+}
+
+function configurationText(flag: string, environment: string): string {
+  return `the configuration of flag "${flag}" in environment "${environment}"`;
 }
 
 function identityOf(props: Props): { applicationId: string; environment: string; flag: string } {
@@ -193,6 +196,8 @@ async function read(id: string, props: Props): Promise<ReadResult> {
   const experiments = await listOrGone(operation, id, () => f.lists.experiments(applicationId, environment));
   const current = experiments && named(experiments, flag, experimentFlag);
   const subject = { label: `${TYPE_NAME} ${flag}/${environment}`, applicationId, environment, writtenAt: props.writtenAt, concerns: concernsFlag(flag) };
+  const unreadable = experiments && !current ? await f.lists.unreadable("experiments", applicationId, flag, environment) : undefined;
+  if (unreadable) throw unreadableFailure(operation, id, configurationText(flag, environment), unreadable);
   if (!current) {
     if (experiments) await f.audit.report(subject, "removed");
     return {};
