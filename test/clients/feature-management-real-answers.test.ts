@@ -11,27 +11,29 @@ describe("E2 (PUT .../environments/key) under each reading of its answer", () =>
   // application/json; axios gives a JSON string and a bare text alike. The reading environmentKeyBody plays each form.
   const forms = listReadings().find((r) => r.name === "environmentKeyBody")!.values as string[];
   it.each(forms)("environmentKeyBody=%s: the environment with its key, the same key the service lists", async (form) => {
-    const s = await startFlagSetup({ readings: { environmentKeyBody: form as "json-string" } });
+    const under = await startFlagSetup({ readings: { environmentKeyBody: form as "json-string" } });
     try {
-      const app = await s.newApplication();
-      const env = await s.client.createEnvironment(app, { name: "QA", description: "QA Environment" });
-      const held = s.emu.state.environments(app).find((e) => e.name === "QA")!;
+      const id = await under.newApplication();
+      const env = await under.client.createEnvironment(id, { name: "QA", description: "QA Environment" });
+      const held = under.emu.state.environments(id).find((e) => e.name === "QA")!;
       expect(env).toEqual({ name: "QA", key: held.key, description: "QA Environment" });
       expect(held.key).toMatch(/^[0-9a-f]{24}$/);
     } finally {
-      await s.close();
+      await under.close();
     }
   });
 });
 
+// One emulator for the cases below, whose answers are injected faults.
+let s: FlagSetup;
+let app: string;
+beforeAll(async () => {
+  s = await startFlagSetup();
+  app = await s.newApplication();
+});
+afterAll(async () => s.close());
+
 describe("bare keys the client reads, and answers it refuses", () => {
-  let s: FlagSetup;
-  let app: string;
-  beforeAll(async () => {
-    s = await startFlagSetup();
-    app = await s.newApplication();
-  });
-  afterAll(async () => s.close());
   const inject = (body: string, type: string) =>
     s.emu.faults.inject({ method: "PUT", path: `${appPath(app)}/environments/key`, status: 200, body, headers: { "content-type": type } });
 
@@ -58,14 +60,6 @@ describe("bare keys the client reads, and answers it refuses", () => {
 });
 
 describe("lists read item by item: one record the client cannot read hides none of the others", () => {
-  let s: FlagSetup;
-  let app: string;
-  beforeAll(async () => {
-    s = await startFlagSetup();
-    app = await s.newApplication();
-  });
-  afterAll(async () => s.close());
-
   it("experiments: the readable ones, and the unreadable one named by its flag with the field and why", async () => {
     const body = [
       { type: "experiment", flag: "a", value: true },
