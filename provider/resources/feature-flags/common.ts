@@ -4,7 +4,7 @@ import { NotFoundError } from "../../http/errors";
 import { accessProblem, messageOf, operationFailed, warn } from "../shared/errors";
 import type { InputChecker } from "../shared/check";
 import type { Experiment } from "../../clients/feature-flag-types";
-import type { UnreadableItem } from "../../clients/readable-list";
+import type { UnreadableItem } from "../../clients/feature-flag-types";
 import type { Props } from "../shared/types";
 import { containsUnknown, isUnknown, sameJson } from "../shared/values";
 import { providerState } from "../../config/state";
