@@ -4,7 +4,8 @@
  * - an option is matched to the flag's available values (`"true"` is `true` on a boolean flag, `"3"` is `3` on a
  *   number flag);
  * - a percentage split `[{option, percentage}]` is a set by option, percentage default 100; a schedule
- *   `[{from, percentage}]` is ordered by time, dates compared as instants; `[]` is null (no value: the code's default);
+ *   `[{from, percentage, option}]` is ordered by time, dates compared as instants, option default true; `[]` is null
+ *   (no value: the code's default);
  * - a condition chain is ordered (if / else-if: the first match wins); inside a condition, a group's operator
  *   defaults to "or" and its name (a string or a list) is a set of names; an `in-array` operand is a set;
  * - labels and available values are sets; platforms are a set by name;

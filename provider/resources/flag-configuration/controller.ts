@@ -3,10 +3,10 @@
  *
  * | operation | calls | notes |
  * |---|---|---|
- * | check | nothing | names usable in URL paths; values, splits, schedules, conditions and operands well formed; values among the flag's available values when a list of this process already knows them |
+ * | check | nothing | names usable in URL paths; values, splits, schedules, conditions and operands well formed; a boolean flag's values true or false when a list of this process already knows them; every form the service wrote passes, the odd ones with a warning |
  * | diff | nothing | applicationId, environment or flag change replaces (when none changes, as on a connection change, the old configuration is removed first: deleteBeforeReplace); the given configuration inputs compared in canonical form (conditions ordered, labels a set, ...) |
  * | create, update | the shared GET .../{environment}/experiments, GET .../environments and GET .../{first environment}/flags (and GET .../target-groups when a condition names a group); PUT .../{environment}/experiments only when a given input differs from what the service holds | the body is the service's configuration with the given inputs laid over it (PUT replaces it whole); values and references checked before any write |
- * | read | the shared GET .../{environment}/experiments | not configured there any more (or the environment gone): dropped |
+ * | read | the shared GET .../{environment}/experiments | not configured there any more (or the environment gone): dropped; in the list but unreadable: this resource fails, naming flag, environment and field |
  * | delete | DELETE .../{environment}/experiments/{flag} | the flag stays (the legacy rule); already gone: nothing to do |
  */
 import type { Experiment, ExperimentRequest, Flag, FlagOption } from "../../clients/feature-flag-types";
