@@ -3,8 +3,7 @@ import { featureManagement, type FeatureManagementConnection } from "../../confi
 import { NotFoundError } from "../../http/errors";
 import { accessProblem, messageOf, operationFailed, warn } from "../shared/errors";
 import type { InputChecker } from "../shared/check";
-import type { Experiment } from "../../clients/feature-flag-types";
-import type { UnreadableItem } from "../../clients/feature-flag-types";
+import type { Experiment, UnreadableItem } from "../../clients/feature-flag-types";
 import type { Props } from "../shared/types";
 import { containsUnknown, isUnknown, sameJson } from "../shared/values";
 import { providerState } from "../../config/state";
