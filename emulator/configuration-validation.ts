@@ -80,6 +80,7 @@ function readOption(value: unknown, field: string, flag: FlagRecord): FlagOption
   if (typeof value !== "string" && (typeof value !== "number" || !Number.isFinite(value)) && (typeof value !== "boolean" || !boolean)) {
     fail(field, boolean ? "must be true or false (the flag is boolean)" : `must be a string or a number (flag "${flag.name}" offers ${JSON.stringify(flag.availableValues)})`);
   }
+  if (typeof value === "string" && value.length > FM_LIMITS.nameLength) fail(field, `longer than ${FM_LIMITS.nameLength} characters`);
   const match = flag.availableValues.find((v) => String(v) === String(value));
   if (match === undefined && boolean) {
     fail(field, `${JSON.stringify(value)} is not one of the available values of flag "${flag.name}" (${JSON.stringify(flag.availableValues)})`);

@@ -39,6 +39,7 @@ describe("experiment and flag configuration bodies (X3, F4)", () => {
     ["an unknown field", experiment("b", { stickyness: "x" }), /^stickyness: unknown field/],
     ["a boolean flag's value that is not true or false", experiment("b", { value: "maybe" }), /^value: "maybe" is not one of the available values of flag "b"/],
     ["a string flag's value that is a boolean", experiment("color", { value: true }), /^value: must be a string or a number/],
+    ["a string flag's value outside its values, past the bound", experiment("color", { value: "x".repeat(300) }), /^value: longer than \d+ characters/],
     ["a split option outside a boolean flag's values", experiment("b", { value: [{ option: "maybe", percentage: 10 }] }), /^value\[0\]\.option: "maybe"/],
     ["a percentage over 100", experiment("b", { value: [{ option: true, percentage: 120 }] }), /^value\[0\]\.percentage: must be a number from 0 to 100/],
     ["a negative percentage", experiment("b", { value: [{ option: true, percentage: -1 }] }), /^value\[0\]\.percentage/],

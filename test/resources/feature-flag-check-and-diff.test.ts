@@ -192,6 +192,7 @@ describe("values against the flag's available values (the rules create and updat
     ["a boolean flag's value outside", "maybe", [false, true], "value", /value "maybe" is not one of the flag's available values \(false, true\)/],
     ["a boolean flag's split option outside", [{ option: "maybe", percentage: 10 }], [false, true], "value[0].option", /split option "maybe" is not one of/],
     ["a string flag's value that is a boolean", true, COLORS, "value", /value true is not one of/],
+    ["a string flag's value outside its values, past the bound", "x".repeat(300), COLORS, "value", /is 300 characters long; at most \d+ are allowed/],
     ["scheduled values on a non-boolean flag", [{ from: "2026-01-01T00:00:00Z", percentage: 10 }], COLORS, "value", /scheduled values .* apply to boolean flags only/],
   ])("%s", (_name, value, options, property, reason) => {
     expect(run((c) => checkValue(c, "value", value, options))).toEqual([{ property, reason: expect.stringMatching(reason) }]);

@@ -64,7 +64,9 @@ function checkOption(c: InputChecker, property: string, value: unknown, options:
   if (options === undefined) return;
   const option = canonicalOption(value, options);
   if (options.some((o) => o === option)) return;
-  if (isBooleanFlag(options) || typeof value === "boolean") {
+  if (typeof value === "string" && value.length > MAX_NAME_LENGTH) {
+    c.fail(property, `${property}: ${what} ${show(value)} is ${value.length} characters long; at most ${MAX_NAME_LENGTH} are allowed`);
+  } else if (isBooleanFlag(options) || typeof value === "boolean") {
     c.fail(property, `${property}: ${what} ${show(value)} is not one of the flag's available values (${optionsText(options)}): use one of them`);
   } else {
     c.warn(property, `${property}: ${what} ${show(value)} is not one of the flag's available values (${optionsText(options)}); the service takes it as given, and the SDK delivers it as such`);
