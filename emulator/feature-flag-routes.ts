@@ -1,21 +1,8 @@
 import type { FlagOption } from "../provider/clients/feature-flag-types";
-import { defaultValueOf, type ApplicationFlags, type AuditUser, type FlagConfiguration, type FlagRecord, type TargetGroupRecord } from "./feature-flags";
-import {
-  CONFIGURATION_FIELDS,
-  FLAG_REQUEST_FIELDS,
-  FlagApiError,
-  parseJson,
-  readAvailableValues,
-  readConfiguration,
-  readEnvironmentRequest,
-  readFlagCreate,
-  readName,
-  readObject,
-  readTargetGroup,
-  sameValues,
-  type ConfigurationContext,
-} from "./feature-flag-validation";
-import { EmulatorRequest, json, jsonError, Reply } from "./http";
+import { defaultValueOf, type ApplicationFlags, type AuditUser, type EnvironmentRecord, type FlagConfiguration, type FlagRecord, type TargetGroupRecord } from "./feature-flags";
+import { CONFIGURATION_FIELDS, FLAG_REQUEST_FIELDS, FlagApiError, parseJson, readAvailableValues, readEnvironmentRequest, readFlagCreate, readName, readObject, sameValues } from "./feature-flag-validation";
+import { readConfiguration, readTargetGroup, type ConfigurationContext } from "./configuration-validation";
+import { EmulatorRequest, json, jsonError, Reply, text } from "./http";
 import { applyJsonPatch } from "./json-patch";
 import { reading } from "./readings";
 import {
@@ -56,7 +43,7 @@ function appWide(req: EmulatorRequest, app: ApplicationFlags, s: string[], user:
     const { name, description } = readEnvironmentRequest(parseJson(req.body));
     const existing = app.environment(name);
     if (existing && reading("putExistingEnvironment") === "409") return fmConflict(`Environment '${existing.name}' already exists`);
-    return json(writeStatus(existing !== undefined), app.putEnvironment(name, description, user));
+    return environmentKeyAnswer(writeStatus(existing !== undefined), app.putEnvironment(name, description, user));
   }
   if (s.length === 1 && route === "PUT flags") return createFlag(app, parseJson(req.body), user);
   if (s.length === 2 && route === "DELETE flags/*") {
@@ -192,6 +179,13 @@ export function writeStatus(replaced: boolean): number {
 /** A DELETE's answer: the reading deleteStatus, no body (F5, X5, and the team members' U4). */
 export function deleted(): Reply {
   return { status: reading("deleteStatus"), headers: {}, body: Buffer.alloc(0) };
+}
+
+/** E2: the environment's key itself, as the real service answers (the reading environmentKeyBody), or the environment. */
+function environmentKeyAnswer(status: number, env: EnvironmentRecord): Reply {
+  const form = reading("environmentKeyBody");
+  if (form === "text") return text(status, env.key);
+  return json(status, form === "object" ? env : env.key);
 }
 
 /** F1/F2: the flag with its configuration in one environment, or targeting off when it has none there. */

@@ -28,18 +28,22 @@ export interface FlagRecord {
 export interface FlagConfiguration {
   description: string;
   enabled: boolean;
-  labels: string[];
+  /** A list, or one label as text, as given. */
+  labels: string[] | string;
   stickinessProperty: string;
   platforms: Platform[];
   conditions: Condition[];
   value: FlagValue;
+  /** Only when given. */
+  archived?: boolean;
 }
 
 export interface TargetGroupRecord {
   name: string;
   description: string;
   operator: TargetGroupOperator;
-  conditions: TargetGroupCondition[];
+  /** As given: a list, null, or left out (the service kept groups without conditions). */
+  conditions?: TargetGroupCondition[] | null;
 }
 
 /** One audit-log record, in the shape of the vendor's Jenkins plugin sample. */

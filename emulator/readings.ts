@@ -136,11 +136,11 @@ const READINGS = [
     reason: "F4's `name`, when given, must be the path's flag (400 otherwise); a service may ignore it.",
   },
   {
-    name: "conditionWithoutClause",
+    name: "environmentKeyBody",
     service: "feature-flags",
-    values: ["refused", "accepted"],
+    values: ["json-string", "text", "object"],
     reason:
-      "A condition needs a clause (dependency, group, version, property) and a value: a rule that always holds is the default value's job; a service may accept it.",
+      "What E2 (PUT environments/key) answers. The real service answers the new environment's key itself: the vendor staff's client cb-demos/fm-initializer first read `.key` of the answer, then its commit \"Fixing key issue\" (f869bf0) took the whole body as the key, after running against the service. That client asks for JSON (accept: application/json) and its HTTP library takes a JSON string or bare text alike, so the key as a JSON string is the default and as text/plain as plausible; the whole environment object is what the emulator answered before.",
   },
   {
     name: "vanishedBundleState",

@@ -37,7 +37,9 @@ export interface RoxyFlagConfiguration {
   platforms?: Platform[];
   /** Default `rox.distinct_id`. */
   stickinessProperty?: string;
-  labels?: string[] | string;
+  labels?: string[] | string | null;
+  /** Sent to the SDK as the experiment's `archived`; rox-node 6.0.16 reads it and evaluates the flag all the same. */
+  archived?: boolean;
 }
 
 export interface RoxyEnvironment {
@@ -46,10 +48,13 @@ export interface RoxyEnvironment {
   /** Flags without a configuration in this environment are left out by the caller. */
   flags: RoxyFlag[];
   /** The application's target groups (app-wide). */
-  targetGroups: TargetGroup[];
+  targetGroups: RoxyTargetGroupRecord[];
 }
 
 /** What the SDK fetches (rox-node: ConfigurationParser). */
+/** What the SDK needs of a target group. */
+export type RoxyTargetGroupRecord = Pick<TargetGroup, "name" | "operator" | "conditions">;
+
 export interface RoxyPayload {
   /** JSON of RoxyData. */
   data: string;
@@ -105,7 +110,7 @@ export function roxyData(env: RoxyEnvironment): RoxyData {
       {
         _id: experimentId(env.key, flag.name),
         name: flag.name,
-        archived: false,
+        archived: configuration.archived === true,
         sticky: false,
         labels: Array.isArray(labels) ? [...labels] : labels ? [labels] : [],
         stickinessProperty: configuration.stickinessProperty || DEFAULT_STICKINESS_PROPERTY,
@@ -174,12 +179,16 @@ function flagKind(availableValues: FlagOption[] | undefined): FlagKind {
   return "string";
 }
 
-/** The if / else-if chain: the first condition that holds gives its value (`ifThen` is the SDK's conditional). */
+/**
+ * The if / else-if chain: the first condition that holds gives its value (`ifThen` is the SDK's conditional). A
+ * condition without a value gives the flag's off value: the service's audit log shows one as "{ 0% => true, 100% =>
+ * false }" on a boolean flag.
+ */
 function ruleChain(conditions: Condition[], otherwise: string, ctx: FlagContext): string {
-  return conditions.reduceRight((rest, c) => `ifThen(${conditionTest(c)}, ${valueExpression(c.value, ctx)}, ${rest})`, otherwise);
+  return conditions.reduceRight((rest, c) => `ifThen(${conditionTest(c)}, ${c.value === undefined ? remainder(ctx) : valueExpression(c.value, ctx)}, ${rest})`, otherwise);
 }
 
-/** Every clause present must hold; a condition with none always holds. */
+/** Every clause present must hold; a condition with none (the dashboard's "All users") always holds. */
 function conditionTest(c: Condition): string {
   const clauses: string[] = [];
   if (c.dependency) clauses.push(`eq(flagValue(${literal(c.dependency.flag)}), ${literal(optionText(c.dependency.value))})`);
@@ -189,10 +198,15 @@ function conditionTest(c: Condition): string {
     const members = names.map((n) => `isInTargetGroup(${literal(targetGroupId(n))})`);
     const operator = c.group.operator ?? SERVICE_DEFAULTS.groupOperator;
     if (operator === "and") clauses.push(fold("and", members, "true"));
-    else if (operator === "not") clauses.push(`not(${fold("or", members, "false")})`);
+    // `nor` is how the service writes "matches none of"; the docs call it `not`.
+    else if (operator === "not" || operator === "nor") clauses.push(`not(${fold("or", members, "false")})`);
     else clauses.push(fold("or", members, "false"));
   }
-  if (c.version) clauses.push(`${SEMVER_FUNCTIONS[c.version.operator]}(property(${literal(APP_RELEASE_PROPERTY)}), ${literal(c.version.semver)})`);
+  if (c.version) {
+    // A null semver ("Version >= null" in the service's audit log) is undefined to the SDK: no release compares.
+    const semver = c.version.semver === null ? "undefined" : literal(c.version.semver);
+    clauses.push(`${SEMVER_FUNCTIONS[c.version.operator]}(property(${literal(APP_RELEASE_PROPERTY)}), ${semver})`);
+  }
   if (c.property) clauses.push(propertyTest(c.property.name, c.property.operator, c.property.operand));
   return fold("and", clauses, "true");
 }
@@ -221,10 +235,11 @@ function remainder(ctx: FlagContext): string {
 
 /**
  * `[{option, percentage}]`: consecutive ranges of the user's bucket, in the order given (rox-node:
- * isInPercentageRange(low, high, seed) is low <= bucket <= high, the bucket being md5(seed) scaled to 0..1).
+ * isInPercentageRange(low, high, seed) is low <= bucket <= high, the bucket being md5(seed) scaled to 0..1). An
+ * entry without `option` (the service kept `[{percentage: 52}]`) gives its share no value: the code's default.
  */
 function splitExpression(split: SplitValue[], ctx: FlagContext): string {
-  const ranges: { low: number; high: number; option: FlagOption }[] = [];
+  const ranges: { low: number; high: number; option: FlagOption | undefined }[] = [];
   let from = 0;
   for (const share of split) {
     const percentage = share.percentage ?? 100;
@@ -234,40 +249,44 @@ function splitExpression(split: SplitValue[], ctx: FlagContext): string {
     from = to;
   }
   return ranges.reduceRight(
-    (rest, r) => `ifThen(isInPercentageRange(${number(r.low)}, ${number(r.high)}, ${ctx.seed}), ${literal(optionText(r.option))}, ${rest})`,
+    (rest, r) => `ifThen(isInPercentageRange(${number(r.low)}, ${number(r.high)}, ${ctx.seed}), ${r.option === undefined ? "undefined" : literal(optionText(r.option))}, ${rest})`,
     remainder(ctx),
   );
 }
 
 /**
- * `[{from, percentage}]` (boolean flags): the latest entry whose date has passed gives `percentage` % of users true;
- * before the first date, false. The time is the SDK's `rox.now` device property (rox-node: tsToNum gives seconds).
- * An entry whose date does not parse never applies.
+ * `[{from, percentage, option}]` (boolean flags): the latest entry whose date has passed gives `percentage` % of
+ * users `option` (true when absent; every schedule the service wrote has `option: true`), the others false; before
+ * the first date, false. The time is the SDK's `rox.now` device property (rox-node: tsToNum gives seconds). An entry
+ * whose date does not parse never applies.
  */
 function scheduleExpression(schedule: ScheduledValue[], ctx: FlagContext): string {
   const entries = schedule
-    .map((s) => ({ at: Date.parse(s.from), percentage: s.percentage ?? 100 }))
+    .map((s) => ({ at: Date.parse(s.from), percentage: s.percentage ?? 100, option: s.option ?? true }))
     .filter((s) => Number.isFinite(s.at))
     .sort((a, b) => a.at - b.at);
   const now = `tsToNum(property(${literal(NOW_PROPERTY)}))`;
   return entries.reduce(
-    (before, s) => `ifThen(gte(${now}, ${number(s.at / 1000)}), ${percentageExpression(s.percentage, ctx)}, ${before})`,
+    (before, s) => `ifThen(gte(${now}, ${number(s.at / 1000)}), ${percentageExpression(s.percentage, literal(optionText(s.option)), ctx)}, ${before})`,
     literal("false"),
   );
 }
 
 /** rox-node: isInPercentage(p, seed) is bucket <= p; 0 and 100 are written out so no bucket edge case decides them. */
-function percentageExpression(percentage: number, ctx: FlagContext): string {
-  if (percentage >= 100) return literal("true");
+function percentageExpression(percentage: number, option: string, ctx: FlagContext): string {
+  if (percentage >= 100) return option;
   if (percentage <= 0) return literal("false");
-  return `ifThen(isInPercentage(${number(percentage / 100)}, ${ctx.seed}), ${literal("true")}, ${literal("false")})`;
+  return `ifThen(isInPercentage(${number(percentage / 100)}, ${ctx.seed}), ${option}, ${literal("false")})`;
 }
 
 // ---------------------------------------------------------------- target groups and property tests
 
-/** A target group's conditions under its operator (default `and`); no condition: everyone for `and`, no one for `or`. */
-export function targetGroupExpression(group: TargetGroup): string {
-  const tests = group.conditions.map((c) => propertyTest(c.property, c.operator, c.operand));
+/**
+ * A target group's conditions under its operator (default `and`); no condition (an empty list, null or none, as the
+ * service kept some): everyone for `and`, no one for `or`.
+ */
+export function targetGroupExpression(group: RoxyTargetGroupRecord): string {
+  const tests = (group.conditions ?? []).map((c) => propertyTest(c.property, c.operator, c.operand));
   return (group.operator ?? "and") === "or" ? fold("or", tests, "false") : fold("and", tests, "true");
 }
 
@@ -316,7 +335,9 @@ export function propertyTest(name: string, operator: PropertyOperator, operand: 
       );
     }
     case "regex":
-      // A missing property matches no regex (RegExp.exec would test the text "undefined"). Flags "": as written.
+      // A missing property matches no regex (RegExp.exec would test the text "undefined"). Flags "": as written. A
+      // pattern JavaScript cannot compile goes as given: rox-node's `match` then throws, and evaluateExpression logs
+      // "Uh oh! An error occurred during Roxx evaluation" and answers false for the whole expression it evaluates.
       return `and(not(isUndefined(${p})), match(${p}, ${literal(scalar(operand))}, ""))`;
     default:
       return `${SEMVER_FUNCTIONS[operator]}(${p}, ${literal(scalar(operand))})`;

@@ -82,7 +82,11 @@ export const FM_UNCONFIGURED_FLAG_IS_OFF = true;
 export const FM_PATCH_KEEPS_IDENTITY = true;
 
 
-/** A version (version clause, semver-* operand): 1 to 3 dot-separated numbers, optional -prerelease and +build ("2", "2.1" and "2.1.0" are release versions apps report). */
+/**
+ * A version of a `semver-*` operand: 1 to 3 dot-separated numbers, optional -prerelease and +build ("2", "2.1" and
+ * "2.1.0" are release versions apps report). A version clause's `semver` is not checked: the service kept null and
+ * texts that are not versions ("1,2,0", "26.1.18.8").
+ */
 export { isVersionText };
 
 /** Bounds on every list and string, so one request cannot grow the state without limit: the resources' checks refuse the same. */

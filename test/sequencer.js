@@ -33,6 +33,7 @@ const ESTIMATES = {
   "resources/controller-bundle-assignment.test.ts": 8,
   "example-promotion.test.ts": 8,
   "resources/default-bundle-and-global-pattern.test.ts": 8,
+  "resources/real-experiments-program.test.ts": 10,
   "resources/flag-configuration.test.ts": 7,
   "failures/reconcile.test.ts": 7,
   "functions/functions.test.ts": 7,

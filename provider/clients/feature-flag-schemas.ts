@@ -1,5 +1,6 @@
 import type { z as Zod } from "zod";
 import { lazyZod } from "../http/lazy-zod";
+import { readableListSchema } from "./readable-list";
 import type { AllTrue, Same } from "../http/response-schema";
 import {
   ENVIRONMENT_PERMISSIONS,
@@ -21,11 +22,12 @@ const z = lazyZod();
 /**
  * The feature-flag service's records beyond applications, as ../../../shared/notes/feature-management-api.md
  * section 3 gives them (the Experiment/Flag/TargetGroup schemas of the vendor's docs and of the configuration-as-code
- * README its own generator wrote). Field names are the API's. Every schema is a factory, never a module-scope value:
- * a zod schema captured by a serialized Pulumi provider breaks serialization.
+ * README its own generator wrote), widened to every form the service itself wrote (rollout/sound-redux-cac, the
+ * corpus of test/fixtures/real-experiments). Field names are the API's. Every schema is a factory, never a
+ * module-scope value: a zod schema captured by a serialized Pulumi provider breaks serialization.
  *
- * Responses are parsed loosely where the service may add fields (unknown keys are dropped, not refused), and strictly
- * where a field's type decides behaviour (a value, a percentage, an operator).
+ * Reading is tolerant and loses nothing: fields this package has no name for are kept as they came (`looseObject`),
+ * a list may be null; a field's type is checked where it decides behaviour (a value, a percentage, an operator).
  */
 
 function option() {
@@ -36,16 +38,22 @@ function percentage() {
   return z.number().min(0).max(100);
 }
 
+/** A list the service may send as null. */
+function list<T extends Zod.ZodType>(item: T) {
+  return z.array(item).nullable();
+}
+
 export function splitValueSchema() {
-  return z.object({ option: option(), percentage: percentage().optional() });
+  return z.looseObject({ option: option().optional(), percentage: percentage().optional() });
 }
 
 export function scheduledValueSchema() {
-  return z.object({ from: z.string().min(1), percentage: percentage().optional() });
+  return z.looseObject({ from: z.string().min(1), percentage: percentage().optional(), option: option().optional() });
 }
 
+/** A schedule is a list whose every entry has `from` (tried first: a split entry takes any other object). */
 export function flagValueSchema() {
-  return z.union([option(), z.null(), z.array(splitValueSchema()), z.array(scheduledValueSchema())]);
+  return z.union([option(), z.null(), z.array(scheduledValueSchema()), z.array(splitValueSchema())]);
 }
 
 function operand() {
@@ -53,27 +61,27 @@ function operand() {
 }
 
 export function conditionSchema() {
-  return z.object({
-    dependency: z.object({ flag: z.string().min(1), value: option() }).optional(),
-    group: z.object({ operator: z.enum(GROUP_OPERATORS).optional(), name: z.union([z.string(), z.array(z.string())]) }).optional(),
-    version: z.object({ operator: z.enum(VERSION_OPERATORS), semver: z.string() }).optional(),
-    property: z.object({ name: z.string().min(1), operator: z.enum(PROPERTY_OPERATORS), operand: operand().optional() }).optional(),
+  return z.looseObject({
+    dependency: z.looseObject({ flag: z.string().min(1), value: option() }).optional(),
+    group: z.looseObject({ operator: z.enum(GROUP_OPERATORS).optional(), name: z.union([z.string(), z.array(z.string())]) }).optional(),
+    version: z.looseObject({ operator: z.enum(VERSION_OPERATORS), semver: z.string().nullable() }).optional(),
+    property: z.looseObject({ name: z.string().min(1), operator: z.enum(PROPERTY_OPERATORS), operand: operand().optional() }).optional(),
     value: flagValueSchema().optional(),
   });
 }
 
 export function platformSchema() {
-  return z.object({
+  return z.looseObject({
     name: z.string().min(1),
     flag: z.string().optional(),
-    conditions: z.array(conditionSchema()).optional(),
+    conditions: list(conditionSchema()).optional(),
     value: flagValueSchema().optional(),
   });
 }
 
 /** E1/E2: `{name, key, description}`; `key` is the environment's id and its SDK key. */
 export function environmentSchema() {
-  return z.object({ name: z.string().min(1), key: z.string().min(1), description: z.string().optional() });
+  return z.looseObject({ name: z.string().min(1), key: z.string().min(1), description: z.string().optional() });
 }
 
 export function environmentListSchema() {
@@ -81,21 +89,35 @@ export function environmentListSchema() {
 }
 
 /**
+ * E2's answer: the new environment's key itself (what the real service answers: cb-demos/fm-initializer's "Fixing
+ * key issue" reads the body as the key), as a JSON string; or, tolerantly, the environment object.
+ */
+export function environmentKeyAnswerSchema() {
+  return z.union([environmentKeySchema(), environmentSchema()]);
+}
+
+/** An SDK key as a body carries it: an id (a real one is 24 hex digits, or a UUID on the CloudBees platform). */
+export function environmentKeySchema() {
+  return z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,255}$/, "is not an environment key (letters, digits, '.', '_' and '-', at most 256)");
+}
+
+/**
  * F1/F2: a flag as one environment sees it, with that environment's configuration. Clients of the real service read
  * `name`, `description`, `enabled` and `value`; the rest is the Flag Request's fields, echoed where the server has them.
  */
 export function flagSchema() {
-  return z.object({
+  return z.looseObject({
     name: z.string().min(1),
-    availableValues: z.array(option()).optional(),
+    availableValues: list(option()).optional(),
     isPermanent: z.boolean().optional(),
     description: z.string().optional(),
     enabled: z.boolean().optional(),
-    labels: z.array(z.string()).optional(),
+    labels: z.union([list(z.string()), z.string()]).optional(),
     stickinessProperty: z.string().optional(),
-    platforms: z.array(platformSchema()).optional(),
-    conditions: z.array(conditionSchema()).optional(),
+    platforms: list(platformSchema()).optional(),
+    conditions: list(conditionSchema()).optional(),
     value: flagValueSchema().optional(),
+    archived: z.boolean().optional(),
   });
 }
 
@@ -103,24 +125,30 @@ export function flagListSchema() {
   return z.array(flagSchema());
 }
 
+/** F1, one flag at a time. */
+export function readableFlagListSchema() {
+  return readableListSchema(flagSchema, "name");
+}
+
 /**
  * X1-X4: a flag's configuration in one environment, in the legacy experiment form. `flag` is the identity; `name`
  * is ignored by the service (the legacy rule).
  */
 export function experimentSchema() {
-  return z.object({
+  return z.looseObject({
     version: z.string().optional(),
     type: z.literal("experiment").optional(),
     flag: z.string().min(1),
     name: z.string().optional(),
-    availableValues: z.array(option()).optional(),
+    availableValues: list(option()).optional(),
     description: z.string().optional(),
     enabled: z.boolean().optional(),
-    labels: z.union([z.array(z.string()), z.string()]).optional(),
+    labels: z.union([list(z.string()), z.string()]).optional(),
     stickinessProperty: z.string().optional(),
-    platforms: z.array(platformSchema()).optional(),
-    conditions: z.array(conditionSchema()).optional(),
+    platforms: list(platformSchema()).optional(),
+    conditions: list(conditionSchema()).optional(),
     value: flagValueSchema().optional(),
+    archived: z.boolean().optional(),
   });
 }
 
@@ -128,15 +156,20 @@ export function experimentListSchema() {
   return z.array(experimentSchema());
 }
 
+/** X1, one experiment at a time (readable-list.ts), each named by its flag. */
+export function readableExperimentListSchema() {
+  return readableListSchema(experimentSchema, "flag");
+}
+
 /** T1/T2. */
 export function targetGroupSchema() {
-  return z.object({
+  return z.looseObject({
     version: z.string().optional(),
     type: z.literal("target-group").optional(),
     name: z.string().min(1),
     description: z.string().optional(),
     operator: z.enum(TARGET_GROUP_OPERATORS).optional(),
-    conditions: z.array(z.object({ property: z.string().min(1), operator: z.enum(PROPERTY_OPERATORS), operand: operand().optional() })),
+    conditions: list(z.looseObject({ property: z.string().min(1), operator: z.enum(PROPERTY_OPERATORS), operand: operand().optional() })).optional(),
   });
 }
 
@@ -144,13 +177,18 @@ export function targetGroupListSchema() {
   return z.array(targetGroupSchema());
 }
 
+/** T1, one target group at a time. */
+export function readableTargetGroupListSchema() {
+  return readableListSchema(targetGroupSchema, "name");
+}
+
 /** L1: one audit-log record (the Jenkins plugin's sample). */
 export function auditLogSchema() {
-  return z.object({
+  return z.looseObject({
     _id: z.string(),
     application: z.string().optional(),
     experiment: z.string().optional(),
-    user: z.object({ _id: z.string().optional(), email: z.string().optional(), name: z.string().optional(), picture: z.string().optional() }).optional(),
+    user: z.looseObject({ _id: z.string().optional(), email: z.string().optional(), name: z.string().optional(), picture: z.string().optional() }).optional(),
     userName: z.string().optional(),
     userEmail: z.string().optional(),
     action: z.string().optional(),
@@ -167,7 +205,7 @@ export function auditLogListSchema() {
 
 /** U1-U3: a team member of the account (the notes' User schema). */
 export function teamMemberSchema() {
-  return z.object({
+  return z.looseObject({
     email: z.string().min(1),
     name: z.string().optional(),
     teamAdmin: z.boolean().optional(),

@@ -86,8 +86,11 @@ export const OPERATORS_WITHOUT_OPERAND: readonly PropertyOperator[] = ["is-undef
 export const VERSION_OPERATORS = ["semver-eq", "semver-ne", "semver-gt", "semver-gte", "semver-lt", "semver-lte"] as const;
 export type VersionOperator = (typeof VERSION_OPERATORS)[number];
 
-/** How a condition's `group` clause combines its target groups. Default `or`. */
-export const GROUP_OPERATORS = ["or", "and", "not"] as const;
+/**
+ * How a condition's `group` clause combines its target groups. Default `or`: any of them; `and`: all; `not` (the
+ * docs) and `nor` (what the service itself writes, "matches none of"): none.
+ */
+export const GROUP_OPERATORS = ["or", "and", "not", "nor"] as const;
 export type GroupOperator = (typeof GROUP_OPERATORS)[number];
 
 /** How a target group combines its conditions. Default `and`. */
@@ -97,49 +100,72 @@ export type TargetGroupOperator = (typeof TARGET_GROUP_OPERATORS)[number];
 /** A value a flag can deliver: a boolean flag's true/false, a string or number flag's option. */
 export type FlagOption = string | number | boolean;
 
-/** `[{option, percentage}]`: `percentage` % of users get `option` (default 100). */
-export interface SplitValue {
-  option: FlagOption;
+/**
+ * Fields the service sent that this package has no name for: kept as they came, so that a read loses nothing
+ * (records read from the service carry them; requests need none).
+ */
+export interface UnknownFields {
+  [field: string]: unknown;
+}
+
+/**
+ * `[{option, percentage}]`: `percentage` % of users (default 100) get `option`. The service also wrote entries with
+ * only `percentage` (`[{percentage: 52}]`: that share gets no value of its own, the code's default).
+ */
+export interface SplitValue extends UnknownFields {
+  option?: FlagOption;
   percentage?: number;
 }
 
-/** `[{from, percentage}]`: from `from` (an ISO-8601 date) on, `percentage` % of users get true. Boolean flags only. */
-export interface ScheduledValue {
+/**
+ * `[{from, percentage, option}]`: from `from` (an ISO-8601 date) on, `percentage` % of users (default 100) get
+ * `option` (true when absent). Boolean flags only. Every schedule the service wrote carries `option: true`.
+ */
+export interface ScheduledValue extends UnknownFields {
   from: string;
   percentage?: number;
+  option?: FlagOption;
 }
 
 /** A flag's value: a plain option, a percentage split, a schedule, or null (the SDK's default from code). */
 export type FlagValue = FlagOption | SplitValue[] | ScheduledValue[] | null;
 
-export interface DependencyClause {
+export interface DependencyClause extends UnknownFields {
   /** The other flag's name. */
   flag: string;
-  /** The clause holds when the other flag's value equals this. */
+  /** The clause holds when the other flag's value equals this (the service writes it as text: `"true"`). */
   value: FlagOption;
 }
 
-export interface GroupClause {
+export interface GroupClause extends UnknownFields {
   /** Default `or`. */
   operator?: GroupOperator;
   /** Target-group name(s). */
   name: string | string[];
 }
 
-export interface VersionClause {
+export interface VersionClause extends UnknownFields {
   operator: VersionOperator;
-  semver: string;
+  /**
+   * The version compared with: usually `"2.0.0"`; the service also kept texts that are not versions (`"1,2,0"`) and
+   * null ("Version >= null" in its audit log), which no release matches.
+   */
+  semver: string | null;
 }
 
-export interface PropertyClause {
+export interface PropertyClause extends UnknownFields {
   /** The custom property's name (`rox.<attribute>` for the built-in ones). */
   name: string;
   operator: PropertyOperator;
   operand?: string | number | string[];
 }
 
-/** One rule of an if / else-if chain: every present clause must hold, then `value` applies. */
-export interface Condition {
+/**
+ * One rule of an if / else-if chain: every present clause must hold, then `value` applies. A condition without a
+ * clause always holds (the dashboard's "All users"; the service wrote `{value}` and `{}`); one without `value` gives
+ * the flag's default (false for a boolean flag).
+ */
+export interface Condition extends UnknownFields {
   dependency?: DependencyClause;
   group?: GroupClause;
   version?: VersionClause;
@@ -147,23 +173,24 @@ export interface Condition {
   value?: FlagValue;
 }
 
-export interface Platform {
+export interface Platform extends UnknownFields {
   name: string;
   /** Deprecated by the service: an override flag name. */
   flag?: string;
-  conditions?: Condition[];
+  conditions?: Condition[] | null;
+  /** Absent: the platform's conditions fall through to the default platform's rules. */
   value?: FlagValue;
 }
 
 /** A target group's condition: `property operator operand`. */
-export interface TargetGroupCondition {
+export interface TargetGroupCondition extends UnknownFields {
   property: string;
   operator: PropertyOperator;
   operand?: string | number | string[];
 }
 
 /** E1/E2: an environment; `key` is its id and its SDK key. */
-export interface Environment {
+export interface Environment extends UnknownFields {
   name: string;
   key: string;
   description?: string;
@@ -173,51 +200,57 @@ export interface Environment {
  * F1/F2: a flag as one environment sees it, with that environment's configuration. Clients of the real service read
  * `name`, `description`, `enabled` and `value`; the rest is the Flag Request's fields, echoed where the server has them.
  */
-export interface Flag {
+export interface Flag extends UnknownFields {
   name: string;
-  availableValues?: FlagOption[];
+  availableValues?: FlagOption[] | null;
   isPermanent?: boolean;
   description?: string;
   enabled?: boolean;
-  labels?: string[];
+  /** A list, or (as the service wrote some) one label as text. */
+  labels?: string[] | string | null;
   stickinessProperty?: string;
-  platforms?: Platform[];
-  conditions?: Condition[];
+  platforms?: Platform[] | null;
+  conditions?: Condition[] | null;
   value?: FlagValue;
+  archived?: boolean;
 }
 
 /**
  * X1-X4: a flag's configuration in one environment, in the legacy experiment form. `flag` is the identity; `name`
  * is ignored by the service (the legacy rule).
  */
-export interface Experiment {
+export interface Experiment extends UnknownFields {
   version?: string;
   type?: "experiment";
   flag: string;
   name?: string;
-  availableValues?: FlagOption[];
+  /** The service wrote `[]` and lists holding `""` too. */
+  availableValues?: FlagOption[] | null;
   description?: string;
   enabled?: boolean;
-  /** A list, or (as some records have it) one comma-separated text. */
-  labels?: string[] | string;
+  /** A list, or (as the service wrote some) one label as text. */
+  labels?: string[] | string | null;
   stickinessProperty?: string;
-  platforms?: Platform[];
-  conditions?: Condition[];
+  platforms?: Platform[] | null;
+  conditions?: Condition[] | null;
   value?: FlagValue;
+  /** An archived experiment (the service wrote `archived: true`). */
+  archived?: boolean;
 }
 
 /** T1/T2: a target group. */
-export interface TargetGroup {
+export interface TargetGroup extends UnknownFields {
   version?: string;
   type?: "target-group";
   name: string;
   description?: string;
   operator?: TargetGroupOperator;
-  conditions: TargetGroupCondition[];
+  /** The service also kept a group whose conditions are null or absent. */
+  conditions?: TargetGroupCondition[] | null;
 }
 
 /** L1: one audit-log record (the Jenkins plugin's sample). */
-export interface AuditLog {
+export interface AuditLog extends UnknownFields {
   _id: string;
   application?: string;
   experiment?: string;
@@ -232,7 +265,7 @@ export interface AuditLog {
 }
 
 /** U1-U3: a team member of the account (the notes' User schema); a listed member may omit any field but `email`. */
-export interface TeamMember {
+export interface TeamMember extends UnknownFields {
   email: string;
   name?: string;
   teamAdmin?: boolean;
@@ -261,11 +294,12 @@ export interface FlagConfigurationRequest {
   description?: string;
   enabled?: boolean;
   isPermanent?: boolean;
-  labels?: string[];
+  labels?: string[] | string;
   stickinessProperty?: string;
   platforms?: Platform[];
   conditions?: Condition[];
   value?: FlagValue;
+  archived?: boolean;
 }
 
 /** What X3 takes: `type: "experiment"` and `flag` are required. */
@@ -277,11 +311,12 @@ export interface ExperimentRequest {
   availableValues?: FlagOption[];
   description?: string;
   enabled?: boolean;
-  labels?: string[];
+  labels?: string[] | string;
   stickinessProperty?: string;
   platforms?: Platform[];
   conditions?: Condition[];
   value?: FlagValue;
+  archived?: boolean;
 }
 
 /** One RFC 6902 operation of X4. */
@@ -299,7 +334,8 @@ export interface TargetGroupRequest {
   name: string;
   description?: string;
   operator?: TargetGroupOperator;
-  conditions: TargetGroupCondition[];
+  /** null (or left out): a group without conditions, as the service kept some. */
+  conditions?: TargetGroupCondition[] | null;
 }
 
 /** A team member's permission on one environment of an application. */
@@ -315,4 +351,25 @@ export interface TeamMemberRequest {
   name?: string;
   teamAdmin?: boolean;
   applications?: TeamMemberApplications;
+}
+
+/**
+ * A list answer read one item at a time: one record the parser does not understand never hides the others (the
+ * flag configurations of an environment share one experiment list, so one unreadable experiment would otherwise stop
+ * the refresh of every configuration there).
+ */
+export interface ReadableList<T> {
+  /** The items that were read, in the server's order. */
+  items: T[];
+  /** The items that were not, each with its position, its name when it has one, and why. */
+  unreadable: UnreadableItem[];
+}
+
+export interface UnreadableItem {
+  /** Its position in the answer. */
+  index: number;
+  /** Its name (an experiment's `flag`, a flag's or a target group's `name`), when that field is a string. */
+  name?: string;
+  /** What is wrong, with the field: `conditions[0].group.operator: Invalid option: ...`. */
+  problem: string;
 }

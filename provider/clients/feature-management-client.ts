@@ -5,7 +5,8 @@ import { Secret } from "../http/redaction";
 import type { RequestSpec } from "../http/http-client";
 import { applicationListSchema, applicationSchema } from "./feature-management-schemas";
 import { type Application } from "./feature-management-types";
-import { auditLogListSchema, environmentListSchema, environmentSchema, experimentListSchema, experimentSchema, flagListSchema, flagSchema, targetGroupListSchema, targetGroupSchema, teamMemberListSchema, teamMemberSchema } from "./feature-flag-schemas";
+import { auditLogListSchema, environmentKeyAnswerSchema, environmentListSchema, experimentListSchema, experimentSchema, flagListSchema, flagSchema, readableExperimentListSchema, readableFlagListSchema, readableTargetGroupListSchema, targetGroupListSchema, targetGroupSchema, teamMemberListSchema, teamMemberSchema } from "./feature-flag-schemas";
+import type { ReadableList } from "./feature-flag-types";
 import { type AuditLog, type Environment, type EnvironmentRequest, type Experiment, type ExperimentRequest, type Flag, type FlagConfigurationRequest, type FlagCreateRequest, type JsonPatchOperation, type TargetGroup, type TargetGroupRequest, type TeamMember, type TeamMemberRequest } from "./feature-flag-types";
 import { requireDate, requireSegment, requireText } from "./inputs";
 
@@ -96,14 +97,28 @@ export class FeatureManagementClient {
   /**
    * Creates an environment (PUT .../environments/key, as the vendor's own client calls it). Repeating it is safe:
    * an environment of the same name is answered, not made twice (see emulator/undocumented-behaviour.ts).
+   *
+   * The real service answers the new environment's key itself (cb-demos/fm-initializer, "Fixing key issue"): as
+   * text or as a JSON string, both read; an environment object is read too. The answer is the environment: the key
+   * with the name and description sent, or the object as the server gave it.
    */
   async createEnvironment(applicationId: string, environment: EnvironmentRequest): Promise<Environment> {
     const operation = `creating environment "${environment.name}" of application "${applicationId}"`;
     requireText(environment.name, "name", operation);
-    return this.http.json(
-      { operation, method: "PUT", path: `${appPath(applicationId, operation)}/environments/key`, body: jsonBody(environment), idempotency: "safe", notFoundHint: NO_APPLICATION },
-      environmentSchema,
+    const answer = await this.http.json(
+      {
+        operation,
+        method: "PUT",
+        path: `${appPath(applicationId, operation)}/environments/key`,
+        body: jsonBody(environment),
+        idempotency: "safe",
+        notFoundHint: NO_APPLICATION,
+        bareTextAnswer: true,
+      },
+      environmentKeyAnswerSchema,
     );
+    if (typeof answer !== "string") return answer;
+    return { name: environment.name, key: answer, ...(environment.description === undefined ? {} : { description: environment.description }) };
   }
 
   // Flags (F1-F5).
@@ -112,6 +127,12 @@ export class FeatureManagementClient {
   async listFlags(applicationId: string, environment: string): Promise<Flag[]> {
     const operation = `listing the flags of application "${applicationId}" in environment "${environment}"`;
     return this.http.json({ operation, method: "GET", path: `${envPath(applicationId, environment, operation)}/flags`, idempotency: "safe", notFoundHint: NO_ENVIRONMENT }, flagListSchema);
+  }
+
+  /** F1 item by item: the flags that can be read, and those that cannot (named, with why), apart. */
+  async readFlagList(applicationId: string, environment: string): Promise<ReadableList<Flag>> {
+    const operation = `listing the flags of application "${applicationId}" in environment "${environment}"`;
+    return this.http.json({ operation, method: "GET", path: `${envPath(applicationId, environment, operation)}/flags`, idempotency: "safe", notFoundHint: NO_ENVIRONMENT }, readableFlagListSchema);
   }
 
   async getFlag(applicationId: string, environment: string, flag: string): Promise<Flag> {
@@ -148,6 +169,15 @@ export class FeatureManagementClient {
   async listExperiments(applicationId: string, environment: string): Promise<Experiment[]> {
     const operation = `listing the experiments of application "${applicationId}" in environment "${environment}"`;
     return this.http.json({ operation, method: "GET", path: `${envPath(applicationId, environment, operation)}/experiments`, idempotency: "safe", notFoundHint: NO_ENVIRONMENT }, experimentListSchema);
+  }
+
+  /**
+   * X1 item by item: the experiments that can be read, and those that cannot (each named by its flag, with why),
+   * apart: one configuration this client does not understand does not hide the others of the environment.
+   */
+  async readExperimentList(applicationId: string, environment: string): Promise<ReadableList<Experiment>> {
+    const operation = `listing the experiments of application "${applicationId}" in environment "${environment}"`;
+    return this.http.json({ operation, method: "GET", path: `${envPath(applicationId, environment, operation)}/experiments`, idempotency: "safe", notFoundHint: NO_ENVIRONMENT }, readableExperimentListSchema);
   }
 
   /** The flag's configuration in the environment; 404 when the flag is not configured there. The name is ignored. */
@@ -195,6 +225,12 @@ export class FeatureManagementClient {
   async listTargetGroups(applicationId: string): Promise<TargetGroup[]> {
     const operation = `listing the target groups of application "${applicationId}"`;
     return this.http.json({ operation, method: "GET", path: `${appPath(applicationId, operation)}/target-groups`, idempotency: "safe", notFoundHint: NO_APPLICATION }, targetGroupListSchema);
+  }
+
+  /** T1 item by item: the target groups that can be read, and those that cannot (named, with why), apart. */
+  async readTargetGroupList(applicationId: string): Promise<ReadableList<TargetGroup>> {
+    const operation = `listing the target groups of application "${applicationId}"`;
+    return this.http.json({ operation, method: "GET", path: `${appPath(applicationId, operation)}/target-groups`, idempotency: "safe", notFoundHint: NO_APPLICATION }, readableTargetGroupListSchema);
   }
 
   /** Creates the target group, or replaces the one of the same name (T2). */

@@ -53,6 +53,11 @@ export interface RequestSpec {
   redirectIsSuccess?: boolean;
   /** A limit of this response's body below the client's maxResponseBytes. */
   maxResponseBytes?: number;
+  /**
+   * A 2xx body that is not JSON is the answer itself, as one string, checked by the schema like a JSON string: an
+   * endpoint that answers a bare value (the feature-flag service's E2 answers the new environment's key).
+   */
+  bareTextAnswer?: boolean;
 }
 
 /** How one service authenticates and what to tell users when it refuses. */
@@ -116,8 +121,11 @@ export class HttpClient {
     try {
       value = JSON.parse(text);
     } catch {
-      throw this.unexpected(spec, response.status, "", `the body is not JSON: ${this.redactor.redact(lookOfNonJson(text))}`, text);
+      if (!spec.bareTextAnswer) throw this.unexpected(spec, response.status, "", `the body is not JSON: ${this.redactor.redact(lookOfNonJson(text))}`, text);
+      value = text.trim();
     }
+    // A bare key of decimal digits parses as a JSON number, and would lose digits as one: it is text.
+    if (spec.bareTextAnswer && typeof value === "number") value = text.trim();
     // Tokens and link files this response carries are never quoted by a later error of this client.
     this.redactor.learn(secretValues(value));
     const parsed = builtOnce(schema).safeParse(value);

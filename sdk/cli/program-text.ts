@@ -234,7 +234,7 @@ function flagStatements(read: ApplicationFlags, appVar: string, names: Names): s
     const args: { [key: string]: Value } = { applicationId, name: group.name };
     if (group.description) args.description = group.description;
     if (group.operator) args.operator = group.operator;
-    args.conditions = group.conditions as unknown as Value;
+    if (group.conditions !== undefined) args.conditions = group.conditions as unknown as Value;
     lines.push(statement(variable, "TargetGroup", names.resource("TargetGroup", `${app}-${group.name}`), args));
   }
   const flagRefs = new Map<string, string>();
@@ -257,11 +257,12 @@ function flagStatements(read: ApplicationFlags, appVar: string, names: Names): s
         environment: raw(envRefs.get(env) ?? tsString(env)),
         flag: raw(flagRefs.get(exp.flag) ?? tsString(exp.flag)),
       };
-      for (const key of ["enabled", "description", "labels", "stickinessProperty", "platforms", "conditions", "value"] as const) {
+      for (const key of ["enabled", "description", "labels", "stickinessProperty", "platforms", "conditions", "value", "archived"] as const) {
         const v = exp[key];
-        // A documented default the service filled in reads the same left out, and is shorter.
-        if (v === undefined || (key !== "value" && JSON.stringify(v) === JSON.stringify(SERVICE_DEFAULTS[key]))) continue;
-        args[key] = (key === "labels" && typeof v === "string" ? [v] : v) as Value;
+        // A documented default the service filled in (or a null list, its "none") reads the same left out, and is shorter.
+        const fallback = key === "archived" ? false : key === "value" ? undefined : SERVICE_DEFAULTS[key];
+        if (v === undefined || (v === null && key !== "value") || (fallback !== undefined && JSON.stringify(v) === JSON.stringify(fallback))) continue;
+        args[key] = v as Value;
       }
       if (args.conditions) args.conditions = referring(exp.conditions!, groupRefs, flagRefs);
       if (args.platforms) args.platforms = exp.platforms!.map((p) => (p.conditions ? { ...p, conditions: referring(p.conditions, groupRefs, flagRefs) } : p)) as Value;

@@ -7,21 +7,29 @@ import type { FlagOption, GroupOperator, PropertyOperator, TargetGroupOperator, 
  * `name`, a flag's `name`).
  */
 
-/** `percentage` % of users (0-100, default 100) get `option`, one of the flag's available values. */
+/**
+ * `percentage` % of users (0-100, default 100) get `option`, one of the flag's available values. An entry without
+ * `option` (the service keeps `[{ percentage: 52 }]`) gives its share no value: the code's default (check warns).
+ */
 export interface SplitValueInput {
-  option: pulumi.Input<FlagOption>;
-  percentage?: pulumi.Input<number>;
-}
-
-/** From the ISO-8601 instant `from` on, `percentage` % of users (0-100, default 100) get true. Boolean flags only. */
-export interface ScheduledValueInput {
-  from: pulumi.Input<string>;
+  option?: pulumi.Input<FlagOption>;
   percentage?: pulumi.Input<number>;
 }
 
 /**
+ * From the ISO-8601 instant `from` on, `percentage` % of users (0-100, default 100) get `option` (default true; the
+ * service writes every schedule with `option: true`). Boolean flags only.
+ */
+export interface ScheduledValueInput {
+  from: pulumi.Input<string>;
+  percentage?: pulumi.Input<number>;
+  option?: pulumi.Input<boolean>;
+}
+
+/**
  * A flag value: one of the flag's available values, a percentage split `[{ option, percentage }]` (summing to at
- * most 100), a schedule `[{ from, percentage }]` (boolean flags only), or null (the flag's default from the code).
+ * most 100), a schedule `[{ from, percentage, option }]` (boolean flags only), or null (the flag's default from the
+ * code).
  */
 export type FlagValueInput = FlagOption | null | pulumi.Input<SplitValueInput>[] | pulumi.Input<ScheduledValueInput>[];
 
@@ -31,23 +39,27 @@ export interface DependencyClauseInput {
   value: pulumi.Input<FlagOption>;
 }
 
-/** Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` none. */
+/** Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` or `nor` none. */
 export interface GroupClauseInput {
   operator?: pulumi.Input<GroupOperator>;
   /** A target group's name, or a list of them (a set). The groups must exist when the configuration is written. */
   name: pulumi.Input<string> | pulumi.Input<pulumi.Input<string>[]>;
 }
 
-/** Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...). */
+/**
+ * Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...).
+ * The service also keeps null or a text that is not a version, which no release matches (check warns).
+ */
 export interface VersionClauseInput {
   operator: pulumi.Input<VersionOperator>;
-  semver: pulumi.Input<string>;
+  semver: pulumi.Input<string | null>;
 }
 
 /**
  * Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false`
- * take no operand; `in-array` takes a list of strings; `regex` a regular expression; `semver-*` a version; `eq`,
- * `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
+ * take no operand; `in-array` takes a list of strings; `regex` a regular expression (sent as given: one JavaScript
+ * cannot compile, such as `*@example.com`, the service keeps, but the SDK cannot evaluate: check warns); `semver-*` a
+ * version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
  */
 export interface PropertyClauseInput {
   name: pulumi.Input<string>;
@@ -56,16 +68,16 @@ export interface PropertyClauseInput {
 }
 
 /**
- * One rule of an ordered if / else-if chain: it holds when every clause it has holds (at least one), and then gives
- * `value`.
+ * One rule of an ordered if / else-if chain: it holds when every clause it has holds, and then gives `value`. A
+ * condition without a clause holds for everyone (the dashboard's "All users": `{ value: true }`).
  */
 export interface ConditionInput {
   dependency?: pulumi.Input<DependencyClauseInput>;
   group?: pulumi.Input<GroupClauseInput>;
   version?: pulumi.Input<VersionClauseInput>;
   property?: pulumi.Input<PropertyClauseInput>;
-  /** What the flag gives when the condition holds (same forms as a configuration's `value`). */
-  value: pulumi.Input<FlagValueInput>;
+  /** What the flag gives when the condition holds (same forms as a configuration's `value`); left out: the flag's default. */
+  value?: pulumi.Input<FlagValueInput>;
 }
 
 /** The rules of one platform (as the SDK reports it: `Android`, `NodeJS`, ...), where it differs from the default. */

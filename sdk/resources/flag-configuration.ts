@@ -21,8 +21,8 @@ export interface FlagConfigurationArgs extends ConnectionArgs {
    * - one of the flag's available values (`true`, `"green"`);
    * - a percentage split `[{ option, percentage }]`: `percentage` % of users (default 100) get `option`; the
    *   percentages sum to at most 100, e.g. `[{ option: true, percentage: 50 }]`;
-   * - a schedule `[{ from, percentage }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` %
-   *   of users get true;
+   * - a schedule `[{ from, percentage, option }]` (boolean flags only): from the ISO-8601 instant `from` on,
+   *   `percentage` % of users get `option` (default true);
    * - null: the flag's default from the code.
    * The service's default is false for a boolean flag, null otherwise.
    */
@@ -31,20 +31,23 @@ export interface FlagConfigurationArgs extends ConnectionArgs {
    * An ordered if / else-if chain (the first condition that holds wins; at most 1,000). Each condition holds when
    * every clause it has holds, and then gives its `value` (same forms as above):
    * - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them;
-   *   `and`: all; `not`: none);
+   *   `and`: all; `not` or `nor`: none);
    * - `dependency: { flag, value }`: another flag has this value;
    * - `version: { operator, semver }`: the application's release version compares (`semver-gte`, `"2.0.0"`);
    * - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the
    *   target groups' operators). A named group or flag must exist when the configuration is written.
+   * A condition without a clause holds for everyone (`{ value: true }`, the dashboard's "All users").
    */
   conditions?: pulumi.Input<pulumi.Input<ConditionInput>[]>;
   /** Per-platform rules `[{ name, conditions?, value? }]` (a set by name), for platforms that differ from the default. */
   platforms?: pulumi.Input<pulumi.Input<PlatformInput>[]>;
-  /** Labels, a set. */
-  labels?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Labels, a set; or one label as text, as the service writes some. */
+  labels?: pulumi.Input<pulumi.Input<string>[] | string>;
   description?: pulumi.Input<string>;
   /** The custom property whose value seeds percentage splits. The service's default is `rox.distinct_id`. */
   stickinessProperty?: pulumi.Input<string>;
+  /** An archived experiment, as the service marks one (`archived: true`). Compared only when given (absent: false). */
+  archived?: pulumi.Input<boolean>;
 }
 
 /**
@@ -61,9 +64,10 @@ export class FlagConfiguration extends pulumi.dynamic.Resource {
   declare readonly value: pulumi.Output<FlagValue | undefined>;
   declare readonly conditions: pulumi.Output<Condition[] | undefined>;
   declare readonly platforms: pulumi.Output<Platform[] | undefined>;
-  declare readonly labels: pulumi.Output<string[] | undefined>;
+  declare readonly labels: pulumi.Output<string[] | string | undefined>;
   declare readonly description: pulumi.Output<string | undefined>;
   declare readonly stickinessProperty: pulumi.Output<string | undefined>;
+  declare readonly archived: pulumi.Output<boolean | undefined>;
   /** When this stack last wrote (or took over) it: a refresh that finds drift names the changes the audit log has since. */
   declare readonly writtenAt: pulumi.Output<string>;
   /** The connection it lives on, as given (absent: `default`). */
@@ -85,6 +89,7 @@ export class FlagConfiguration extends pulumi.dynamic.Resource {
         labels: args.labels,
         description: args.description,
         stickinessProperty: args.stickinessProperty,
+        archived: args.archived,
       },
       opts,
       TYPE_MODULE,

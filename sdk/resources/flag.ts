@@ -13,8 +13,8 @@ export interface FlagArgs extends ConnectionArgs {
   name: pulumi.Input<string>;
   /**
    * The values the flag can take, a set (order does not matter): `[false, true]` (the default) for a boolean flag,
-   * strings or numbers for the others. The service fixes them once created: a change replaces the flag, deleting
-   * the old one first since the name stays the same.
+   * strings or numbers for the others (`""` among them, or none at all `[]`, as the service keeps). The service
+   * fixes them once created: a change replaces the flag, deleting the old one first since the name stays the same.
    */
   availableValues?: pulumi.Input<pulumi.Input<FlagOption>[]>;
   /** A permanent flag, meant to stay in the code for good. Default false. Compared and written only when given. */

@@ -17,10 +17,11 @@ export interface TargetGroupArgs extends ConnectionArgs {
    * The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is
    * a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`,
    * `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings),
-   * `regex` (a regular expression), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte`
-   * (a version, `"2.0.0"`).
+   * `regex` (a regular expression, sent as given: see FlagConfiguration's `property`), `semver-eq`, `semver-ne`,
+   * `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`). Left out or null: a group without
+   * tests, as the service keeps some (the SDK then counts everyone in for `and`, no one for `or`).
    */
-  conditions: pulumi.Input<pulumi.Input<TargetGroupConditionInput>[]>;
+  conditions?: pulumi.Input<pulumi.Input<TargetGroupConditionInput>[] | null>;
 }
 
 /**
@@ -34,7 +35,7 @@ export class TargetGroup extends pulumi.dynamic.Resource {
   declare readonly name: pulumi.Output<string>;
   declare readonly description: pulumi.Output<string | undefined>;
   declare readonly operator: pulumi.Output<TargetGroupOperator | undefined>;
-  declare readonly conditions: pulumi.Output<TargetGroupCondition[]>;
+  declare readonly conditions: pulumi.Output<TargetGroupCondition[] | null | undefined>;
   /** When this stack last wrote (or took over) it: a refresh that finds drift names the changes the audit log has since. */
   declare readonly writtenAt: pulumi.Output<string>;
   /** The connection it lives on, as given (absent: `default`). */

@@ -130,11 +130,11 @@ describe("errors name the endpoint", () => {
 
   it("400: a refused value is a RequestRejectedError whose excerpt names the field", async () => {
     await s.client.createFlag(app, { name: "size", availableValues: ["s", "m", "l"] });
-    const error = await s.client.putExperiment(app, "Production", { type: "experiment", flag: "size", value: "xl" }).catch((e) => e);
+    const error = await s.client.putExperiment(app, "Production", { type: "experiment", flag: "size", value: [{ option: "s", percentage: 120 }] }).catch((e) => e);
     expect(error).toBeInstanceOf(RequestRejectedError);
     expect(error.status).toBe(400);
     expect(error.message).toContain(`(PUT ${appPath(app)}/Production/experiments)`);
-    expect(error.bodyExcerpt).toContain('value: "xl" is not one of the available values of flag "size"');
+    expect(error.bodyExcerpt).toContain("value[0].percentage: must be a number from 0 to 100");
   });
 
   it("409: other available values for an existing flag", async () => {

@@ -1,4 +1,4 @@
-import { startEmulator, type Emulator } from "../../emulator";
+import { startEmulator, type Emulator, type EmulatorOptions } from "../../emulator";
 import { FeatureManagementClient } from "../../provider";
 import { FAST } from "../clients/fast-options";
 
@@ -13,8 +13,8 @@ export interface FlagSetup {
 
 let applications = 0;
 
-export async function startFlagSetup(): Promise<FlagSetup> {
-  const emu = await startEmulator();
+export async function startFlagSetup(options: EmulatorOptions = {}): Promise<FlagSetup> {
+  const emu = await startEmulator(options);
   const client = new FeatureManagementClient({
     baseUrl: emu.featureManagementUrl,
     token: emu.credentials.featureManagementToken,

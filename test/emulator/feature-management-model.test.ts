@@ -18,19 +18,20 @@ afterEach(() => s.emu.setFeatureManagementRateLimit(false));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("environments", () => {
-  it("a new application has one environment, Production; E2 adds one, and on an existing name answers it with the description updated", async () => {
+  it("a new application has one environment, Production; E2 adds one, and on an existing name answers its key with the description updated", async () => {
     const app = await s.newApplication();
     const [prod] = s.emu.state.environments(app);
     expect(prod).toEqual({ name: "Production", key: expect.stringMatching(/^[0-9a-f]{24}$/), description: "" });
 
+    // E2 answers the key itself (the real service's answer): the client gives it with the name sent.
     const staging = await s.client.createEnvironment(app, { name: "Staging" });
+    expect(staging).toEqual({ name: "Staging", key: expect.stringMatching(/^[0-9a-f]{24}$/) });
     const again = await s.client.createEnvironment(app, { name: "Staging", description: "pre-production" });
     expect(again).toEqual({ ...staging, description: "pre-production" });
-    const same = await s.client.createEnvironment(app, { name: "Staging" });
-    expect(same.description).toBe("pre-production");
+    expect((await s.client.createEnvironment(app, { name: "Staging" })).key).toBe(staging.key);
     // Names ignore case (the docs write both Production and production): no second environment.
-    expect(await s.client.createEnvironment(app, { name: "staging" })).toEqual(again);
-    expect(await s.client.listEnvironments(app)).toEqual([prod, again]);
+    expect((await s.client.createEnvironment(app, { name: "staging" })).key).toBe(staging.key);
+    expect(await s.client.listEnvironments(app)).toEqual([prod, { name: "Staging", key: staging.key, description: "pre-production" }]);
     expect(new Set([prod!.key, staging.key]).size).toBe(2);
   });
 });
@@ -196,7 +197,7 @@ describe("the model's read accessors (for readers such as the SDK's configuratio
 
     expect(model.environmentByKey(prod.key)).toEqual(prod);
     expect(model.configuredFlags("Production")).toEqual([{ flag: { name: "f", availableValues: [false, true], isPermanent: false }, configuration: expect.objectContaining({ value: true }) }]);
-    model.configuration("f", "Production")!.labels.push("mutated");
+    (model.configuration("f", "Production")!.labels as string[]).push("mutated");
     model.flags()[0]!.availableValues.push("mutated");
     expect(model.configuration("f", "Production")!.labels).toEqual([]);
     expect(model.flag("f")!.availableValues).toEqual([false, true]);

@@ -2,7 +2,9 @@ import { call } from "./helpers";
 import { startFlagSetup, type FlagSetup } from "./feature-flag-setup";
 
 // What the emulator refuses, as a careful server would (issue 15, item 2; the note's section 3 schemas): a 400 with
-// a JSON {error} that starts with the field, 404 for unknown names in paths, 409 for a state conflict.
+// a JSON {error} that starts with the field, 404 for unknown names in paths, 409 for a state conflict. It refuses
+// nothing the real service wrote itself (issue 39): those forms are accepted below, and the whole corpus of them is
+// test/emulator/real-experiments.test.ts.
 
 let s: FlagSetup;
 let app: string;
@@ -35,9 +37,10 @@ describe("experiment and flag configuration bodies (X3, F4)", () => {
     ["an array body", [], /^body: must be a JSON object/],
     ["no type", { flag: "b", value: true }, /^type: is required and must be "experiment"/],
     ["an unknown field", experiment("b", { stickyness: "x" }), /^stickyness: unknown field/],
-    ["a value outside availableValues", experiment("color", { value: "pink" }), /^value: "pink" is not one of the available values of flag "color"/],
-    ["a number value outside availableValues", experiment("limit", { value: 7 }), /^value: 7 is not one/],
-    ["a split option outside availableValues", experiment("color", { value: [{ option: "pink", percentage: 10 }] }), /^value\[0\]\.option: "pink"/],
+    ["a boolean flag's value that is not true or false", experiment("b", { value: "maybe" }), /^value: "maybe" is not one of the available values of flag "b"/],
+    ["a string flag's value that is a boolean", experiment("color", { value: true }), /^value: must be a string or a number/],
+    ["a string flag's value outside its values, past the bound", experiment("color", { value: "x".repeat(300) }), /^value: longer than \d+ characters/],
+    ["a split option outside a boolean flag's values", experiment("b", { value: [{ option: "maybe", percentage: 10 }] }), /^value\[0\]\.option: "maybe"/],
     ["a percentage over 100", experiment("b", { value: [{ option: true, percentage: 120 }] }), /^value\[0\]\.percentage: must be a number from 0 to 100/],
     ["a negative percentage", experiment("b", { value: [{ option: true, percentage: -1 }] }), /^value\[0\]\.percentage/],
     ["a split summing over 100", experiment("color", { value: [{ option: "red", percentage: 60 }, { option: "blue", percentage: 50 }] }), /^value: the split's percentages sum to 110, over 100/],
@@ -45,20 +48,18 @@ describe("experiment and flag configuration bodies (X3, F4)", () => {
     ["a schedule date that is not a date", experiment("b", { value: [{ from: "soon", percentage: 50 }] }), /^value\[0\]\.from: must be an ISO-8601 date/],
     ["an unknown property operator", experiment("b", when({ property: { name: "plan", operator: "contains", operand: "pro" } })), /^conditions\[0\]\.property\.operator: "contains" is not an operator/],
     ["an unknown version operator", experiment("b", when({ version: { operator: "gt", semver: "1.0.0" } })), /^conditions\[0\]\.version\.operator/],
-    ["a version that is not a version", experiment("b", when({ version: { operator: "semver-gt", semver: "latest" } })), /^conditions\[0\]\.version\.semver: "latest" is not a version/],
+    ["a version that is neither text nor null", experiment("b", when({ version: { operator: "semver-gt", semver: 2 } })), /^conditions\[0\]\.version\.semver: 2 is not a version/],
     ["an operand missing where needed", experiment("b", when({ property: { name: "plan", operator: "eq" } })), /^conditions\[0\]\.property\.operand: operator "eq" needs an operand/],
     ["an operand where none is taken", experiment("b", when({ property: { name: "beta", operator: "is-true", operand: "x" } })), /^conditions\[0\]\.property\.operand: operator "is-true" takes no operand/],
-    ["a regex that does not compile", experiment("b", when({ property: { name: "email", operator: "regex", operand: "(" } })), /^conditions\[0\]\.property\.operand: the regular expression does not compile/],
     ["an in-array operand that is not an array", experiment("b", when({ property: { name: "email", operator: "in-array", operand: "a@b.c" } })), /^conditions\[0\]\.property\.operand: must be an array/],
     ["a semver operand that is not a version", experiment("b", when({ property: { name: "v", operator: "semver-lt", operand: "two" } })), /is not a version/],
     ["an unknown group operator", experiment("b", when({ group: { operator: "xor", name: "beta" } })), /^conditions\[0\]\.group\.operator/],
     ["a group naming an unknown target group", experiment("b", when({ group: { name: ["beta", "gamma"] } })), /^conditions\[0\]\.group\.name: no target group named "gamma"/],
     ["a dependency on an unknown flag", experiment("b", when({ dependency: { flag: "nope", value: true } })), /^conditions\[0\]\.dependency\.flag: no flag named "nope"/],
-    ["a dependency value outside the other flag's values", experiment("b", when({ dependency: { flag: "color", value: "pink" } })), /^conditions\[0\]\.dependency\.value: "pink" is not one of the available values of flag "color"/],
+    ["a dependency value outside a boolean flag's values", experiment("color", when({ dependency: { flag: "b", value: "maybe" } }, "red")), /^conditions\[0\]\.dependency\.value: "maybe" is not one of the available values of flag "b"/],
     ["a flag depending on itself", experiment("b", when({ dependency: { flag: "b", value: true } })), /cannot depend on itself/],
-    ["a condition without a clause", experiment("b", { conditions: [{ value: true }] }), /^conditions\[0\]: a condition needs at least one clause/],
-    ["a condition without a value", experiment("b", { conditions: [{ group: { name: "beta" } }] }), /^conditions\[0\]\.value: is required/],
-    ["a condition value outside availableValues", experiment("color", when({ group: { name: "beta" } }, "pink")), /^conditions\[0\]\.value: "pink"/],
+    ["a condition value outside a boolean flag's values", experiment("b", when({ group: { name: "beta" } }, "pink")), /^conditions\[0\]\.value: "pink"/],
+    ["a schedule entry's option outside a boolean flag's values", experiment("b", { value: [{ from: "2026-01-01T00:00:00Z", percentage: 50, option: "yes" }] }), /^value\[0\]\.option: "yes"/],
     ["more than 1,000 conditions", experiment("b", { conditions: Array.from({ length: 1001 }, () => ({ group: { name: "beta" }, value: true })) }), /^conditions: more than 1000 entries/],
     ["a label that is not a string", experiment("b", { labels: ["ok", 3] }), /^labels\[1\]: must be a non-empty string/],
     ["a platform configured twice", experiment("b", { platforms: [{ name: "iOS" }, { name: "iOS" }] }), /^platforms\[1\]\.name: platform "iOS" is configured twice/],
@@ -73,7 +74,7 @@ describe("experiment and flag configuration bodies (X3, F4)", () => {
   });
 
   it("F4 refuses the same body errors, an unknown flag (404) and a name other than the path's", async () => {
-    expect((await send("PUT", "Production/flags/color", { value: "pink" })).error).toMatch(/^value: "pink"/);
+    expect((await send("PUT", "Production/flags/color", { value: [{ option: "red", percentage: 101 }] })).error).toMatch(/^value\[0\]\.percentage/);
     expect((await send("PUT", "Production/flags/ghost", { value: true })).status).toBe(404);
     const renamed = await send("PUT", "Production/flags/color", { name: "colour", value: "red" });
     expect([renamed.status, renamed.error]).toEqual([400, 'name: must be the flag in the path ("color") when given']);
@@ -82,7 +83,7 @@ describe("experiment and flag configuration bodies (X3, F4)", () => {
   });
 
   it("a refused X3 of a new flag creates no flag (nothing is half-applied)", async () => {
-    const r = await send("PUT", "Production/experiments", experiment("brand-new", { value: "maybe" }));
+    const r = await send("PUT", "Production/experiments", experiment("brand-new", { value: "maybe", conditions: [{ value: "no" }] }));
     expect(r.status).toBe(400);
     expect(s.emu.state.flags(app).map((f) => f.name)).not.toContain("brand-new");
   });
@@ -106,15 +107,18 @@ describe("experiment and flag configuration bodies (X3, F4)", () => {
       platforms: [{ name: "Android" }],
     });
     expect(r.status).toBe(200);
+    // Labels as text and a dependency's value as sent: the service writes both so (`labels: internal`, `value: 'true'`).
+    // A platform without a value keeps none: its conditions fall through to the default platform's rules.
     expect(r.json).toMatchObject({
       value: true,
-      labels: ["single"],
+      labels: "single",
       conditions: [
         { group: { operator: "or", name: "beta" }, value: [{ from: "2026-03-01T00:00:00Z", percentage: 100 }] },
-        { dependency: { flag: "limit", value: 5 }, value: [{ option: false, percentage: 30 }] },
+        { dependency: { flag: "limit", value: "5" }, value: [{ option: false, percentage: 30 }] },
       ],
-      platforms: [{ name: "Android", conditions: [], value: false }],
+      platforms: [{ name: "Android", conditions: [] }],
     });
+    expect(r.json.platforms[0]).not.toHaveProperty("value");
     const limit = await send("PUT", "Production/experiments", experiment("limit", {}));
     expect(limit.json.value).toBeNull();
   });
@@ -123,12 +127,10 @@ describe("experiment and flag configuration bodies (X3, F4)", () => {
 describe("flags, environments and target groups (F3, E2, T2)", () => {
   const refused: [string, string, unknown, RegExp][] = [
     ["a flag without a name", "flags", { availableValues: [true, false] }, /^name: must be a non-empty string/],
-    ["no available values", "flags", { name: "x", availableValues: [] }, /^availableValues: must offer at least one value/],
-    ["an available value offered twice", "flags", { name: "x", availableValues: ["a", "a"] }, /^availableValues: "a" is offered twice/],
     ["booleans mixed with strings", "flags", { name: "x", availableValues: [true, "maybe"] }, /^availableValues: a boolean flag offers exactly \[false, true\]/],
     ["a flag name a path cannot carry", "flags", { name: ".." }, /^name: ".." cannot be carried in a path/],
     ["an environment without a name", "environments/key", { description: "x" }, /^name: must be a non-empty string/],
-    ["a target group without conditions", "target-groups", { type: "target-group", name: "g" }, /^conditions: must be an array/],
+    ["a target group whose conditions are not a list", "target-groups", { type: "target-group", name: "g", conditions: "all" }, /^conditions: must be an array/],
     ["a target group of another type", "target-groups", { type: "experiment", name: "g", conditions: [] }, /^type: must be "target-group"/],
     ["an unknown target-group operator", "target-groups", { name: "g", operator: "xor", conditions: [] }, /^operator: "xor" is not an operator/],
     ["a target-group condition without its operand", "target-groups", { name: "g", conditions: [{ property: "p", operator: "gt" }] }, /^conditions\[0\]\.operand: operator "gt" needs an operand/],
@@ -170,7 +172,7 @@ describe("JSON Patch (X4)", () => {
     ["a replace of a missing member", [{ op: "replace", path: "/nothing", value: 1 }], 400, /^patch\[0\]\.path: nothing at "\/nothing"/],
     ["a test that fails", [{ op: "test", path: "/value", value: "green" }, { op: "replace", path: "/value", value: "blue" }], 409, /^patch\[0\]: test failed/],
     ["a change of the flag", [{ op: "replace", path: "/flag", value: "colour" }], 400, /^flag: the flag in the path \("color"\) is the identity/],
-    ["a result the service refuses", [{ op: "replace", path: "/value", value: "pink" }], 400, /^value: "pink"/],
+    ["a result the service refuses", [{ op: "replace", path: "/value", value: [{ option: "red", percentage: 101 }] }], 400, /^value\[0\]\.percentage/],
     ["a result without type", [{ op: "remove", path: "/type" }], 400, /^type: is required/],
   ];
   it.each(refused)("refuses %s, changing nothing", async (_what, body, status, message) => {

@@ -121,11 +121,12 @@ const PROBES: Record<string, (emu: Emulator) => Promise<unknown>> = {
     await fm.request("PUT", `applications/${app}/flags`, { name: "f" });
     return (await fm.request("PUT", `applications/${app}/Production/flags/f`, { name: "g", value: true })).status;
   },
-  conditionWithoutClause: async (emu) => {
+  environmentKeyBody: async (emu) => {
     const fm = fmOf(emu);
     const app = await fm.app();
-    await fm.request("PUT", `applications/${app}/flags`, { name: "f" });
-    return (await fm.request("PUT", `applications/${app}/Production/flags/f`, { value: false, conditions: [{ value: true }] })).status;
+    const answer = await fm.request("PUT", `applications/${app}/environments/key`, { name: "Staging" });
+    const key = emu.state.environments(app).find((e) => e.name === "Staging")!.key;
+    return { type: answer.headers.get("content-type"), body: answer.text.replace(key, "<key>") };
   },
   vanishedBundleState: async (emu) => {
     const oc = emu.operationsCenterUrl;
@@ -196,7 +197,11 @@ const EXPECTED: Record<string, unknown[]> = {
   createFlagBody: [200, 400],
   valueTypes: [true, "true"],
   flagNameInBody: [400, 200],
-  conditionWithoutClause: [400, 200],
+  environmentKeyBody: [
+    { type: "application/json;charset=utf-8", body: '"<key>"' },
+    { type: "text/plain;charset=utf-8", body: "<key>" },
+    { type: "application/json;charset=utf-8", body: '{"name":"Staging","key":"<key>","description":""}' },
+  ],
   vanishedBundleState: ["sandbox", null],
   controllerFilter: [["team-a/controller-a"], []],
   branchlessBundles: [200, 400],

@@ -106,7 +106,7 @@ function expectServersHold(group: Target[], settings: typeof BEFORE): void {
       });
       expect({ where, banner: flags["checkout.bannerColor"]?.configurations["Production"]?.value }).toEqual({ where, banner: "blue" });
       const group = state.targetGroups(app!.id).find((g) => g.name === "beta-testers");
-      expect({ where, operands: group?.conditions.map((c) => (c as { operand?: unknown }).operand) }).toEqual({
+      expect({ where, operands: group?.conditions?.map((c) => (c as { operand?: unknown }).operand) }).toEqual({
         where,
         operands: [settings["flags:betaEmail"], JSON.parse(settings["flags:betaPlans"])],
       });

@@ -13,13 +13,13 @@ function fakeClient() {
       calls.push("environments");
       return [{ name: "Production", key: "k1" }];
     },
-    listFlags: async (_app: string, env: string) => {
+    readFlagList: async (_app: string, env: string) => {
       calls.push(`flags ${env}`);
       const snapshot = flags;
       await new Promise<void>((resolve) => gates.push(resolve));
-      return snapshot;
+      return { items: snapshot, unreadable: [] };
     },
-    listExperiments: async () => {
+    readExperimentList: async () => {
       calls.push("experiments");
       throw new Error("boom");
     },
@@ -78,5 +78,23 @@ describe("FeatureFlagLists", () => {
     await lists.write(async () => ({ name: "v", availableValues: ["on", "off"] }) as Flag, (f) => [upsert<Flag>(prefixOf("flags", "app"), f, (x) => x.name)], []);
     await lists.flags("app", "Production");
     expect(lists.knownAvailableValues("app", "v")).toEqual(["on", "off"]);
+  });
+
+  it("keeps the items a list's answer held that the client could not read, by name, until a write answers that name", async () => {
+    const unreadable = [{ index: 1, name: "odd", problem: "conditions[0].group.operator: Invalid option" }];
+    const client = {
+      listEnvironments: async () => [{ name: "Production", key: "k1" }],
+      readExperimentList: async () => ({ items: [{ flag: "fine" }], unreadable }),
+    } as unknown as FeatureManagementClient;
+    const lists = new FeatureFlagLists(client);
+    expect(await lists.experiments("app", "Production")).toEqual([{ flag: "fine" }]);
+    expect(await lists.unreadable("experiments", "app", "odd", "Production")).toEqual(unreadable[0]);
+    expect(await lists.unreadable("experiments", "app", "fine", "Production")).toBeUndefined();
+    expect(await lists.unreadable("experiments", "app", "odd", "Staging")).toBeUndefined();
+    // A write of that configuration answered it in a form the client reads: the unreadable one is gone.
+    const written = { flag: "odd", value: true } as Experiment;
+    await lists.write(async () => written, (e) => [upsert<Experiment>(prefixOf("experiments", "app", "Production"), e, (x) => x.flag)], []);
+    expect(await lists.unreadable("experiments", "app", "odd", "Production")).toBeUndefined();
+    expect(await lists.experiments("app", "Production")).toEqual([{ flag: "fine" }, written]);
   });
 });

@@ -107,14 +107,15 @@ describe("FlagConfiguration life cycle", () => {
   });
 
   it("refuses before any write: a value outside the flag's values, a condition naming an unknown group or flag, an unknown flag", async () => {
-    const badValue = { applicationId: app, environment: "Production", flag: "color", value: "blue" };
+    // A string flag takes a text outside its values (the service keeps one); a boolean it never takes.
+    const badValue = { applicationId: app, environment: "Production", flag: "color", value: true };
     // A new deployment has not read the flag's values: check lets it through, create refuses it before any write.
     await w.nextDeployment();
     const mark = w.mark();
     const fail = async (name: string, inputs: Record<string, unknown>) =>
       ((await w.ff("flagConfiguration", name, inputs).up().catch((e: unknown) => e)) as ProviderHostError).details;
     expect(await fail("bad-value", badValue)).toMatch(
-      /^creating FlagConfiguration "color" in "Production": value: value "blue" is not one of the flag's available values \("red", "green"\)/,
+      /^creating FlagConfiguration "color" in "Production": value: value true is not one of the flag's available values \("red", "green"\)/,
     );
     expect(await fail("bad-group", { applicationId: app, environment: "Production", flag: "color", conditions: [{ group: { name: "gamma" }, value: "red" }] })).toMatch(
       /conditions name the target group "gamma", which application "\w+" does not have\. Fix: declare it as TargetGroup resources/,
@@ -126,7 +127,7 @@ describe("FlagConfiguration life cycle", () => {
     expect(await fail("no-env", { applicationId: app, environment: "QA", flag: "color" })).toMatch(/has no environment "QA"/);
     // This deployment has read the flag's values now: check (preview) refuses it, naming the input.
     const checked = (await w.ff("flagConfiguration", "bad-value-2", badValue).up().catch((e: unknown) => e)) as CheckFailedError;
-    expect(checked.failures).toEqual([{ property: "value", reason: 'value: value "blue" is not one of the flag\'s available values ("red", "green"): use one of them' }]);
+    expect(checked.failures).toEqual([{ property: "value", reason: 'value: value true is not one of the flag\'s available values ("red", "green"): use one of them' }]);
     expect(writes(w.since(mark))).toEqual([]);
   });
 

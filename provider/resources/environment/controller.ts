@@ -55,11 +55,17 @@ async function ensure(f: FeatureFlags, operation: string, id: string | undefined
   const description = declared(inputs, "description") ? String(inputs.description) : undefined;
   if (current && (description === undefined || (current.description ?? "") === description)) return current;
   const request = description === undefined ? { name } : { name, description };
+  // The real service answers a bare key, which names no environment: one the list has under that key (a name that
+  // differs only in case) keeps its own name.
+  const answered = (env: Environment): Environment => {
+    const known = envs.find((e) => e.key === env.key);
+    return known ? { ...known, ...env, name: known.name } : env;
+  };
   return await writeOrFail(
     f,
     operation,
     id,
-    () => f.fm.client.createEnvironment(applicationId, request),
+    async () => answered(await f.fm.client.createEnvironment(applicationId, request)),
     (env) => [upsert<Environment>(prefixOf("environments", applicationId), env, (e) => e.name)],
     [prefixOf("environments", applicationId)],
   );

@@ -4,7 +4,8 @@
  * - an option is matched to the flag's available values (`"true"` is `true` on a boolean flag, `"3"` is `3` on a
  *   number flag);
  * - a percentage split `[{option, percentage}]` is a set by option, percentage default 100; a schedule
- *   `[{from, percentage}]` is ordered by time, dates compared as instants; `[]` is null (no value: the code's default);
+ *   `[{from, percentage, option}]` is ordered by time, dates compared as instants, option default true; `[]` is null
+ *   (no value: the code's default);
  * - a condition chain is ordered (if / else-if: the first match wins); inside a condition, a group's operator
  *   defaults to "or" and its name (a string or a list) is a set of names; an `in-array` operand is a set;
  * - labels and available values are sets; platforms are a set by name;
@@ -57,12 +58,18 @@ export function canonicalValue(value: unknown, options: Options): unknown {
   if (value.length === 0) return null;
   if (value.every((v) => isRecord(v) && "from" in v)) {
     return value
-      .map((v) => ({ from: canonicalDate((v as Record<string, unknown>).from), percentage: canonicalPercentage((v as Record<string, unknown>).percentage) }))
+      .map((v) => {
+        const entry = v as Record<string, unknown>;
+        // A schedule's option is true when absent (every schedule the service wrote says `option: true`).
+        return { from: canonicalDate(entry.from), percentage: canonicalPercentage(entry.percentage), option: canonicalOption(entry.option ?? true, options) };
+      })
       .sort((a, b) => String(a.from).localeCompare(String(b.from)));
   }
+  // A split entry without option (the service kept `[{percentage: 52}]`) stays without one.
+  const optionText = (v: unknown) => JSON.stringify(isRecord(v) ? v.option : v) ?? "";
   return value
     .map((v) => (isRecord(v) ? { option: canonicalOption(v.option, options), percentage: canonicalPercentage(v.percentage) } : v))
-    .sort((a, b) => JSON.stringify(isRecord(a) ? a.option : a).localeCompare(JSON.stringify(isRecord(b) ? b.option : b)));
+    .sort((a, b) => optionText(a).localeCompare(optionText(b)));
 }
 
 /** Sorted, without duplicates, by JSON text (so that `1` and `"1"` stay apart). */
@@ -133,6 +140,8 @@ export function canonicalConfigurationInput(key: string, value: unknown, options
   switch (key) {
     case "enabled":
       return value === undefined || value === null ? true : value;
+    case "archived":
+      return value === undefined || value === null ? false : value;
     case "description":
       return value ?? "";
     case "stickinessProperty":

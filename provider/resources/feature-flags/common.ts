@@ -1,7 +1,9 @@
 /** What the feature-flag resources (Environment, Flag, FlagConfiguration, TargetGroup) share: the connection and its lists, errors, inputs. */
 import { featureManagement, type FeatureManagementConnection } from "../../config/clients";
 import { NotFoundError } from "../../http/errors";
-import { accessProblem, messageOf, operationFailed } from "../shared/errors";
+import { accessProblem, messageOf, operationFailed, warn } from "../shared/errors";
+import type { InputChecker } from "../shared/check";
+import type { Experiment, UnreadableItem } from "../../clients/feature-flag-types";
 import type { Props } from "../shared/types";
 import { containsUnknown, isUnknown, sameJson } from "../shared/values";
 import { providerState } from "../../config/state";
@@ -137,4 +139,36 @@ export function writtenAtOf(props: Props): Props {
 /** The declared inputs of `keys` whose value a read found differs from the state's (what a refresh shows as drift). */
 export function driftedKeys(keys: readonly string[], props: Props, read: Props): string[] {
   return keys.filter((k) => declared(props, k) && !sameJson(read[k], props[k]));
+}
+
+/** Says check's warnings (odd inputs it accepts), each after `label`: `FlagConfiguration "x" in "Production"`. */
+export function warnChecked(c: InputChecker, label: string): void {
+  for (const w of c.warnings) warn(`${label}: ${w.reason}`);
+}
+
+/**
+ * The error of a resource whose object is in a list the service answered, but in a form this client cannot read
+ * (`what`: `the configuration of flag "x" in environment "Production"`). Only that resource fails: the list's other
+ * items were read, and their resources go on.
+ */
+export function unreadableFailure(operation: string, id: string | undefined, what: string, item: UnreadableItem): Error {
+  return operationFailed(
+    operation,
+    id,
+    `the service holds ${what}, in a form this version of pulumi-cloudbees cannot read (${item.problem}); the other ` +
+      `items of that list were read. Fix: report the form (with the field above); meanwhile change it in the CloudBees ` +
+      `Feature Management UI, or stop managing it here (pulumi state delete)`,
+  );
+}
+
+/**
+ * A configuration the service holds (an experiment), as a write sends it back whole: without the fields a write
+ * takes from elsewhere (identity, type, the flag's values) and without nulls, every other field kept as it came
+ * (those this package has no name for too), so that a write changes only what it means to.
+ */
+export function configurationOf(current: Experiment | undefined): Record<string, unknown> {
+  if (!current) return {};
+  const { version: _v, type: _t, flag: _f, name: _n, availableValues: _a, ...rest } = current;
+  // A null list is the service's "none"; a null value means something (the code's default) and stays.
+  return Object.fromEntries(Object.entries(rest).filter(([k, v]) => v !== undefined && (v !== null || k === "value")));
 }

@@ -1,5 +1,5 @@
 import type { FeatureManagementClient } from "../../clients/feature-management-client";
-import type { Environment, Experiment, Flag, TargetGroup, TeamMember } from "../../clients/feature-flag-types";
+import type { Environment, Experiment, Flag, ReadableList, TargetGroup, TeamMember, UnreadableItem } from "../../clients/feature-flag-types";
 import { named, ownCopy, putNamed, removeNamed } from "../shared/named-list";
 import { providerState } from "../../config/state";
 
@@ -15,11 +15,16 @@ import { providerState } from "../../config/state";
  *   by name, so it is right whether the list was read before or after the write); a write that failed forgets the
  *   lists it may have changed (the server may have acted), so the next reader asks again.
  * A change made outside Pulumi during the deployment shows in the next deployment (the next provider process).
+ *
+ * Flags, experiments and target groups are read item by item: an item the client cannot read is kept apart, by
+ * name (`unreadable`), so that only the resource that manages it fails, naming it; the others read theirs.
  */
 export class FeatureFlagLists {
   private readonly kept = new Map<string, Promise<unknown>>();
   /** Answered lists, for `check` (which must not send requests). */
   private readonly known = new Map<string, unknown>();
+  /** Per kept list, the items its answer held that the client could not read. */
+  private readonly unreadableItems = new Map<string, UnreadableItem[]>();
 
   constructor(private readonly client: FeatureManagementClient) {}
 
@@ -28,15 +33,18 @@ export class FeatureFlagLists {
   }
 
   flags(applicationId: string, environment: string): Promise<Flag[]> {
-    return this.list(key("flags", applicationId, environment), () => this.client.listFlags(applicationId, environment));
+    const k = key("flags", applicationId, environment);
+    return this.list(k, () => this.readable(k, this.client.readFlagList(applicationId, environment)));
   }
 
   experiments(applicationId: string, environment: string): Promise<Experiment[]> {
-    return this.list(key("experiments", applicationId, environment), () => this.client.listExperiments(applicationId, environment));
+    const k = key("experiments", applicationId, environment);
+    return this.list(k, () => this.readable(k, this.client.readExperimentList(applicationId, environment)));
   }
 
   targetGroups(applicationId: string): Promise<TargetGroup[]> {
-    return this.list(key("targetGroups", applicationId), () => this.client.listTargetGroups(applicationId));
+    const k = key("targetGroups", applicationId);
+    return this.list(k, () => this.readable(k, this.client.readTargetGroupList(applicationId)));
   }
 
   /** The account's team members (account-wide: one list serves every TeamMember). */
@@ -51,6 +59,15 @@ export class FeatureFlagLists {
   async appFlags(applicationId: string): Promise<Flag[] | undefined> {
     const first = (await this.environments(applicationId))[0];
     return first ? this.flags(applicationId, first.name) : undefined;
+  }
+
+  /**
+   * The item of this name that the answer of a kept list held and the client could not read (read the list first):
+   * `experiments` of an environment, `flags` (the application's, as appFlags reads them) or `targetGroups`.
+   */
+  async unreadable(kind: "experiments" | "flags" | "targetGroups", applicationId: string, name: string, environment?: string): Promise<UnreadableItem | undefined> {
+    const env = kind === "flags" ? (await this.environments(applicationId))[0]?.name : environment;
+    return this.unreadableItems.get(key(kind, applicationId, env))?.find((u) => u.name === name);
   }
 
   /** A flag's available values from any list already answered (check sends no request); undefined when none has it. */
@@ -84,6 +101,13 @@ export class FeatureFlagLists {
     return answer;
   }
 
+  /** The items of a list read item by item; the others kept apart for `unreadable`. */
+  private async readable<T>(k: string, answer: Promise<ReadableList<T>>): Promise<T[]> {
+    const list = await answer;
+    this.unreadableItems.set(k, list.unreadable);
+    return list.items;
+  }
+
   private list<T>(k: string, fetch: () => Promise<T[]>): Promise<T[]> {
     let kept = this.kept.get(k) as Promise<T[]> | undefined;
     if (!kept) {
@@ -109,6 +133,8 @@ export class FeatureFlagLists {
   }
 
   private apply(change: ListChange): void {
+    // The item a write answered (or removed) is no longer the one that could not be read.
+    for (const [k, items] of this.unreadableItems) if (k.startsWith(change.prefix)) this.unreadableItems.set(k, items.filter((u) => u.name !== change.name));
     for (const [k, list] of [...this.kept]) {
       if (!k.startsWith(change.prefix)) continue;
       const next = list.then((items) => change.apply(ownCopy(items as unknown[]) as never[]) as unknown[]);
@@ -122,6 +148,7 @@ export class FeatureFlagLists {
       if (k.startsWith(prefix)) {
         this.kept.delete(k);
         this.known.delete(k);
+        this.unreadableItems.delete(k);
       }
     }
   }
@@ -131,9 +158,10 @@ export class FeatureFlagLists {
 export const flagName = (f: Flag) => f.name;
 export const experimentFlag = (e: Experiment) => e.flag;
 
-/** A change of the kept lists whose key starts with `prefix`. */
+/** A change of the kept lists whose key starts with `prefix`, to the item `name`. */
 export interface ListChange {
   prefix: string;
+  name: string;
   apply(items: never[]): unknown[];
 }
 
@@ -151,6 +179,7 @@ export const prefixOf = key;
 export function upsert<T>(prefix: string, item: T, nameOf: (x: T) => string): ListChange {
   return {
     prefix,
+    name: nameOf(item),
     apply: (items: never[]) => {
       putNamed(items as unknown as T[], item, nameOf);
       return items;
@@ -162,6 +191,7 @@ export function upsert<T>(prefix: string, item: T, nameOf: (x: T) => string): Li
 export function removal<T>(prefix: string, name: string, nameOf: (x: T) => string): ListChange {
   return {
     prefix,
+    name,
     apply: (items: never[]) => {
       removeNamed(items as unknown as T[], name, nameOf);
       return items;

@@ -3,6 +3,11 @@
  * available values, condition clauses and their operators and operands, target-group conditions. Each failure names
  * the input by its path (`conditions[2].property.operand`) and says what to write instead. Values not known yet
  * (preview) pass.
+ *
+ * They refuse only what the service refuses: every form the service wrote itself (rollout/sound-redux-cac, the
+ * corpus of test/fixtures/real-experiments) passes, and the odd ones among them (a string flag's value outside its
+ * available values, a regex JavaScript cannot compile, a version that is not one, a split share without an option)
+ * pass with a warning saying what they will do.
  */
 import { FEATURE_FLAG_LIMITS as LIMITS, GROUP_OPERATORS, isVersionText, OPERATORS_WITHOUT_OPERAND, PROPERTY_OPERATORS, TARGET_GROUP_OPERATORS, VERSION_OPERATORS, type FlagOption } from "../../clients/feature-flag-types";
 import { controlCharacterProblem, type InputChecker } from "../shared/check";
@@ -45,7 +50,11 @@ export function pathName(c: InputChecker, property: string, example: string): st
   return v;
 }
 
-/** An option (a flag's value): a string, a number or a boolean, one of `options` when they are known. */
+/**
+ * An option (a flag's value): a string, a number or a boolean, one of `options` when they are known. A boolean
+ * flag's must be true or false; a string or number flag's outside its available values is accepted with a warning,
+ * as the service accepts it (it kept `value: '10'` on a flag offering three words).
+ */
 function checkOption(c: InputChecker, property: string, value: unknown, options: Options, what = "value"): void {
   if (isUnknown(value)) return;
   if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
@@ -54,8 +63,13 @@ function checkOption(c: InputChecker, property: string, value: unknown, options:
   }
   if (options === undefined) return;
   const option = canonicalOption(value, options);
-  if (!options.some((o) => o === option)) {
+  if (options.some((o) => o === option)) return;
+  if (typeof value === "string" && value.length > MAX_NAME_LENGTH) {
+    c.fail(property, `${property}: ${what} ${show(value)} is ${value.length} characters long; at most ${MAX_NAME_LENGTH} are allowed`);
+  } else if (isBooleanFlag(options) || typeof value === "boolean") {
     c.fail(property, `${property}: ${what} ${show(value)} is not one of the flag's available values (${optionsText(options)}): use one of them`);
+  } else {
+    c.warn(property, `${property}: ${what} ${show(value)} is not one of the flag's available values (${optionsText(options)}); the service takes it as given, and the SDK delivers it as such`);
   }
 }
 
@@ -71,7 +85,7 @@ function checkPercentage(c: InputChecker, property: string, value: unknown): num
 
 /**
  * A flag value: an option, a split `[{option, percentage}]` (percentages summing to at most 100), a schedule
- * `[{from, percentage}]` (boolean flags only), or null.
+ * `[{from, percentage, option}]` (boolean flags only; every entry with `from`), or null.
  */
 export function checkValue(c: InputChecker, property: string, value: unknown, options: Options): void {
   if (value === undefined || value === null || isUnknown(value)) return;
@@ -83,20 +97,21 @@ export function checkValue(c: InputChecker, property: string, value: unknown, op
   const scheduled = value.some((v) => isRecord(v) && "from" in v);
   if (scheduled) {
     if (options !== undefined && !isBooleanFlag(options)) {
-      c.fail(property, `${property}: scheduled values ([{from, percentage}]) apply to boolean flags only, and this flag's values are ${optionsText(options)}: give one of them, or a split [{option, percentage}]`);
+      c.fail(property, `${property}: scheduled values ([{from, percentage, option}]) apply to boolean flags only, and this flag's values are ${optionsText(options)}: give one of them, or a split [{option, percentage}]`);
       return;
     }
     value.forEach((v, i) => {
       if (isUnknown(v)) return;
-      if (!isRecord(v) || "option" in v) {
-        c.fail(`${property}[${i}]`, `${property}[${i}] must be {from, percentage} like the other items of the schedule, e.g. { from: "2026-01-01T00:00:00Z", percentage: 50 }`);
+      if (!isRecord(v) || !("from" in v)) {
+        c.fail(`${property}[${i}]`, `${property}[${i}] must be {from, percentage, option?} like the other items of the schedule, e.g. { from: "2026-01-01T00:00:00Z", percentage: 50, option: true }`);
         return;
       }
-      extraKeys(c, `${property}[${i}]`, v, ["from", "percentage"]);
+      extraKeys(c, `${property}[${i}]`, v, ["from", "percentage", "option"]);
       if (!isUnknown(v.from) && (typeof v.from !== "string" || Number.isNaN(Date.parse(v.from)))) {
         c.fail(`${property}[${i}].from`, `${property}[${i}].from must be an ISO-8601 date, e.g. "2026-01-01T00:00:00Z", got ${show(v.from)}`);
       }
       checkPercentage(c, `${property}[${i}].percentage`, v.percentage);
+      if (v.option !== undefined) checkOption(c, `${property}[${i}].option`, v.option, options, "scheduled option");
     });
     return;
   }
@@ -104,15 +119,19 @@ export function checkValue(c: InputChecker, property: string, value: unknown, op
   const seen = new Set<string>();
   value.forEach((v, i) => {
     if (isUnknown(v)) return;
-    if (!isRecord(v) || !("option" in v)) {
+    if (!isRecord(v)) {
       c.fail(`${property}[${i}]`, `${property}[${i}] must be {option, percentage}, e.g. { option: true, percentage: 50 }, got ${show(v)}`);
       return;
     }
     extraKeys(c, `${property}[${i}]`, v, ["option", "percentage"]);
-    checkOption(c, `${property}[${i}].option`, v.option, options, "split option");
-    const text = JSON.stringify(canonicalOption(v.option, options));
-    if (seen.has(text)) c.fail(`${property}[${i}].option`, `${property}[${i}].option ${show(v.option)} appears twice in the split: give each option once, with its whole percentage`);
-    seen.add(text);
+    if (v.option === undefined || v.option === null) {
+      c.warn(`${property}[${i}]`, `${property}[${i}] has no option: its share of users gets no value from this rule (the code's default), as the service keeps such an entry`);
+    } else {
+      checkOption(c, `${property}[${i}].option`, v.option, options, "split option");
+      const text = JSON.stringify(canonicalOption(v.option, options));
+      if (seen.has(text)) c.fail(`${property}[${i}].option`, `${property}[${i}].option ${show(v.option)} appears twice in the split: give each option once, with its whole percentage`);
+      seen.add(text);
+    }
     sum += checkPercentage(c, `${property}[${i}].percentage`, v.percentage);
   });
   if (sum > 100) c.fail(property, `${property}: the split's percentages sum to ${sum}, over 100: lower them so that they sum to at most 100`);
@@ -183,7 +202,12 @@ function checkOperand(c: InputChecker, property: string, operator: string, opera
     try {
       new RegExp(String(operand));
     } catch (e) {
-      c.fail(`${property}.operand`, `${property}.operand ${show(operand)} is not a valid regular expression (${(e as Error).message}): fix the pattern`);
+      c.warn(
+        `${property}.operand`,
+        `${property}.operand ${show(operand)} is not a regular expression JavaScript can compile (${(e as Error).message}). The service keeps it as given, ` +
+          `but the SDK (rox-node) cannot evaluate it: every evaluation of this rule fails, is logged as "An error occurred during Roxx evaluation", ` +
+          `and counts as false (a target group with it matches nobody; in a flag's condition the whole flag evaluates to false). Write a JavaScript pattern, e.g. ".*@example\\.com$"`,
+      );
     }
   } else if (operator.startsWith("semver") && !isVersionText(String(operand))) {
     c.fail(`${property}.operand`, `${property}.operand ${show(operand)} is not a semantic version for ${operator}: write it as up to three dot-separated numbers, e.g. "1.2.0"`);
@@ -224,12 +248,9 @@ export function checkConditions(c: InputChecker, property: string, conditions: u
       c.fail(at, `${at} must be a condition: { group | dependency | version | property clauses, value }`);
       return;
     }
+    // No clause: holds for everyone (the dashboard's "All users"); no value: gives the flag's default. Both are the service's.
     extraKeys(c, at, condition, CONDITION_KEYS);
     const { dependency, group, version } = condition;
-    if (![dependency, group, version, condition.property].some((x) => x !== undefined && x !== null)) {
-      c.fail(at, `${at} needs a clause (group, dependency, version or property): a rule that always holds is the value's job, so give it as value`);
-    }
-    if (condition.value === undefined) c.fail(`${at}.value`, `${at}.value is required: what the flag gives when the condition holds (null: the code's default)`);
     if (dependency !== undefined && !isUnknown(dependency)) {
       if (!isRecord(dependency)) {
         c.fail(`${at}.dependency`, `${at}.dependency must be { flag, value }, e.g. { flag: "new-checkout", value: true }`);
@@ -261,8 +282,10 @@ export function checkConditions(c: InputChecker, property: string, conditions: u
       } else {
         extraKeys(c, `${at}.version`, version, ["operator", "semver"]);
         oneOf(c, `${at}.version.operator`, version.operator, VERSION_OPERATORS);
-        if (!isUnknown(version.semver) && (typeof version.semver !== "string" || !isVersionText(version.semver))) {
+        if (!isUnknown(version.semver) && version.semver !== null && typeof version.semver !== "string") {
           c.fail(`${at}.version.semver`, `${at}.version.semver must be a semantic version, e.g. "2.0.0", got ${show(version.semver)}`);
+        } else if (!isUnknown(version.semver) && (version.semver === null || !isVersionText(version.semver as string))) {
+          c.warn(`${at}.version.semver`, `${at}.version.semver ${show(version.semver)} is not a version: the service keeps it, and no release matches it (the condition never holds); write e.g. "2.0.0"`);
         }
       }
     }
@@ -297,13 +320,9 @@ export function checkPlatforms(c: InputChecker, property: string, platforms: unk
   });
 }
 
-/** A target group's operator and conditions. */
+/** A target group's conditions; none (left out, or null as the service kept some groups) is a group without tests. */
 export function checkTargetGroupConditions(c: InputChecker, property: string, conditions: unknown): void {
-  if (isUnknown(conditions)) return;
-  if (conditions === undefined || conditions === null) {
-    c.fail(property, `${property} is required: e.g. ${property}: [{ property: "email", operator: "in-array", operand: ["a@example.com"] }]`);
-    return;
-  }
+  if (isUnknown(conditions) || conditions === undefined || conditions === null) return;
   if (!Array.isArray(conditions)) {
     c.fail(property, `${property} must be a list of { property, operator, operand? }`);
     return;
@@ -338,22 +357,25 @@ export function checkLabels(c: InputChecker, property: string, value: unknown): 
   list.forEach((l, i) => typeof l === "string" && nonEmptyText(c, Array.isArray(value) ? `${property}[${i}]` : property, l, "checkout"));
 }
 
-/** A flag's available values: a non-empty list of distinct strings, numbers or booleans. */
+/**
+ * A flag's available values: a list of strings, numbers or booleans. The service kept `[]`, `""` among them, and a
+ * value twice: accepted (a value twice with a warning: it is one value).
+ */
 export function checkAvailableValues(c: InputChecker, property: string, value: unknown): void {
   if (value === undefined || value === null || isUnknown(value)) return;
-  if (!Array.isArray(value) || value.length === 0) {
-    c.fail(property, `${property} must be a non-empty list of the values the flag can take, e.g. ["red", "green"] (default [false, true])`);
+  if (!Array.isArray(value)) {
+    c.fail(property, `${property} must be a list of the values the flag can take, e.g. ["red", "green"] (default [false, true])`);
     return;
   }
   if (!c.listLength(property, value, LIMITS.availableValues)) return;
   const seen = new Set<string>();
   value.forEach((v, i) => {
     if (isUnknown(v)) return;
-    if ((typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") || (typeof v === "string" && (v === "" || v.length > MAX_NAME_LENGTH))) {
-      c.fail(`${property}[${i}]`, `${property}[${i}] must be a non-empty string, a number or a boolean, got ${show(v)}`);
+    if ((typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") || (typeof v === "string" && v.length > MAX_NAME_LENGTH)) {
+      c.fail(`${property}[${i}]`, `${property}[${i}] must be a string of at most ${MAX_NAME_LENGTH} characters, a number or a boolean, got ${show(v)}`);
       return;
     }
-    if (seen.has(String(v))) c.fail(`${property}[${i}]`, `${property}[${i}] ${show(v)} appears twice: give each value once`);
+    if (seen.has(String(v))) c.warn(`${property}[${i}]`, `${property}[${i}] ${show(v)} appears twice: the service keeps both, and they are one value`);
     seen.add(String(v));
   });
 }

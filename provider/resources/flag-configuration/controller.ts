@@ -3,10 +3,10 @@
  *
  * | operation | calls | notes |
  * |---|---|---|
- * | check | nothing | names usable in URL paths; values, splits, schedules, conditions and operands well formed; values among the flag's available values when a list of this process already knows them |
+ * | check | nothing | names usable in URL paths; values, splits, schedules, conditions and operands well formed; a boolean flag's values true or false when a list of this process already knows them; every form the service wrote passes, the odd ones with a warning |
  * | diff | nothing | applicationId, environment or flag change replaces (when none changes, as on a connection change, the old configuration is removed first: deleteBeforeReplace); the given configuration inputs compared in canonical form (conditions ordered, labels a set, ...) |
  * | create, update | the shared GET .../{environment}/experiments, GET .../environments and GET .../{first environment}/flags (and GET .../target-groups when a condition names a group); PUT .../{environment}/experiments only when a given input differs from what the service holds | the body is the service's configuration with the given inputs laid over it (PUT replaces it whole); values and references checked before any write |
- * | read | the shared GET .../{environment}/experiments | not configured there any more (or the environment gone): dropped |
+ * | read | the shared GET .../{environment}/experiments | not configured there any more (or the environment gone): dropped; in the list but unreadable: this resource fails, naming flag, environment and field |
  * | delete | DELETE .../{environment}/experiments/{flag} | the flag stays (the legacy rule); already gone: nothing to do |
  */
 import type { Experiment, ExperimentRequest, Flag, FlagOption } from "../../clients/feature-flag-types";
@@ -16,7 +16,7 @@ import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } f
 import { isStringList, plain, sameJson } from "../shared/values";
 import { canonicalConfigurationInput, DEFAULT_AVAILABLE_VALUES, type Options } from "../feature-flags/canonical";
 import { concernsFlag } from "../feature-flags/audit-trail";
-import { changedKeys, declared, deleteOrFail, driftedKeys, featureFlags, listOrFail, listOrGone, pick, replacedKeys, sameIdentity, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
+import { changedKeys, configurationOf, declared, deleteOrFail, driftedKeys, featureFlags, listOrFail, listOrGone, pick, replacedKeys, sameIdentity, unreadableFailure, warnChecked, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
 import { experimentFlag, flagName as nameOfFlag, knownAvailableValues, prefixOf, removal, upsert } from "../feature-flags/lists";
 import { named } from "../shared/named-list";
 import { checkConditions, checkFreeText, checkLabels, checkPlatforms, checkValue, pathName } from "../feature-flags/rules";
@@ -30,6 +30,7 @@ function canonicalWith(options: Options, optionsOf: (flag: string) => Options) {
 /** The rules of the configuration inputs, against the flag's available values when known. */
 function checkConfiguration(c: InputChecker, news: Props, options: Options, optionsOf: (flag: string) => Options): void {
   c.boolean("enabled", { required: false });
+  c.boolean("archived", { required: false });
   checkFreeText(c, "description", news.description);
   if (declared(news, "stickinessProperty")) c.text("stickinessProperty", { required: false, example: "rox.distinct_id" });
   checkLabels(c, "labels", news.labels);
@@ -46,6 +47,7 @@ async function check(_olds: Props, news: Props): Promise<CheckResult> {
   // Available values are known here only from a list this process already read (check sends no request).
   const known = (name: string | undefined) => (applicationId && name ? knownAvailableValues(applicationId, name) : undefined);
   checkConfiguration(c, news, known(flag), known);
+  warnChecked(c, `${TYPE_NAME} "${String(news.flag)}" in "${String(news.environment)}"`);
   return c.result();
 }
 
@@ -83,13 +85,6 @@ function references(inputs: Props): { groups: Set<string>; flags: Set<string> } 
   return { groups, flags };
 }
 
-/** The service's configuration without the fields X3 takes from elsewhere (identity, type, the flag's values). */
-function configurationOf(current: Experiment | undefined): Props {
-  if (!current) return {};
-  const { version: _v, type: _t, flag: _f, name: _n, availableValues: _a, ...rest } = current;
-  return rest;
-}
-
 /** A list of names for messages. */
 function quotedList(names: Iterable<string>): string {
   return [...names].map(quoted).join(", ");
@@ -115,6 +110,8 @@ async function apply(f: FeatureFlags, operation: string, id: string | undefined,
   );
   const flags: Flag[] = (await listOrFail(operation, id, () => f.lists.appFlags(applicationId), noApplication)) ?? [];
   const flag = named(flags, flagName, nameOfFlag);
+  const unreadableFlag = flag ? undefined : await f.lists.unreadable("flags", applicationId, flagName);
+  if (unreadableFlag) throw unreadableFailure(operation, id, `flag ${quoted(flagName)}`, unreadableFlag);
   if (!flag) {
     throw operationFailed(
       operation,
@@ -124,6 +121,10 @@ async function apply(f: FeatureFlags, operation: string, id: string | undefined,
     );
   }
   const options: FlagOption[] = flag.availableValues ?? DEFAULT_AVAILABLE_VALUES;
+  const current = named(experiments, flagName, experimentFlag);
+  // Written whole over what the service holds: a configuration it holds that cannot be read cannot be kept.
+  const unreadable = current ? undefined : await f.lists.unreadable("experiments", applicationId, flagName, environment);
+  if (unreadable) throw unreadableFailure(operation, id, configurationText(flagName, environment), unreadable);
   const optionsOf = (name: string): Options => {
     const named_ = named(flags, name, nameOfFlag);
     return named_ ? (named_.availableValues ?? DEFAULT_AVAILABLE_VALUES) : undefined;
@@ -156,13 +157,11 @@ async function apply(f: FeatureFlags, operation: string, id: string | undefined,
     }
   }
 
-  const current = named(experiments, flagName, experimentFlag);
   const canonical = canonicalWith(options, optionsOf);
   const differs = CONFIGURATION_KEYS.some((k) => declared(inputs, k) && !sameJson(canonical(k, inputs[k]), canonical(k, current?.[k])));
   if (current && !differs) return outputsOf(inputs, inputs);
 
   const given = pick(inputs, CONFIGURATION_KEYS);
-  if (typeof given.labels === "string") given.labels = [given.labels];
   const request = { ...configurationOf(current), ...given, type: "experiment", flag: flagName, name: flagName, availableValues: options } as ExperimentRequest;
   await writeOrFail(
     f,
@@ -173,6 +172,10 @@ async function apply(f: FeatureFlags, operation: string, id: string | undefined,
     [prefixOf("experiments", applicationId, environment), prefixOf("flags", applicationId)],
   );
   return outputsOf(inputs, inputs);
+}
+
+function configurationText(flag: string, environment: string): string {
+  return `the configuration of flag "${flag}" in environment "${environment}"`;
 }
 
 function identityOf(props: Props): { applicationId: string; environment: string; flag: string } {
@@ -194,6 +197,8 @@ async function read(id: string, props: Props): Promise<ReadResult> {
   const experiments = await listOrGone(operation, id, () => f.lists.experiments(applicationId, environment));
   const current = experiments && named(experiments, flag, experimentFlag);
   const subject = { label: `${TYPE_NAME} ${flag}/${environment}`, applicationId, environment, writtenAt: props.writtenAt, concerns: concernsFlag(flag) };
+  const unreadable = experiments && !current ? await f.lists.unreadable("experiments", applicationId, flag, environment) : undefined;
+  if (unreadable) throw unreadableFailure(operation, id, configurationText(flag, environment), unreadable);
   if (!current) {
     if (experiments) await f.audit.report(subject, "removed");
     return {};

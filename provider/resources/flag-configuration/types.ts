@@ -19,13 +19,14 @@ export interface FlagConfigurationInputs {
   labels?: string[] | string;
   description?: string;
   stickinessProperty?: string;
+  archived?: boolean;
 }
 
 /** The outputs repeat the identity and the configuration inputs the program gives, as the service holds them. */
 export type FlagConfigurationOutputs = FlagConfigurationInputs;
 
 /** The inputs that make the configuration (compared and written only when given). */
-export const CONFIGURATION_KEYS = ["enabled", "value", "conditions", "platforms", "labels", "description", "stickinessProperty"] as const;
+export const CONFIGURATION_KEYS = ["enabled", "value", "conditions", "platforms", "labels", "description", "stickinessProperty", "archived"] as const;
 
 export const IDENTITY_KEYS = ["applicationId", "environment", "flag"] as const;
 

@@ -17,7 +17,7 @@ import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } f
 import { containsUnknown, plain } from "../shared/values";
 import { DEFAULT_AVAILABLE_VALUES, sameAvailableValues } from "../feature-flags/canonical";
 import { concernsFlag } from "../feature-flags/audit-trail";
-import { declared, deleteOrFail, driftedKeys, featureFlags, listOrFail, listOrGone, replacedKeys, sameIdentity, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
+import { configurationOf, declared, deleteOrFail, driftedKeys, featureFlags, listOrFail, listOrGone, replacedKeys, sameIdentity, unreadableFailure, warnChecked, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
 import { experimentFlag, flagName, prefixOf, removal, upsert } from "../feature-flags/lists";
 import { named } from "../shared/named-list";
 import { checkAvailableValues, pathName } from "../feature-flags/rules";
@@ -32,6 +32,7 @@ async function check(_olds: Props, news: Props): Promise<CheckResult> {
   pathName(c, "name", "checkout.newFlow");
   checkAvailableValues(c, "availableValues", news.availableValues);
   c.boolean("isPermanent", { required: false });
+  warnChecked(c, `${TYPE_NAME} "${String(news.name)}"`);
   return c.result();
 }
 
@@ -57,7 +58,10 @@ function outputsOf(inputs: Props, flag: Flag): FlagOutputs {
 /** The flag of the name as the application's shared flag list has it; undefined when the application has none. */
 async function findFlag(f: FeatureFlags, operation: string, id: string | undefined, applicationId: string, name: string): Promise<Flag | undefined> {
   const flags = await listOrFail(operation, id, () => f.lists.appFlags(applicationId), `applicationId "${applicationId}" names no application of the account: give an Application's applicationId`);
-  return flags && named(flags, name, flagName);
+  const flag = flags && named(flags, name, flagName);
+  const unreadable = flags && !flag ? await f.lists.unreadable("flags", applicationId, name) : undefined;
+  if (unreadable) throw unreadableFailure(operation, id, `flag ${quoted(name)}`, unreadable);
+  return flag;
 }
 
 /** PUT .../flags (F3), the lists updated from its answer. */
@@ -118,6 +122,8 @@ async function read(id: string, props: Props): Promise<ReadResult> {
   f.audit.expect(applicationId, props.writtenAt);
   const flags = await listOrGone(operation, id, () => f.lists.appFlags(applicationId));
   const flag = flags && typeof props.name === "string" ? named(flags, props.name, flagName) : undefined;
+  const unreadable = flags && !flag ? await f.lists.unreadable("flags", applicationId, String(props.name)) : undefined;
+  if (unreadable) throw unreadableFailure(operation, id, `flag ${quoted(String(props.name))}`, unreadable);
   if (!flag) {
     if (flags) await reportDrift(f, applicationId, props, "removed");
     return {};
@@ -141,13 +147,11 @@ async function setPermanence(f: FeatureFlags, operation: string, id: string | un
     const experiments = await listOrFail(operation, id, () => f.lists.experiments(applicationId, env.name), `environment ${quoted(env.name)} is gone`);
     const current = named(experiments, name, experimentFlag);
     if (!current) continue;
-    const { version: _v, type: _t, flag: _f, name: _n, availableValues: _a, ...configuration } = current;
-    const labels = typeof configuration.labels === "string" ? [configuration.labels] : configuration.labels;
     await writeOrFail(
       f,
       operation,
       id,
-      () => f.fm.client.setFlagConfiguration(applicationId, env.name, { ...configuration, labels, name, isPermanent }),
+      () => f.fm.client.setFlagConfiguration(applicationId, env.name, { ...configurationOf(current), name, isPermanent }),
       (flag) => [upsert<Flag>(prefixOf("flags", applicationId), { ...flag, isPermanent }, (x) => x.name)],
       [prefixOf("flags", applicationId), prefixOf("experiments", applicationId, env.name)],
     );

@@ -19,6 +19,8 @@ const MAX_REASON_LENGTH = 1000;
  */
 export class InputChecker {
   readonly failures: CheckFailure[] = [];
+  /** Inputs accepted though odd (a form the service takes that may not do what was meant): said, not refused. */
+  readonly warnings: CheckFailure[] = [];
 
   constructor(
     private readonly news: Props,
@@ -37,6 +39,11 @@ export class InputChecker {
   /** Records a failure; the values it quotes are shown with their control characters escaped (printable). */
   fail(property: string, reason: string): void {
     this.failures.push({ property: bounded(printable(property), 100), reason: bounded(printable(reason), MAX_REASON_LENGTH) });
+  }
+
+  /** Records a warning: the input is accepted, and the reason says what it will do. */
+  warn(property: string, reason: string): void {
+    this.warnings.push({ property: bounded(printable(property), 100), reason: bounded(printable(reason), MAX_REASON_LENGTH) });
   }
 
   /** What check returns: the known inputs as given (`__provider` included), and the failures. */

@@ -4,7 +4,7 @@
  *
  * | operation | calls | notes |
  * |---|---|---|
- * | check | nothing | conditions required (at most 1,000), each with a known operator and an operand exactly where it takes one |
+ * | check | nothing | conditions (at most 1,000; none, or null, is a group without tests) each with a known operator and an operand exactly where it takes one; a regex JavaScript cannot compile warns |
  * | diff | nothing | applicationId or name change replaces (delete is a no-op: nothing is lost); operator (default and) and conditions (a set) compared in canonical form, description only when given |
  * | create, update | the shared GET .../target-groups; PUT .../target-groups only when a given input differs | takeover without a write; the body keeps the service's description and operator where the program gives none |
  * | read | the shared GET .../target-groups | gone: dropped |
@@ -17,10 +17,11 @@ import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } f
 import { plain, sameJson } from "../shared/values";
 import { canonicalTargetGroupConditions, canonicalTargetGroupOperator } from "../feature-flags/canonical";
 import { concernsNamed } from "../feature-flags/audit-trail";
-import { changedKeys, declared, driftedKeys, featureFlags, listOrFail, listOrGone, pick, readBack, replacedKeys, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
+import { changedKeys, declared, driftedKeys, featureFlags, listOrFail, listOrGone, pick, readBack, replacedKeys, unreadableFailure, warnChecked, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
 import { prefixOf, upsert } from "../feature-flags/lists";
 import { checkFreeText, checkTargetGroupConditions, checkTargetGroupOperator } from "../feature-flags/rules";
 import { idOf, INPUT_KEYS, SETTING_KEYS, TYPE_NAME } from "./types";
+import { quoted } from "../../text/printable";
 
 const IDENTITY = ["applicationId", "name"];
 
@@ -37,6 +38,7 @@ async function check(_olds: Props, news: Props): Promise<CheckResult> {
   checkFreeText(c, "description", news.description);
   checkTargetGroupOperator(c, "operator", news.operator);
   checkTargetGroupConditions(c, "conditions", news.conditions);
+  warnChecked(c, `${TYPE_NAME} "${String(news.name)}"`);
   return c.result();
 }
 
@@ -57,9 +59,14 @@ async function apply(f: FeatureFlags, operation: string, id: string | undefined,
   const name = String(inputs.name);
   const groups = await listOrFail(operation, id, () => f.lists.targetGroups(applicationId), `applicationId "${applicationId}" names no application of the account: give an Application's applicationId`);
   const current = groups.find((g) => g.name === name);
+  const unreadable = current ? undefined : await f.lists.unreadable("targetGroups", applicationId, name);
+  if (unreadable) throw unreadableFailure(operation, id, `target group ${quoted(name)}`, unreadable);
   const differs = SETTING_KEYS.some((k) => declared(inputs, k) && !sameJson(canonical(k, inputs[k]), canonical(k, current?.[k])));
   if (current && !differs) return outputsOf(inputs);
-  const request: TargetGroupRequest = { type: "target-group", name, conditions: inputs.conditions as TargetGroupRequest["conditions"] };
+  const request: TargetGroupRequest = { type: "target-group", name };
+  // Left out (or null, as the service kept some groups): the group as given, without conditions.
+  if (inputs.conditions !== undefined) request.conditions = inputs.conditions as TargetGroupRequest["conditions"];
+  else if (current && current.conditions !== undefined) request.conditions = current.conditions;
   const description = declared(inputs, "description") ? inputs.description : current?.description;
   if (typeof description === "string") request.description = description;
   const operator = declared(inputs, "operator") ? inputs.operator : current?.operator;
@@ -88,6 +95,8 @@ async function read(id: string, props: Props): Promise<ReadResult> {
   f.audit.expect(applicationId, props.writtenAt);
   const groups = await listOrGone(operation, id, () => f.lists.targetGroups(applicationId));
   const group = groups?.find((g) => g.name === props.name);
+  const unreadable = groups && !group ? await f.lists.unreadable("targetGroups", applicationId, String(props.name)) : undefined;
+  if (unreadable) throw unreadableFailure(operation, id, `target group ${quoted(String(props.name))}`, unreadable);
   if (!group) return {};
   const inputs: Props = { applicationId, name: group.name, ...readBack(SETTING_KEYS, props, (k) => group[k as keyof TargetGroup], canonical) };
   if (driftedKeys(SETTING_KEYS, props, inputs).length) await reportDrift(f, applicationId, group.name, props);

@@ -10,8 +10,8 @@ export interface TargetGroupInputs {
   description?: string;
   /** How the conditions combine: `and` (the service's default) or `or`. */
   operator?: TargetGroupOperator;
-  /** `{property, operator, operand?}` tests, a set. */
-  conditions: TargetGroupCondition[];
+  /** `{property, operator, operand?}` tests, a set. Left out or null: a group without tests (the service kept such groups). */
+  conditions?: TargetGroupCondition[] | null;
 }
 
 export type TargetGroupOutputs = TargetGroupInputs;
@@ -24,5 +24,5 @@ export function idOf(applicationId: string, name: string): string {
 /** The inputs a program gives (check fails on any other field). */
 export const INPUT_KEYS = ["applicationId", "name", "description", "operator", "conditions"];
 
-/** The inputs compared and written when given (conditions are required). */
+/** The inputs compared and written when given. */
 export const SETTING_KEYS = ["description", "operator", "conditions"] as const;
