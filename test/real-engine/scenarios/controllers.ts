@@ -1,10 +1,8 @@
 // examples/controllers under the real Pulumi CLI (life-cycle.ts): a managed controller created with Items, made
 // able to use a bundle and assigned it; destroy stops and deletes the controller.
 import * as path from "node:path";
-import { startEmulator } from "../../../emulator";
-import { OperationsCenterClient } from "../../../provider";
-import { emulatorStackConfig } from "../../../testing/emulator-config";
 import type { ExampleScenario } from "../life-cycle";
+import { oneEmulator, setPatternByHand } from "./emulators";
 
 const DIR = path.join(__dirname, "..", "..", "..", "examples", "controllers");
 const CONTROLLER = "team-c/controller-c";
@@ -12,10 +10,7 @@ const CONTROLLER = "team-c/controller-c";
 export function controllersScenario(): ExampleScenario {
     return {
         dir: DIR,
-        async start() {
-            const emu = await startEmulator();
-            return { emulators: [emu], config: emulatorStackConfig(emu) };
-        },
+        start: oneEmulator,
         afterUp({ emulators: [emu], outputs }) {
             expect(outputs().controllerPath).toBe(CONTROLLER);
             expect(emu!.state.controllers()).toContain(CONTROLLER);
@@ -27,11 +22,7 @@ export function controllersScenario(): ExampleScenario {
             check: ({ emulators: [emu] }) => expect(emu!.journal.entries().filter((e) => e.path.endsWith("/casc-items/create-items")).at(-1)?.body.toString()).toContain("memory: 8192"),
         },
         drift: {
-            async apply({ emulators: [emu] }) {
-                const oc = new OperationsCenterClient({ baseUrl: emu!.operationsCenterUrl, ...emu!.credentials.admin });
-                await oc.setAvailabilityPattern("base", ".*");
-                await oc.close();
-            },
+            apply: ({ emulators: [emu] }) => setPatternByHand(emu!, "base", ".*"),
             resource: "base-for-team-c",
             property: "controllers",
         },

@@ -1,10 +1,10 @@
 // examples/flags under the real Pulumi CLI (life-cycle.ts): the drift job's warning names who changed a flag and
 // when, from the audit log, as docs/drift-detection.md promises.
 import * as path from "node:path";
-import { startEmulator, type Emulator } from "../../../emulator";
-import { emulatorStackConfig } from "../../../testing/emulator-config";
+import type { Emulator } from "../../../emulator";
 import { featureManagementClientAs } from "../../../testing/out-of-band";
 import type { ExampleScenario } from "../life-cycle";
+import { oneEmulator } from "./emulators";
 
 const DIR = path.join(__dirname, "..", "..", "..", "examples", "flags");
 const ACCOUNT = "acme";
@@ -15,10 +15,7 @@ const members = (emu: Emulator) => emu.state.teamMembers(ACCOUNT).map((m) => m.e
 export function flagsScenario(): ExampleScenario {
     return {
         dir: DIR,
-        async start() {
-            const emu = await startEmulator();
-            return { emulators: [emu], config: emulatorStackConfig(emu) };
-        },
+        start: oneEmulator,
         afterUp({ emulators: [emu], outputs }) {
             const appId = outputs().appId as string;
             expect(emu!.state.applications(ACCOUNT).map((a) => a.name)).toEqual(["checkout-flags"]);

@@ -1,12 +1,11 @@
 // examples/pipeline under the real Pulumi CLI (life-cycle.ts): a bundle change in the bundle location is the input
 // that changes; the controllers' bundle tokens and link files are secrets in the state and the outputs.
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../../../emulator";
-import { OperationsCenterClient } from "../../../provider";
 import { emulatorStackConfig } from "../../../testing/emulator-config";
 import type { ExampleScenario } from "../life-cycle";
+import { bundleTreeCopy, setPatternByHand } from "./emulators";
 
 const ROOT = path.join(__dirname, "..", "..", "..");
 const A = "team-a/controller-a";
@@ -17,15 +16,14 @@ export function pipelineScenario(): ExampleScenario {
     return {
         dir: path.join(ROOT, "examples", "pipeline"),
         async start() {
-            const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pipeline-"));
-            tree = path.join(scratch, "bundles");
-            fs.cpSync(path.join(ROOT, "examples", "bundles"), tree, { recursive: true });
+            const copy = bundleTreeCopy("pipeline");
+            tree = copy.tree;
             const emu = await startEmulator({ bundlesDir: tree });
             const controllers = { [A]: { bundle: "team-a", url: emu.controllerUrls[A] }, [B]: { bundle: "team-b", url: emu.controllerUrls[B] } };
             return {
                 emulators: [emu],
                 config: { ...emulatorStackConfig(emu), "pipeline:bundlesDir": tree, "pipeline:controllers": JSON.stringify(controllers) },
-                cleanup: () => fs.rmSync(scratch, { recursive: true, force: true }),
+                cleanup: copy.remove,
             };
         },
         afterUp({ emulators: [emu], outputs }) {
@@ -43,11 +41,7 @@ export function pipelineScenario(): ExampleScenario {
             check: ({ outputs }) => expect(outputs().reloads).toMatchObject({ [A]: { reloaded: false }, [B]: { reloaded: true } }),
         },
         drift: {
-            async apply({ emulators: [emu] }) {
-                const oc = new OperationsCenterClient({ baseUrl: emu!.operationsCenterUrl, ...emu!.credentials.admin });
-                await oc.setAvailabilityPattern("team-b", "team-b/.*|team-a/.*");
-                await oc.close();
-            },
+            apply: ({ emulators: [emu] }) => setPatternByHand(emu!, "team-b", "team-b/.*|team-a/.*"),
             resource: "available-team-b",
             property: "controllers",
         },

@@ -1,20 +1,16 @@
 // examples/index.ts (the top-level Pulumi.yaml) under the real Pulumi CLI: its header says it runs unchanged with
 // `pulumi up`; this is that claim, checked step by step (life-cycle.ts).
 import * as path from "node:path";
-import { startEmulator } from "../../../emulator";
 import { OperationsCenterClient } from "../../../provider";
-import { emulatorStackConfig } from "../../../testing/emulator-config";
 import type { ExampleScenario } from "../life-cycle";
+import { oneEmulator, setPatternByHand } from "./emulators";
 
 const ROOT = path.join(__dirname, "..", "..", "..");
 
 export function programScenario(): ExampleScenario {
     return {
         dir: ROOT,
-        async start() {
-            const emu = await startEmulator();
-            return { emulators: [emu], config: emulatorStackConfig(emu) };
-        },
+        start: oneEmulator,
         afterUp({ emulators: [emu], outputs }) {
             expect(emu!.state.apiAvailabilityPatterns()).toEqual({ base: "sandbox", "team-b": "^(?:team-b/controller-b)$" });
             expect(emu!.state.assignments()).toEqual({ sandbox: "base", "team-b/controller-b": "team-b" });
@@ -28,10 +24,9 @@ export function programScenario(): ExampleScenario {
         },
         drift: {
             async apply({ emulators: [emu] }) {
+                await setPatternByHand(emu!, "team-b", "team-b/.*|sandbox");
                 const oc = new OperationsCenterClient({ baseUrl: emu!.operationsCenterUrl, ...emu!.credentials.admin });
-                await oc.setAvailabilityPattern("team-b", "team-b/.*|sandbox");
-                await oc.setControllerToBundle("team-b", "sandbox");
-                await oc.close();
+                await oc.setControllerToBundle("team-b", "sandbox").finally(() => oc.close());
             },
             resource: "assign-sandbox",
             property: "bundleId",

@@ -1,12 +1,11 @@
 // examples/promotion under the real Pulumi CLI (life-cycle.ts): one stack, two operations centers (named
 // connections, their tokens in one secret config object), a production controller with its own credentials.
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../../../emulator";
-import { OperationsCenterClient } from "../../../provider";
 import type { ExampleScenario } from "../life-cycle";
 import { PRODUCTION_USERS, productionEmulatorOptions, PROMOTION_CONTROLLER, promotionStackConfig } from "../../../examples/promotion-stack";
+import { bundleTreeCopy, setPatternByHand } from "./emulators";
 
 const ROOT = path.join(__dirname, "..", "..", "..");
 
@@ -16,14 +15,13 @@ export function promotionScenario(): ExampleScenario {
         dir: path.join(ROOT, "examples", "promotion"),
         async start() {
             // The bundles validated on staging: a checkout of the repository's bundle tree, which the update edits.
-            const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "promotion-"));
-            tree = path.join(scratch, "bundles");
-            fs.cpSync(path.join(ROOT, "examples", "bundles"), tree, { recursive: true });
+            const copy = bundleTreeCopy("promotion");
+            tree = copy.tree;
             const [staging, production] = await Promise.all([startEmulator(), startEmulator(productionEmulatorOptions())]);
             return {
                 emulators: [staging!, production!],
                 config: { ...promotionStackConfig(staging!, production!), "promotion:bundlesDir": tree },
-                cleanup: () => fs.rmSync(scratch, { recursive: true, force: true }),
+                cleanup: copy.remove,
             };
         },
         afterUp({ emulators: [staging, production], outputs }) {
@@ -40,11 +38,7 @@ export function promotionScenario(): ExampleScenario {
             updates: ["validate-on-staging", "reload-on-production"],
         },
         drift: {
-            async apply({ emulators: [, production] }) {
-                const oc = new OperationsCenterClient({ baseUrl: production!.operationsCenterUrl, ...PRODUCTION_USERS.admin });
-                await oc.setAvailabilityPattern("team-a", ".*");
-                await oc.close();
-            },
+            apply: ({ emulators: [, production] }) => setPatternByHand(production!, "team-a", ".*", PRODUCTION_USERS.admin),
             resource: "available-on-production",
             property: "controllers",
         },
