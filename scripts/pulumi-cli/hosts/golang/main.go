@@ -8,15 +8,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
@@ -38,17 +37,12 @@ type options struct {
 	buildTarget string
 }
 
-func parseOptions(info *pulumirpc.ProgramInfo) (options, error) {
-	var o options
-	m := info.GetOptions().AsMap()
-	for name, into := range map[string]*string{"binary": &o.binary, "buildTarget": &o.buildTarget} {
-		if v, ok := m[name]; ok {
-			s, isString := v.(string)
-			if !isString {
-				return o, fmt.Errorf("the runtime option %s must be a string", name)
-			}
-			*into = s
-		}
+func parseOptions(info *pulumirpc.ProgramInfo) (o options, err error) {
+	if o.binary, err = langhost.StringOption(info, "binary"); err != nil {
+		return o, err
+	}
+	if o.buildTarget, err = langhost.StringOption(info, "buildTarget"); err != nil {
+		return o, err
 	}
 	if o.binary != "" && o.buildTarget != "" {
 		return o, errors.New("the runtime options binary and buildTarget cannot both be given")
@@ -111,17 +105,14 @@ func build(ctx context.Context, dir, target string) (string, error) {
 	return target, nil
 }
 
-// environment is how a Go program learns of its run: the variables that sdk/v3/go/pulumi's RunWithContext reads.
+// environment is how a Go program learns of its run: the variables that sdk/v3/go/pulumi's RunWithContext reads
+// (PULUMI_CONFIG and PULUMI_CONFIG_SECRET_KEYS among them).
 func (h *host) environment(req *pulumirpc.RunRequest) ([]string, error) {
-	configJSON, err := langhost.ConfigJSON(req, false)
+	config, err := langhost.ConfigEnv(req, false)
 	if err != nil {
 		return nil, err
 	}
-	secretKeys, err := langhost.SecretKeysJSON(req)
-	if err != nil {
-		return nil, err
-	}
-	env := os.Environ()
+	env := append(os.Environ(), config...)
 	set := func(name, value string) {
 		if value != "" {
 			env = append(env, name+"="+value)
@@ -131,8 +122,6 @@ func (h *host) environment(req *pulumirpc.RunRequest) ([]string, error) {
 	set(pulumi.EnvProject, req.GetProject())
 	set(pulumi.EnvPulumiRootDirectory, req.GetInfo().GetRootDirectory())
 	set(pulumi.EnvStack, req.GetStack())
-	set(pulumi.EnvConfig, configJSON)
-	set(pulumi.EnvConfigSecretKeys, secretKeys)
 	set(pulumi.EnvDryRun, strconv.FormatBool(req.GetDryRun()))
 	set(pulumi.EnvParallel, strconv.Itoa(int(req.GetParallel())))
 	set(pulumi.EnvMonitor, req.GetMonitorAddress())
@@ -142,30 +131,19 @@ func (h *host) environment(req *pulumirpc.RunRequest) ([]string, error) {
 
 // InstallDependencies is `go mod tidy` in the program's folder: `pulumi install`, and `pulumi up` before it runs.
 func (h *host) InstallDependencies(req *pulumirpc.InstallDependenciesRequest, server pulumirpc.LanguageRuntime_InstallDependenciesServer) error {
-	closer, stdout, stderr, err := rpcutil.MakeInstallDependenciesStreams(server, req.GetIsTerminal())
-	if err != nil {
-		return err
-	}
-	defer closer.Close()
-	cmd := exec.CommandContext(server.Context(), "go", "mod", "tidy")
-	cmd.Dir = req.GetInfo().GetProgramDirectory()
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("`go mod tidy` could not install the program's dependencies: %w", err)
-	}
-	return closer.Close()
+	return langhost.InstallDependencies(req, server, func(ctx context.Context, stdout, stderr io.Writer) error {
+		cmd := exec.CommandContext(ctx, "go", "mod", "tidy")
+		cmd.Dir = req.GetInfo().GetProgramDirectory()
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("`go mod tidy` could not install the program's dependencies: %w", err)
+		}
+		return nil
+	})
 }
 
 func (h *host) About(ctx context.Context, req *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		return nil, fmt.Errorf("Go is not installed (no go on PATH): %w", err)
-	}
-	out, err := exec.CommandContext(ctx, gobin, "env", "GOVERSION").Output()
-	if err != nil {
-		return nil, fmt.Errorf("`go env GOVERSION` failed: %w", err)
-	}
-	return &pulumirpc.AboutResponse{Executable: gobin, Version: strings.TrimSpace(string(out))}, nil
+	return langhost.AboutTool(ctx, "go", "env", "GOVERSION")
 }
 
 // GeneratePackage writes a Go SDK with pkg/v3's generator (`pulumi package gen-sdk --language go`); Go SDKs take no

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +15,6 @@ import (
 
 	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"github.com/pulumi/pulumi/sdk/v3/python/toolchain"
 
@@ -46,12 +46,9 @@ func main() {
 func options(info *pulumirpc.ProgramInfo) (toolchain.PythonOptions, error) {
 	o := toolchain.PythonOptions{Root: info.GetRootDirectory(), ProgramDir: info.GetProgramDirectory()}
 	m := info.GetOptions().AsMap()
-	if v, ok := m["virtualenv"]; ok {
-		s, isString := v.(string)
-		if !isString {
-			return o, errors.New("the runtime option virtualenv must be a string")
-		}
-		o.Virtualenv = s
+	var err error
+	if o.Virtualenv, err = langhost.StringOption(info, "virtualenv"); err != nil {
+		return o, err
 	}
 	if v, ok := m["toolchain"]; ok {
 		switch v {
@@ -87,29 +84,20 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	if err := tc.ValidateVenv(ctx); err != nil {
 		return nil, err
 	}
-	configJSON, err := langhost.ConfigJSON(req, false)
+	config, err := langhost.ConfigEnv(req, false)
 	if err != nil {
 		return nil, err
 	}
-	secretKeys, err := langhost.SecretKeysJSON(req)
-	if err != nil {
-		return nil, err
-	}
-	args := []string{h.exec}
-	flagIf := func(name, value string) {
-		if value != "" {
-			args = append(args, "--"+name, value)
-		}
-	}
-	flagIf("monitor", req.GetMonitorAddress())
-	flagIf("engine", h.EngineAddress)
-	flagIf("project", req.GetProject())
-	flagIf("root_directory", req.GetInfo().GetRootDirectory())
-	flagIf("stack", req.GetStack())
-	flagIf("pwd", req.GetPwd())
-	flagIf("dry_run", strconv.FormatBool(req.GetDryRun()))
-	flagIf("parallel", strconv.Itoa(int(req.GetParallel())))
-	flagIf("organization", req.GetOrganization())
+	args := langhost.Flags{h.exec}
+	args.Add("monitor", req.GetMonitorAddress())
+	args.Add("engine", h.EngineAddress)
+	args.Add("project", req.GetProject())
+	args.Add("root_directory", req.GetInfo().GetRootDirectory())
+	args.Add("stack", req.GetStack())
+	args.Add("pwd", req.GetPwd())
+	args.Add("dry_run", strconv.FormatBool(req.GetDryRun()))
+	args.Add("parallel", strconv.Itoa(int(req.GetParallel())))
+	args.Add("organization", req.GetOrganization())
 	args = append(append(args, req.GetInfo().GetEntryPoint()), req.GetArgs()...)
 
 	return h.RunProgram(ctx, "the program with python", func(runCtx context.Context) (*exec.Cmd, error) {
@@ -121,7 +109,7 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 		if env == nil {
 			env = os.Environ()
 		}
-		cmd.Env = append(env, "PULUMI_CONFIG="+configJSON, "PULUMI_CONFIG_SECRET_KEYS="+secretKeys)
+		cmd.Env = append(env, config...)
 		return cmd, nil
 	})
 }
@@ -133,16 +121,9 @@ func (h *host) InstallDependencies(req *pulumirpc.InstallDependenciesRequest, se
 	if err != nil {
 		return err
 	}
-	closer, stdout, stderr, err := rpcutil.MakeInstallDependenciesStreams(server, req.GetIsTerminal())
-	if err != nil {
-		return err
-	}
-	defer closer.Close()
-	err = tc.InstallDependencies(server.Context(), req.GetInfo().GetProgramDirectory(), req.GetUseLanguageVersionTools(), true, stdout, stderr)
-	if err != nil {
-		return err
-	}
-	return closer.Close()
+	return langhost.InstallDependencies(req, server, func(ctx context.Context, stdout, stderr io.Writer) error {
+		return tc.InstallDependencies(ctx, req.GetInfo().GetProgramDirectory(), req.GetUseLanguageVersionTools(), true, stdout, stderr)
+	})
 }
 
 func (h *host) About(ctx context.Context, req *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
@@ -166,11 +147,7 @@ func (h *host) GetProgramDependencies(ctx context.Context, req *pulumirpc.GetPro
 	if err != nil {
 		return nil, err
 	}
-	deps := make([]*pulumirpc.DependencyInfo, len(packages))
-	for i, p := range packages {
-		deps[i] = &pulumirpc.DependencyInfo{Name: p.Name, Version: p.Version}
-	}
-	return &pulumirpc.GetProgramDependenciesResponse{Dependencies: deps}, nil
+	return langhost.Dependencies(packages), nil
 }
 
 // GeneratePackage writes a Python SDK with pkg/v3's generator (`pulumi package gen-sdk --language python`), overlay
