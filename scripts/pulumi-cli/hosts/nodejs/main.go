@@ -6,49 +6,29 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 
+	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/version"
 	"github.com/pulumi/pulumi/sdk/v3/nodejs/npm"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/protobuf/types/known/emptypb"
 
 	"pulumi-cloudbees.local/pulumi-cli/hosts/langhost"
 )
 
-// The SDK's run script exits with this code after it has already shown the user why (no second message).
-const exitAfterUserMessage = 32
-
 type host struct {
-	pulumirpc.UnimplementedLanguageRuntimeServer
-	engineAddress string
-	cancel        context.Context
-	stop          context.CancelFunc
+	*langhost.Base
 }
 
 func main() {
 	langhost.Serve("pulumi-language-nodejs", func(engineAddress string) pulumirpc.LanguageRuntimeServer {
-		ctx, stop := context.WithCancel(context.Background())
-		return &host{engineAddress: engineAddress, cancel: ctx, stop: stop}
+		return &host{langhost.NewBase(engineAddress)}
 	})
-}
-
-func (h *host) Handshake(ctx context.Context, req *pulumirpc.LanguageHandshakeRequest) (*pulumirpc.LanguageHandshakeResponse, error) {
-	h.engineAddress = req.GetEngineAddress()
-	return &pulumirpc.LanguageHandshakeResponse{}, nil
-}
-
-func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: version.Version}, nil
-}
-
-func (h *host) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
-	h.stop()
-	return &emptypb.Empty{}, nil
 }
 
 // options are Pulumi.yaml's `runtime.options` for nodejs.
@@ -58,31 +38,16 @@ type options struct {
 	nodeargs   []string
 }
 
-func parseOptions(info *pulumirpc.ProgramInfo) (options, error) {
-	o := options{typescript: true}
-	m := info.GetOptions().AsMap()
-	if v, ok := m["typescript"]; ok {
-		b, isBool := v.(bool)
-		if !isBool {
-			return o, errors.New("the runtime option typescript must be a boolean")
-		}
-		o.typescript = b
+func parseOptions(info *pulumirpc.ProgramInfo) (o options, err error) {
+	if o.typescript, err = langhost.BoolOption(info, "typescript", true); err != nil {
+		return o, err
 	}
-	if v, ok := m["tsconfig"]; ok {
-		s, isString := v.(string)
-		if !isString {
-			return o, errors.New("the runtime option tsconfig must be a string")
-		}
-		o.tsconfig = s
+	if o.tsconfig, err = langhost.StringOption(info, "tsconfig"); err != nil {
+		return o, err
 	}
-	if v, ok := m["nodeargs"]; ok {
-		s, isString := v.(string)
-		if !isString {
-			return o, errors.New("the runtime option nodeargs must be a string")
-		}
-		o.nodeargs = strings.Fields(s)
-	}
-	return o, nil
+	nodeargs, err := langhost.StringOption(info, "nodeargs")
+	o.nodeargs = strings.Fields(nodeargs)
+	return o, err
 }
 
 func (o options) env() []string {
@@ -123,55 +88,30 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	if err != nil {
 		return &pulumirpc.RunResponse{Error: err.Error()}, nil
 	}
-	configJSON, err := langhost.ConfigJSON(req)
-	if err != nil {
-		return &pulumirpc.RunResponse{Error: err.Error()}, nil
-	}
-	secretKeys, err := langhost.SecretKeysJSON(req)
+	config, err := langhost.ConfigEnv(req, true)
 	if err != nil {
 		return &pulumirpc.RunResponse{Error: err.Error()}, nil
 	}
 
-	args := append(append([]string{}, opts.nodeargs...), runPath)
-	flagIf := func(name, value string) {
-		if value != "" {
-			args = append(args, "--"+name, value)
-		}
-	}
-	flagIf("monitor", req.GetMonitorAddress())
-	flagIf("engine", h.engineAddress)
-	flagIf("organization", req.GetOrganization())
-	flagIf("project", req.GetProject())
-	flagIf("root-directory", info.GetRootDirectory())
-	flagIf("stack", req.GetStack())
-	flagIf("pwd", info.GetProgramDirectory())
+	args := append(langhost.Flags(opts.nodeargs), runPath)
+	args.Add("monitor", req.GetMonitorAddress())
+	args.Add("engine", h.EngineAddress)
+	args.Add("organization", req.GetOrganization())
+	args.Add("project", req.GetProject())
+	args.Add("root-directory", info.GetRootDirectory())
+	args.Add("stack", req.GetStack())
+	args.Add("pwd", info.GetProgramDirectory())
 	if req.GetDryRun() {
 		args = append(args, "--dry-run")
 	}
-	flagIf("parallel", strconv.Itoa(int(req.GetParallel())))
-	args = append(args, info.GetEntryPoint())
-	args = append(args, req.GetArgs()...)
+	args.Add("parallel", strconv.Itoa(int(req.GetParallel())))
+	args = append(append(args, info.GetEntryPoint()), req.GetArgs()...)
 
-	runCtx, cancel := context.WithCancel(h.cancel)
-	defer cancel()
-	context.AfterFunc(ctx, cancel)
-	cmd := exec.CommandContext(runCtx, "node", args...)
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-	cmd.Env = append(append(os.Environ(), "PULUMI_CONFIG="+configJSON, "PULUMI_CONFIG_SECRET_KEYS="+secretKeys), opts.env()...)
-	// Through a copy: Node may make its own stdout non-blocking, which must not reach ours.
-	cmd.Stdout = struct{ *os.File }{os.Stdout}
-	cmd.Stderr = struct{ *os.File }{os.Stderr}
-	if err := cmd.Run(); err != nil {
-		var exit *exec.ExitError
-		if !errors.As(err, &exit) {
-			return &pulumirpc.RunResponse{Error: fmt.Sprintf("could not run the program with node: %v", err)}, nil
-		}
-		if exit.ExitCode() == exitAfterUserMessage {
-			return &pulumirpc.RunResponse{Bail: true}, nil
-		}
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("Program exited with non-zero exit code: %d", exit.ExitCode())}, nil
-	}
-	return &pulumirpc.RunResponse{}, nil
+	return h.RunProgram(ctx, "the program with node", func(runCtx context.Context) (*exec.Cmd, error) {
+		cmd := exec.CommandContext(runCtx, "node", args...)
+		cmd.Env = append(append(os.Environ(), config...), opts.env()...)
+		return cmd, nil
+	})
 }
 
 // RunPlugin runs a plugin written for Node.js (a PulumiPlugin.yaml with `runtime: nodejs`) with the SDK's
@@ -214,26 +154,16 @@ func (h *host) GetRequiredPackages(ctx context.Context, req *pulumirpc.GetRequir
 	return &pulumirpc.GetRequiredPackagesResponse{Packages: packages}, nil
 }
 
+// InstallDependencies installs the program's packages with its package manager (npm, yarn, pnpm or bun).
 func (h *host) InstallDependencies(req *pulumirpc.InstallDependenciesRequest, server pulumirpc.LanguageRuntime_InstallDependenciesServer) error {
-	closer, stdout, stderr, err := rpcutil.MakeInstallDependenciesStreams(server, req.GetIsTerminal())
-	if err != nil {
+	return langhost.InstallDependencies(req, server, func(ctx context.Context, stdout, stderr io.Writer) error {
+		_, err := npm.Install(ctx, npm.AutoPackageManager, req.GetInfo().GetProgramDirectory(), false, stdout, stderr)
 		return err
-	}
-	defer closer.Close()
-	dir := req.GetInfo().GetProgramDirectory()
-	if _, err := npm.Install(server.Context(), npm.AutoPackageManager, dir, false, stdout, stderr); err != nil {
-		return err
-	}
-	return closer.Close()
+	})
 }
 
 func (h *host) About(ctx context.Context, req *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		return nil, err
-	}
-	out, _ := exec.CommandContext(ctx, node, "--version").Output()
-	return &pulumirpc.AboutResponse{Executable: node, Version: strings.TrimSpace(string(out))}, nil
+	return langhost.AboutTool(ctx, "node", "--version")
 }
 
 func (h *host) GetProgramDependencies(ctx context.Context, req *pulumirpc.GetProgramDependenciesRequest) (*pulumirpc.GetProgramDependenciesResponse, error) {
@@ -246,9 +176,13 @@ func (h *host) GetProgramDependencies(ctx context.Context, req *pulumirpc.GetPro
 	if err != nil {
 		return nil, err
 	}
-	deps := make([]*pulumirpc.DependencyInfo, len(packages))
-	for i, p := range packages {
-		deps[i] = &pulumirpc.DependencyInfo{Name: p.Name, Version: p.Version}
-	}
-	return &pulumirpc.GetProgramDependenciesResponse{Dependencies: deps}, nil
+	return langhost.Dependencies(packages), nil
+}
+
+// GeneratePackage writes a Node.js SDK with pkg/v3's generator, as `pulumi package gen-sdk --language nodejs` asks
+// (overlay files, local dependencies and the local-SDK form passed on as the request gives them).
+func (h *host) GeneratePackage(ctx context.Context, req *pulumirpc.GeneratePackageRequest) (*pulumirpc.GeneratePackageResponse, error) {
+	return langhost.GeneratePackage(req, func(pkg *schema.Package, loader schema.ReferenceLoader, req *pulumirpc.GeneratePackageRequest) (map[string][]byte, error) {
+		return codegen.GeneratePackage("pulumi-language-nodejs", pkg, req.GetExtraFiles(), req.GetLocalDependencies(), req.GetLocal(), loader)
+	})
 }
