@@ -2,6 +2,7 @@
 // read starts from; the examples the docs and errors show have that form.
 import { IMPORT_IDS, propsForRead } from "../../provider/plugin/import-ids";
 import { kinds, typeNameOf } from "../../provider/plugin/tokens";
+import { pageOf, sectionOf } from "../../scripts/schema/docs";
 import { idOf as flagId } from "../../provider/resources/flag/types";
 import { idOf as configurationId } from "../../provider/resources/flag-configuration/types";
 import { idOf as targetGroupId } from "../../provider/resources/target-group/types";
@@ -41,4 +42,22 @@ it("a kind without an import says why, and a malformed id names the form", () =>
   expect(kinds().filter((k) => !importable.includes(k)).sort()).toEqual(["bundleCheckout", "bundleReload", "bundleValidation", "defaultBundle", "items"]);
   expect(() => read("items", "items/operations-center")).toThrow("Items cannot be imported: it is an action (items created from YAML), with nothing to adopt; declare it instead");
   expect(() => read("flagConfiguration", "app1/Production")).toThrow('importing FlagConfiguration: "app1/Production" is not an id of the form "6b04319012a9f465249c6dce/Production/checkout.newFlow"');
+});
+
+describe("each resource page's Import section shows the command, or says it cannot be imported", () => {
+  for (const kind of kinds()) {
+    const type = typeNameOf(kind);
+    it(type, () => {
+      const section = sectionOf(pageOf(type), "Import");
+      const commands = [...section.matchAll(/^pulumi import (\S+) (\S+) (\S+)$/gm)];
+      if (!IMPORT_IDS[kind]) {
+        expect({ commands: commands.length, says: /cannot adopt it/.test(section) }).toEqual({ commands: 0, says: true });
+        return;
+      }
+      expect(commands).toHaveLength(1);
+      const [, token, , id] = commands[0]!;
+      expect(token).toBe(`cloudbees:index:${type}`);
+      expect(() => read(kind, id!)).not.toThrow();
+    });
+  }
 });
