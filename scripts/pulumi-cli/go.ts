@@ -1,6 +1,6 @@
 /**
- * Running the go command for the build, with failures said in a sentence that names what is missing (Go itself,
- * its version, the module proxy) rather than a stack of Go errors.
+ * Running the go command (and pip) for the build, with failures said in a sentence that names what is missing (Go
+ * itself, its version, the module proxy) rather than a stack of Go errors.
  */
 import { spawn } from "node:child_process";
 
@@ -15,25 +15,24 @@ export interface GoRun {
 }
 
 /** Runs `go args...` in `cwd`; rejects with the command and the end of its output when it fails. */
-export function go(args: string[], cwd: string): Promise<GoRun> {
+export function go(args: string[], cwd: string, env?: NodeJS.ProcessEnv): Promise<GoRun> {
+    return tool("go", args, cwd, GO_MISSING, env);
+}
+
+const GO_MISSING = "Go is not installed (no `go` on PATH): the real Pulumi CLI is built from its Go modules. Install Go, or put a Pulumi CLI on PATH";
+
+/** Runs `program args...` in `cwd`; `missing` is the message when the program is not installed. */
+export function tool(program: string, args: string[], cwd: string, missing: string, env?: NodeJS.ProcessEnv): Promise<GoRun> {
     return new Promise((resolve, reject) => {
-        const child = spawn("go", args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+        const child = spawn(program, args, { cwd, env: env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
         let stdout = "";
         let stderr = "";
         child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
         child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
-        child.on("error", (e: NodeJS.ErrnoException) =>
-            reject(
-                e.code === "ENOENT"
-                    ? new GoToolError(
-                          "Go is not installed (no `go` on PATH): the real Pulumi CLI is built from its Go modules. Install Go, or put a Pulumi CLI on PATH",
-                      )
-                    : e,
-            ),
-        );
+        child.on("error", (e: NodeJS.ErrnoException) => reject(e.code === "ENOENT" ? new GoToolError(missing) : e));
         child.on("close", (code) => {
             if (code === 0) resolve({ stdout, stderr });
-            else reject(new GoToolError(`\`go ${args.join(" ")}\` failed (exit ${code}):\n${tail(stderr || stdout, 15)}`));
+            else reject(new GoToolError(`\`${program} ${args.join(" ")}\` failed (exit ${code}):\n${tail(stderr || stdout, 15)}`));
         });
     });
 }
@@ -52,7 +51,7 @@ export async function moduleInfo(module: string, version: string, cwd: string): 
         if (info.Error?.Err) throw new GoToolError(info.Error.Err);
         return { goVersion: info.GoVersion };
     } catch (e) {
-        if (e instanceof GoToolError && e.message.startsWith("Go is not installed")) throw e;
+        if (e instanceof GoToolError && e.message === GO_MISSING) throw e;
         const proxy = await go(["env", "GOPROXY"], cwd).then((r) => r.stdout.trim(), () => "?");
         throw new GoToolError(
             `the Go module proxy (GOPROXY=${proxy}) did not serve ${module}@${version}, which the CLI is built from: ` +

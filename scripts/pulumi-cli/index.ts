@@ -1,21 +1,23 @@
 /**
  * `npm run pulumi-cli`: makes sure a real Pulumi CLI is there for the real-engine tier and `npm start`, and prints,
- * as its last line, the folder holding `pulumi`, `pulumi-language-nodejs` and `pulumi-resource-pulumi-nodejs`.
+ * as its last line, the folder holding `pulumi`, the language hosts `pulumi-language-{nodejs,python,go,yaml}` and
+ * `pulumi-resource-pulumi-nodejs`.
  *
  * A `pulumi` on PATH at least as new as the lockfile's @pulumi/pulumi is used as it is. Otherwise that same version
  * is built from its Go modules (github.com/pulumi/pulumi/pkg/v3 and sdk/v3) in a small wrapper module, with the
  * flags of Pulumi's own release, and cached outside the repository (PULUMI_CLOUDBEES_CLI_CACHE moves the cache); a
  * second run finds it and does nothing. The machine's Go settings (GOPROXY and the like) are left as they are.
  *
- * The Node.js language host is built from hosts/ beside it: the Go module proxy refuses the language-host modules
- * of pulumi/pulumi (403 for every version), see hosts/langhost/serve.go. The dynamic-provider plugin is the script
- * that the sdk/v3 module carries (nodejs/dist/pulumi-resource-pulumi-nodejs), as the CLI's own archive does.
+ * The Node.js, Python and Go language hosts are built from hosts/ beside it: the Go module proxy refuses the
+ * language-host modules of pulumi/pulumi (403 for every version), see hosts/langhost/serve.go. The YAML host is
+ * pulumi-yaml's own (yaml-host.ts). The dynamic-provider plugin and the Python runner are the scripts that the sdk/v3
+ * module carries, as the CLI's own archive does. README.md beside this file says more.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { buildCli, hostsHash, readStamp } from "./build";
+import { BUILT_FILES, buildCli, readStamp, sourcesHash } from "./build";
 import { goProblem, GoToolError } from "./go";
-import { cachedCliRoot, CACHE_COMPLETE_FILE, findPulumiCli, PULUMI_CLI_FILES } from "../../testing/pulumi-cli";
+import { cachedCliRoot, CACHE_COMPLETE_FILE, findPulumiCli } from "../../testing/pulumi-cli";
 
 const ROOT = path.join(__dirname, "..", "..");
 
@@ -38,8 +40,8 @@ async function main(): Promise<void> {
     const root = cachedCliRoot(version);
     const dir = path.join(root, "bin");
     const stamp = readStamp(root);
-    const hash = hostsHash();
-    if (stamp && stamp.hosts === hash) {
+    const hash = sourcesHash();
+    if (stamp && stamp.sources === hash) {
         say(`Pulumi CLI v${version} is in the cache`);
     } else {
         const found = stamp ? undefined : findPulumiCli(version);
@@ -50,12 +52,12 @@ async function main(): Promise<void> {
         }
         say(
             stamp
-                ? `the language host sources changed since v${version} was cached: building again`
+                ? `the language hosts or the build changed since v${version} was cached: building again`
                 : `no Pulumi CLI v${version} or later on PATH or in the cache: building v${version} from its Go modules (minutes the first time)`,
         );
         await buildCli({ version, target: root, hostsDir: path.join(__dirname, "hosts"), hash, say });
     }
-    const missing = PULUMI_CLI_FILES.filter((f) => !fs.existsSync(path.join(dir, f)));
+    const missing = BUILT_FILES.filter((f) => !fs.existsSync(path.join(dir, f)));
     if (missing.length || !fs.existsSync(path.join(root, CACHE_COMPLETE_FILE))) {
         throw new Error(`the cached CLI in ${root} lacks ${missing.join(", ") || CACHE_COMPLETE_FILE}: remove the folder and run again`);
     }

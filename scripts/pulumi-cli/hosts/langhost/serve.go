@@ -1,27 +1,29 @@
-// Package langhost holds what the language hosts of the real-engine tier share: serving the LanguageRuntime
-// service the way the CLI expects of a plugin (the port on the first line of stdout, a health check of the engine),
-// and the program's configuration in the form the language SDKs read from their environment.
+// Package langhost holds what our language hosts share: serving the LanguageRuntime service the way the CLI expects
+// of a plugin (the port on the first line of stdout, a health check of the engine), the answers every host gives
+// alike (Handshake, GetPluginInfo, Cancel), running a program to its end, the configuration in the form the SDKs
+// read, and GeneratePackage around pkg/v3's code generators.
 //
-// The Go module proxy of these machines refuses the language-host modules of pulumi/pulumi
-// (sdk/nodejs/cmd/pulumi-language-nodejs/v3 and the others answer 403 for every version), so `npm run pulumi-cli`
-// builds the real CLI from pkg/v3 and these hosts beside it. They do what the protocol asks of a host and no more:
-// the engine, the deployment, the state and the providers are all the CLI's own.
+// Why these hosts are ours: the Go module proxy of these machines refuses pulumi/pulumi's language-host modules
+// (sdk/nodejs/cmd/pulumi-language-nodejs/v3, sdk/python/cmd/pulumi-language-python/v3 and
+// sdk/go/pulumi-language-go/v3 answer 403 for every version and pseudo-version), while it serves pkg/v3 and sdk/v3.
+// So `npm run pulumi-cli` builds the real CLI from pkg/v3 and these small hosts beside it, on pkg/v3's and sdk/v3's
+// own packages (the code generators, the Python toolchain, npm). They do what the protocol asks of a host and no
+// more: the engine, the deployment, the state, the providers and the SDKs' code are all Pulumi's own.
 package langhost
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"os/signal"
 	"time"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/config"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/version"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/emptypb"
 )
 
 // Serve parses the plugin's command line (`-tracing`, `-version`, then the engine's address), starts the gRPC
@@ -71,27 +73,33 @@ func fail(name string, err error) {
 	os.Exit(1)
 }
 
-// ConfigJSON is the stack's configuration as the language SDKs read it from PULUMI_CONFIG: a JSON object keyed
-// `<namespace>:config:<name>` (the form every SDK version understands; newer ones also read `<namespace>:<name>`).
-func ConfigJSON(req *pulumirpc.RunRequest) (string, error) {
-	out := make(map[string]string, len(req.GetConfig()))
-	for k, v := range req.GetConfig() {
-		key, err := config.ParseKey(k)
-		if err != nil {
-			return "", err
-		}
-		out[key.Namespace()+":config:"+key.Name()] = v
-	}
-	b, err := json.Marshal(out)
-	return string(b), err
+// Base answers what every host answers alike; a host embeds it and adds its language's methods (the methods it
+// does not add answer Unimplemented).
+type Base struct {
+	pulumirpc.UnimplementedLanguageRuntimeServer
+	// EngineAddress is the engine's gRPC address: from the command line, or from Handshake.
+	EngineAddress string
+	canceled      context.Context
+	cancel        context.CancelFunc
 }
 
-// SecretKeysJSON is the list of secret configuration keys, for PULUMI_CONFIG_SECRET_KEYS.
-func SecretKeysJSON(req *pulumirpc.RunRequest) (string, error) {
-	keys := req.GetConfigSecretKeys()
-	if keys == nil {
-		keys = []string{}
-	}
-	b, err := json.Marshal(keys)
-	return string(b), err
+// NewBase is the shared part of a host started with the engine's address (empty when it comes by Handshake).
+func NewBase(engineAddress string) *Base {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Base{EngineAddress: engineAddress, canceled: ctx, cancel: cancel}
+}
+
+func (b *Base) Handshake(ctx context.Context, req *pulumirpc.LanguageHandshakeRequest) (*pulumirpc.LanguageHandshakeResponse, error) {
+	b.EngineAddress = req.GetEngineAddress()
+	return &pulumirpc.LanguageHandshakeResponse{}, nil
+}
+
+func (b *Base) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
+	return &pulumirpc.PluginInfo{Version: version.Version}, nil
+}
+
+// Cancel ends the program that Run started (an interrupt, then a kill after a grace period).
+func (b *Base) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
+	b.cancel()
+	return &emptypb.Empty{}, nil
 }

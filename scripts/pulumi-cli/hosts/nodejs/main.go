@@ -11,44 +11,23 @@ import (
 	"strconv"
 	"strings"
 
+	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/version"
 	"github.com/pulumi/pulumi/sdk/v3/nodejs/npm"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/protobuf/types/known/emptypb"
 
 	"pulumi-cloudbees.local/pulumi-cli/hosts/langhost"
 )
 
-// The SDK's run script exits with this code after it has already shown the user why (no second message).
-const exitAfterUserMessage = 32
-
 type host struct {
-	pulumirpc.UnimplementedLanguageRuntimeServer
-	engineAddress string
-	cancel        context.Context
-	stop          context.CancelFunc
+	*langhost.Base
 }
 
 func main() {
 	langhost.Serve("pulumi-language-nodejs", func(engineAddress string) pulumirpc.LanguageRuntimeServer {
-		ctx, stop := context.WithCancel(context.Background())
-		return &host{engineAddress: engineAddress, cancel: ctx, stop: stop}
+		return &host{langhost.NewBase(engineAddress)}
 	})
-}
-
-func (h *host) Handshake(ctx context.Context, req *pulumirpc.LanguageHandshakeRequest) (*pulumirpc.LanguageHandshakeResponse, error) {
-	h.engineAddress = req.GetEngineAddress()
-	return &pulumirpc.LanguageHandshakeResponse{}, nil
-}
-
-func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: version.Version}, nil
-}
-
-func (h *host) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
-	h.stop()
-	return &emptypb.Empty{}, nil
 }
 
 // options are Pulumi.yaml's `runtime.options` for nodejs.
@@ -123,7 +102,7 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	if err != nil {
 		return &pulumirpc.RunResponse{Error: err.Error()}, nil
 	}
-	configJSON, err := langhost.ConfigJSON(req)
+	configJSON, err := langhost.ConfigJSON(req, true)
 	if err != nil {
 		return &pulumirpc.RunResponse{Error: err.Error()}, nil
 	}
@@ -139,7 +118,7 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 		}
 	}
 	flagIf("monitor", req.GetMonitorAddress())
-	flagIf("engine", h.engineAddress)
+	flagIf("engine", h.EngineAddress)
 	flagIf("organization", req.GetOrganization())
 	flagIf("project", req.GetProject())
 	flagIf("root-directory", info.GetRootDirectory())
@@ -152,26 +131,11 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	args = append(args, info.GetEntryPoint())
 	args = append(args, req.GetArgs()...)
 
-	runCtx, cancel := context.WithCancel(h.cancel)
-	defer cancel()
-	context.AfterFunc(ctx, cancel)
-	cmd := exec.CommandContext(runCtx, "node", args...)
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-	cmd.Env = append(append(os.Environ(), "PULUMI_CONFIG="+configJSON, "PULUMI_CONFIG_SECRET_KEYS="+secretKeys), opts.env()...)
-	// Through a copy: Node may make its own stdout non-blocking, which must not reach ours.
-	cmd.Stdout = struct{ *os.File }{os.Stdout}
-	cmd.Stderr = struct{ *os.File }{os.Stderr}
-	if err := cmd.Run(); err != nil {
-		var exit *exec.ExitError
-		if !errors.As(err, &exit) {
-			return &pulumirpc.RunResponse{Error: fmt.Sprintf("could not run the program with node: %v", err)}, nil
-		}
-		if exit.ExitCode() == exitAfterUserMessage {
-			return &pulumirpc.RunResponse{Bail: true}, nil
-		}
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("Program exited with non-zero exit code: %d", exit.ExitCode())}, nil
-	}
-	return &pulumirpc.RunResponse{}, nil
+	return h.RunProgram(ctx, "the program with node", func(runCtx context.Context) (*exec.Cmd, error) {
+		cmd := exec.CommandContext(runCtx, "node", args...)
+		cmd.Env = append(append(os.Environ(), "PULUMI_CONFIG="+configJSON, "PULUMI_CONFIG_SECRET_KEYS="+secretKeys), opts.env()...)
+		return cmd, nil
+	})
 }
 
 // RunPlugin runs a plugin written for Node.js (a PulumiPlugin.yaml with `runtime: nodejs`) with the SDK's
@@ -251,4 +215,12 @@ func (h *host) GetProgramDependencies(ctx context.Context, req *pulumirpc.GetPro
 		deps[i] = &pulumirpc.DependencyInfo{Name: p.Name, Version: p.Version}
 	}
 	return &pulumirpc.GetProgramDependenciesResponse{Dependencies: deps}, nil
+}
+
+// GeneratePackage writes a Node.js SDK with pkg/v3's generator, as `pulumi package gen-sdk --language nodejs` asks
+// (overlay files, local dependencies and the local-SDK form passed on as the request gives them).
+func (h *host) GeneratePackage(ctx context.Context, req *pulumirpc.GeneratePackageRequest) (*pulumirpc.GeneratePackageResponse, error) {
+	return langhost.GeneratePackage(req, func(pkg *schema.Package, loader schema.ReferenceLoader, req *pulumirpc.GeneratePackageRequest) (map[string][]byte, error) {
+		return codegen.GeneratePackage("pulumi-language-nodejs", pkg, req.GetExtraFiles(), req.GetLocalDependencies(), req.GetLocal(), loader)
+	})
 }
