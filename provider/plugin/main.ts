@@ -10,7 +10,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { addConfigureToNextProviderService } from "./configure";
+import { completeNextProviderService } from "./service";
 import { cloudbeesProvider } from "./provider";
 
 /** The package's root: the folder of its package.json, above dist/provider/plugin (or provider/plugin). */
@@ -29,7 +29,7 @@ export async function serve(args: string[]): Promise<void> {
   const root = packageRoot();
   const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
   const schema = async () => fs.readFileSync(path.join(root, SCHEMA_FILE), "utf8");
-  addConfigureToNextProviderService();
+  completeNextProviderService();
   const { main } = require("@pulumi/pulumi/provider") as typeof import("@pulumi/pulumi/provider");
   await main(cloudbeesProvider(version, schema), args);
 }

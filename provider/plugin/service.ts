@@ -7,13 +7,14 @@ import { providerState } from "../config/state";
 import { unwrapSecrets } from "./secrets";
 
 /**
- * The provider protocol's Configure, which `@pulumi/pulumi/provider`'s `main` answers without reading (3.248: it
- * says it accepts secrets and drops the request; CheckConfig and DiffConfig are unimplemented). Its `Provider`
- * interface has no configure: Pulumi's own TypeScript packages served this way (awsx, eks) manage components,
- * which read the program's config in Construct. A custom resource's provider needs the stack's `cloudbees:*`
- * settings, so the plugin adds Configure to the service `main` registers: the settings go where the dynamic
- * providers' configure puts them (providerState().stackConfig, read by the same config code), and into the
- * runtime's config, where the program functions read them (sdk/functions/context.ts) when they serve invokes.
+ * What `@pulumi/pulumi/provider`'s `main` (3.248) leaves out of the provider protocol, added to the service it
+ * registers:
+ * - Configure, which main answers without reading the request (CheckConfig and DiffConfig are unimplemented). Its
+ *   `Provider` interface has no configure: Pulumi's own TypeScript packages served this way (awsx, eks) manage
+ *   components, which read the program's config in Construct. This provider needs the stack's `cloudbees:*`
+ *   settings: they go where the dynamic providers' configure puts them (providerState().stackConfig, read by the same
+ *   config code), and into the runtime's config, where the program functions read them when they serve invokes.
+ * - Read by id alone (`pulumi import`, `Resource.get`), where the engine sends no properties and main fails on them.
  */
 
 const pulumiRoot = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
@@ -21,6 +22,7 @@ const pulumiRoot = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
 const grpc = require(require.resolve("@grpc/grpc-js", { paths: [pulumiRoot] })) as typeof grpcTypes;
 const provgrpc = require("@pulumi/pulumi/proto/provider_grpc_pb") as typeof provgrpcTypes;
 const provpb = require("@pulumi/pulumi/proto/provider_pb") as typeof provpbTypes;
+const structpb = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [pulumiRoot] })) as typeof import("google-protobuf/google/protobuf/struct_pb");
 
 type Callback = (error: unknown, response?: unknown) => void;
 type Call<Req> = { request: Req };
@@ -83,16 +85,28 @@ const configMethods = {
 };
 
 /**
- * Makes the next ResourceProvider service added to a gRPC server (the one `main` starts) answer Configure,
- * CheckConfig and DiffConfig as above; its other methods are main's own.
+ * Read by id alone (`pulumi import`, `Resource.get`): the engine sends no properties, and main's read takes them
+ * as given (3.248: `getProperties().toJavaScript()` of nothing fails). An empty set is what the provider reads from.
  */
-export function addConfigureToNextProviderService(): void {
+function readWithProperties(mainRead: (call: Call<provpbTypes.ReadRequest>, callback: Callback) => unknown) {
+  return function read(this: unknown, call: Call<provpbTypes.ReadRequest>, callback: Callback) {
+    if (!call.request.getProperties()) call.request.setProperties(new structpb.Struct());
+    return mainRead.call(this, call, callback);
+  };
+}
+
+/**
+ * Makes the next ResourceProvider service added to a gRPC server (the one `main` starts) answer Configure,
+ * CheckConfig and DiffConfig as above, and Read by id alone; its other methods are main's own.
+ */
+export function completeNextProviderService(): void {
   const server = grpc.Server.prototype as unknown as { addService(service: unknown, implementation: object): void };
   const original = server.addService;
   server.addService = function addService(this: unknown, service: unknown, implementation: object) {
     if (service === provgrpc.ResourceProviderService) {
       server.addService = original;
-      implementation = Object.assign(Object.create(implementation) as object, configMethods);
+      const mainRead = (implementation as { read: (call: Call<provpbTypes.ReadRequest>, callback: Callback) => unknown }).read;
+      implementation = Object.assign(Object.create(implementation) as object, configMethods, { read: readWithProperties(mainRead) });
     }
     return original.call(this, service, implementation);
   };
