@@ -22,9 +22,9 @@ export class CliProject {
     return r;
   }
 
-  /** `stack init dev`, then the stack config, each key as `pulumi config set [--secret]` sets it. */
-  async init(config: Record<string, { value: string; secret?: boolean }>): Promise<void> {
-    await this.ok("stack", "init", "dev");
+  /** `stack init <stack>`, then the stack config, each key as `pulumi config set [--secret]` sets it. */
+  async init(config: Record<string, { value: string; secret?: boolean }>, stack = "dev"): Promise<void> {
+    await this.ok("stack", "init", stack);
     for (const [key, { value, secret }] of Object.entries(config)) await this.ok("config", "set", ...(secret ? ["--secret"] : []), key, value);
   }
 
