@@ -110,6 +110,14 @@ describe("read by id alone (pulumi import, Resource.get)", () => {
     expect(read.inputs).toMatchObject({ applicationId: appId, name: "checkout.newFlow" });
   });
 
+  it("a target group is read whole: its conditions are a required input", async () => {
+    const app = await plugin.create(urnOf("Application", "groups"), { name: "groups-app" });
+    const conditions = [{ property: "betaTester", operator: "is-true" }];
+    await plugin.create(urnOf("TargetGroup", "beta"), { applicationId: app.id, name: "beta-users", conditions });
+    const read = await plugin.read(urnOf("TargetGroup", "imported"), `${app.id}/beta-users`);
+    expect(read.inputs).toEqual({ applicationId: app.id, name: "beta-users", conditions });
+  });
+
   it("an environment's import id is <applicationId>/<name>; the read records its key as the id", async () => {
     const app = await plugin.create(urnOf("Application", "envs"), { name: "envs-app" });
     const read = await plugin.read(urnOf("Environment", "production"), `${app.id}/Production`);
