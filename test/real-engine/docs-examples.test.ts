@@ -16,7 +16,7 @@ import { pageOf } from "../../scripts/schema/docs";
 import { ROOT } from "../package/consumer-project";
 import { run, workspace } from "./language-hosts-cli";
 import { CliProject, mustRun } from "./languages/cli-project";
-import { pluginArchive, PLUGIN_VERSION, pythonVirtualenv } from "./languages/toolchains";
+import { installPlugin, pythonVirtualenv } from "./languages/toolchains";
 
 const TYPES = kinds().map(typeNameOf);
 
@@ -83,7 +83,7 @@ describe("every page's YAML example previews through the plugin, against an emul
   let emu: Emulator;
   beforeAll(async () => {
     emu = await startEmulator();
-    await new CliProject(ws.dir, ws.env).ok("plugin", "install", "resource", "cloudbees", PLUGIN_VERSION, "--file", await pluginArchive());
+    await installPlugin(new CliProject(ws.dir, ws.env));
   });
   afterAll(() => emu?.close());
 

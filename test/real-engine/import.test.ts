@@ -14,7 +14,7 @@ import { pageOf, sectionOf } from "../../scripts/schema/docs";
 import { emulatorConnection } from "../../testing/emulator-config";
 import { workspace } from "./language-hosts-cli";
 import { CliProject } from "./languages/cli-project";
-import { pluginArchive, PLUGIN_VERSION } from "./languages/toolchains";
+import { installPlugin } from "./languages/toolchains";
 
 /** The application id the docs' commands show, which the test's application replaces. */
 const DOCS_APPLICATION_ID = "6b04319012a9f465249c6dce";
@@ -51,7 +51,7 @@ beforeAll(async () => {
   fs.mkdirSync(dir);
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: adopted\nruntime: yaml\n");
   cli = new CliProject(dir, ws.env);
-  await cli.ok("plugin", "install", "resource", "cloudbees", PLUGIN_VERSION, "--file", await pluginArchive());
+  await installPlugin(cli);
   const c = emulatorConnection(emu);
   await cli.init({
     "cloudbees:operationsCenterUrl": { value: c.operationsCenterUrl },

@@ -16,7 +16,7 @@ import { ROOT } from "../package/consumer-project";
 import { workspace } from "./language-hosts-cli";
 import { CliProject } from "./languages/cli-project";
 import { emulatorState } from "./languages/emulator-state";
-import { goProgram, nodeProject, pluginArchive, PLUGIN_VERSION, pythonVirtualenv } from "./languages/toolchains";
+import { goProgram, installPlugin, nodeProject, pythonVirtualenv } from "./languages/toolchains";
 
 interface Language {
   /** The folder of examples/plugin. */
@@ -25,7 +25,7 @@ interface Language {
   place(workspaceDir: string): Promise<string>;
   prepare?(project: string, env: NodeJS.ProcessEnv): Promise<void>;
   /** The plugin installed from its archive (else found on PATH, or not needed). */
-  installPlugin: boolean;
+  fromArchive: boolean;
   /** The whole life cycle (else up, a no-change preview and destroy: the dynamic providers' own tier checks the rest). */
   lifeCycle: boolean;
 }
@@ -34,11 +34,11 @@ const inWorkspace = async (dir: string) => path.join(dir, "project");
 const inNodeProject = (name: string) => async () => path.join(await nodeProject(), `${name}-${process.pid}`);
 
 const LANGUAGES: Language[] = [
-  { program: "yaml", place: inWorkspace, installPlugin: true, lifeCycle: true },
-  { program: "python", place: inWorkspace, prepare: pythonVirtualenv, installPlugin: true, lifeCycle: true },
-  { program: "go", place: inWorkspace, prepare: goProgram, installPlugin: true, lifeCycle: true },
-  { program: "typescript", place: inNodeProject("typescript"), installPlugin: false, lifeCycle: true },
-  { program: "dynamic", place: inNodeProject("dynamic"), installPlugin: false, lifeCycle: false },
+  { program: "yaml", place: inWorkspace, fromArchive: true, lifeCycle: true },
+  { program: "python", place: inWorkspace, prepare: pythonVirtualenv, fromArchive: true, lifeCycle: true },
+  { program: "go", place: inWorkspace, prepare: goProgram, fromArchive: true, lifeCycle: true },
+  { program: "typescript", place: inNodeProject("typescript"), fromArchive: false, lifeCycle: true },
+  { program: "dynamic", place: inNodeProject("dynamic"), fromArchive: false, lifeCycle: false },
 ];
 
 const statesAfterUp = new Map<string, unknown>();
@@ -60,7 +60,7 @@ for (const language of LANGUAGES) {
       if (language.program === "typescript" || language.program === "dynamic") env.PATH = `${path.join(path.dirname(project), "node_modules", ".bin")}${path.delimiter}${env.PATH}`;
       cli = new CliProject(project, env);
       await language.prepare?.(project, env);
-      if (language.installPlugin) await cli.ok("plugin", "install", "resource", "cloudbees", PLUGIN_VERSION, "--file", await pluginArchive());
+      if (language.fromArchive) await installPlugin(cli);
       const c = connection();
       await cli.init({
         "cloudbees:operationsCenterUrl": { value: c.operationsCenterUrl },

@@ -119,3 +119,21 @@ export async function nodeProject(): Promise<string> {
     fs.copyFileSync(path.join(source, "package.json"), path.join(target, "package.json"));
   });
 }
+
+/** A command line of the README's section "Every Pulumi language" (without its comment), by how it starts. */
+function readmeCommand(start: string): string {
+  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("\n## Every Pulumi language\n"), readme.indexOf("\n## The main job\n"));
+  const line = section.split("\n").find((l) => l.startsWith(start));
+  if (!line) throw new Error(`README.md, "Every Pulumi language", has no command starting "${start}"`);
+  return line.replace(/\s{2,}#.*$/, "").trim();
+}
+
+/** `pulumi plugin install ... --file <archive>` as the README writes it, with the archive this tier built. */
+export async function installPlugin(cli: { ok(...args: string[]): Promise<unknown> }): Promise<void> {
+  const archive = await pluginArchive();
+  const line = readmeCommand("pulumi plugin install ");
+  const file = /--file (\S+)/.exec(line)?.[1];
+  if (!file || path.basename(file) !== path.basename(archive)) throw new Error(`README.md installs ${file}; npm run plugin:archive makes ${path.basename(archive)}`);
+  await cli.ok(...line.replace(file, archive).split(/\s+/).slice(1));
+}
