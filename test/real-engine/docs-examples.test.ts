@@ -9,7 +9,6 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
-import { emulatorConnection } from "../../testing/emulator-config";
 import { differences, generateSdks, SDK_DIR } from "../../scripts/sdks";
 import { kinds, typeNameOf } from "../../provider/plugin/tokens";
 import { pageOf } from "../../scripts/schema/docs";
@@ -94,14 +93,7 @@ describe("every page's YAML example previews through the plugin, against an emul
       const dir = projectFolder(path.join(ws.dir, "yaml", type));
       fs.writeFileSync(path.join(dir, "Pulumi.yaml"), code);
       const cli = new CliProject(dir, ws.env);
-      const c = emulatorConnection(emu);
-      await cli.init({
-        "cloudbees:operationsCenterUrl": { value: c.operationsCenterUrl },
-        "cloudbees:username": { value: c.username },
-        "cloudbees:apiToken": { value: c.apiToken, secret: true },
-        "cloudbees:featureManagementUrl": { value: c.featureManagementUrl },
-        "cloudbees:featureManagementToken": { value: c.featureManagementToken, secret: true },
-      }, type.toLowerCase());
+      await cli.initFor(emu, type.toLowerCase());
       const preview = await cli.ok("preview");
       expect(preview.stdout).toMatch(new RegExp(`\\+ +cloudbees:index:${type} `));
     });

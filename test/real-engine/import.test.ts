@@ -52,14 +52,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: adopted\nruntime: yaml\n");
   cli = new CliProject(dir, ws.env);
   await installPlugin(cli);
-  const c = emulatorConnection(emu);
-  await cli.init({
-    "cloudbees:operationsCenterUrl": { value: c.operationsCenterUrl },
-    "cloudbees:username": { value: c.username },
-    "cloudbees:apiToken": { value: c.apiToken, secret: true },
-    "cloudbees:featureManagementUrl": { value: c.featureManagementUrl },
-    "cloudbees:featureManagementToken": { value: c.featureManagementToken, secret: true },
-  });
+  await cli.initFor(emu);
   emu.journal.clear();
 });
 afterAll(async () => {

@@ -61,15 +61,7 @@ for (const language of LANGUAGES) {
       cli = new CliProject(project, env);
       await language.prepare?.(project, env);
       if (language.fromArchive) await installPlugin(cli);
-      const c = connection();
-      await cli.init({
-        "cloudbees:operationsCenterUrl": { value: c.operationsCenterUrl },
-        "cloudbees:username": { value: c.username },
-        "cloudbees:apiToken": { value: c.apiToken, secret: true },
-        "cloudbees:featureManagementUrl": { value: c.featureManagementUrl },
-        "cloudbees:featureManagementToken": { value: c.featureManagementToken, secret: true },
-        "cloudbees:featureManagementRequestIntervalMs": { value: c.featureManagementRequestIntervalMs ?? "0" },
-      });
+      await cli.initFor(emu);
     });
     afterAll(async () => {
       await emu?.close();

@@ -3,6 +3,8 @@
  * environment of language-hosts-cli.ts's workspace (the real CLI first on PATH, a file backend, PULUMI_HOME and a
  * passphrase of its own, offline). Every command answers its exit code and output: a failure is an answer.
  */
+import type { Emulator } from "../../../emulator";
+import { emulatorConnection } from "../../../testing/emulator-config";
 import { run, type Run } from "../language-hosts-cli";
 
 export class CliProject {
@@ -26,6 +28,22 @@ export class CliProject {
   async init(config: Record<string, { value: string; secret?: boolean }>, stack = "dev"): Promise<void> {
     await this.ok("stack", "init", stack);
     for (const [key, { value, secret }] of Object.entries(config)) await this.ok("config", "set", ...(secret ? ["--secret"] : []), key, value);
+  }
+
+  /** `stack init <stack>` with the settings of an emulator, as `pulumi config set` sets them (tokens secret). */
+  async initFor(emu: Emulator, stack = "dev"): Promise<void> {
+    const c = emulatorConnection(emu);
+    await this.init(
+      {
+        "cloudbees:operationsCenterUrl": { value: c.operationsCenterUrl },
+        "cloudbees:username": { value: c.username },
+        "cloudbees:apiToken": { value: c.apiToken, secret: true },
+        "cloudbees:featureManagementUrl": { value: c.featureManagementUrl },
+        "cloudbees:featureManagementToken": { value: c.featureManagementToken, secret: true },
+        "cloudbees:featureManagementRequestIntervalMs": { value: c.featureManagementRequestIntervalMs ?? "0" },
+      },
+      stack,
+    );
   }
 
   /** The stack outputs, secrets revealed. */
