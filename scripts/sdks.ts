@@ -66,12 +66,16 @@ function goModule(dir: string, pulumiVersion: string, env: NodeJS.ProcessEnv): v
   run("go", ["mod", "tidy"], dir, env);
 }
 
-/** Every file under `dir`, relative, sorted. */
+/** What building or installing an SDK in place leaves beside it (.gitignore): not part of the SDK. */
+const BUILT = /(^|\/)(build|bin|node_modules|__pycache__|[^/]+\.egg-info)\//;
+
+/** Every file of the SDKs under `dir`, relative, sorted. */
 function files(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
     .filter((e) => e.isFile())
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .filter((f) => !BUILT.test(f))
     .sort();
 }
 
