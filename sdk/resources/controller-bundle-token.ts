@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ConnectionArgs } from "./connection-args";
+import { SECRET_OUTPUTS } from "../../provider/resources/controller-bundle-token/types";
 import { providerShell, TYPE_MODULE } from "./provider-shell";
 
 export interface ControllerBundleTokenArgs extends ConnectionArgs {
@@ -35,7 +36,7 @@ export class ControllerBundleToken extends pulumi.dynamic.Resource {
       name,
       { connection: args.connection, controllerPath: args.controllerPath, triggers: args.triggers, url: undefined, token: undefined, linkFileContent: undefined },
       // The provider host cannot return secrets: the engine marks these outputs secret.
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["token", "linkFileContent"] }),
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: [...SECRET_OUTPUTS] }),
       TYPE_MODULE,
       "ControllerBundleToken",
     );

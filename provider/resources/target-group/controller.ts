@@ -99,6 +99,8 @@ async function read(id: string, props: Props): Promise<ReadResult> {
   if (unreadable) throw unreadableFailure(operation, id, `target group ${quoted(String(props.name))}`, unreadable);
   if (!group) return {};
   const inputs: Props = { applicationId, name: group.name, ...readBack(SETTING_KEYS, props, (k) => group[k as keyof TargetGroup], canonical) };
+  // conditions is required: a read by id alone (pulumi import) reads it too, so that the adopted group is whole.
+  if (props.conditions === undefined) inputs.conditions = group.conditions ?? [];
   if (driftedKeys(SETTING_KEYS, props, inputs).length) await reportDrift(f, applicationId, group.name, props);
   return { id, props: { ...outputsOf(inputs), ...writtenAtOf(props) }, inputs: plain(inputs) };
 }

@@ -1,0 +1,58 @@
+import type { Props } from "../resources/shared/types";
+
+/**
+ * The program functions the plugin serves as invokes (`cloudbees:index:<name>`), for programs in every language:
+ * the reads of both APIs, run by the same functions a TypeScript program calls (sdk/functions), with the stack's
+ * `cloudbees:*` settings that configure gave the plugin. The schema's functions are made from this table and the
+ * functions' TypeScript signatures (scripts/schema): an invoke's inputs are the function's parameters by name, and
+ * its options (`connection`, `instance`, ...; never `settings`, which the stack config gives).
+ *
+ * Left out: the functions that take or give files or zips (validateBundle, preValidateBundles, getEffectiveBundle,
+ * the exports and downloads), which a program in another language does with the CLI or its own code, and
+ * getControllerBundleLink, whose token the ControllerBundleToken resource keeps as a secret.
+ */
+export interface InvokeSpec {
+  /** The function's parameters before its options, by name, in order. */
+  params: string[];
+  /** A function that answers a list: the property of the invoke's result that holds it (an invoke answers an object). */
+  listProperty?: string;
+}
+
+export const INVOKES: Record<string, InvokeSpec> = {
+  getApplications: { params: [], listProperty: "applications" },
+  getApplication: { params: ["applicationId"] },
+  getEnvironments: { params: ["applicationId"], listProperty: "environments" },
+  getFlags: { params: ["applicationId", "environment"], listProperty: "flags" },
+  getFlag: { params: ["applicationId", "environment", "flag"] },
+  getExperiments: { params: ["applicationId", "environment"], listProperty: "experiments" },
+  getTargetGroups: { params: ["applicationId"], listProperty: "targetGroups" },
+  getAuditLogs: { params: ["applicationId", "environment", "startDate"], listProperty: "auditLogs" },
+  getTeamMembers: { params: [], listProperty: "teamMembers" },
+  getTeamMember: { params: ["email"] },
+  getBundles: { params: [], listProperty: "bundles" },
+  getBundle: { params: ["name"] },
+  getControllers: { params: [], listProperty: "controllers" },
+  getControllerItems: { params: [], listProperty: "items" },
+  getRawBundleValidationLog: { params: [] },
+  getEffectiveBundleValidationLog: { params: [] },
+  getUpdateLog: { params: [] },
+  checkBundleUpdate: { params: [] },
+};
+
+type ProgramFunction = (...args: unknown[]) => Promise<unknown>;
+
+/** Runs the function `name` with the invoke's arguments; its result as plain JSON (no undefined). */
+export async function invoke(name: string, args: Props): Promise<Props> {
+  const spec = Object.prototype.hasOwnProperty.call(INVOKES, name) ? INVOKES[name] : undefined;
+  if (!spec) throw new Error(`cloudbees has no function ${name} (it has ${Object.keys(INVOKES).join(", ")})`);
+  // Loaded at the first invoke: a plugin that only manages resources never loads the functions.
+  const functions = require("../../sdk/functions") as Record<string, ProgramFunction>;
+  const options: Props = {};
+  for (const [k, v] of Object.entries(args)) {
+    if (!spec.params.includes(k) && v !== undefined && v !== null) options[k] = v;
+  }
+  if ("settings" in options) throw new Error(`${name}: settings come from the stack's cloudbees:* config, not from an argument`);
+  const result = await functions[name]!(...spec.params.map((p) => args[p] ?? undefined), options);
+  const plain = JSON.parse(JSON.stringify(result ?? null)) as unknown;
+  return spec.listProperty ? { [spec.listProperty]: plain } : (plain as Props);
+}

@@ -1,0 +1,101 @@
+import type * as provider from "@pulumi/pulumi/provider";
+import { resources, type ProviderKind } from "../resources";
+import { SECRET_OUTPUTS as TOKEN_SECRET_OUTPUTS } from "../resources/controller-bundle-token/types";
+import type { Props, ResourceController } from "../resources/shared/types";
+import { propsForRead } from "./import-ids";
+import { invoke } from "./invokes";
+import { unwrapSecrets, wrapSecrets } from "./secrets";
+import { kindOfToken, tokenOfUrn, typeNameOf } from "./tokens";
+
+/**
+ * The plugin's face of the resources: the provider protocol's check, diff, create, read, update and delete of each
+ * resource, served by the same controllers the dynamic providers' shells call (provider/resources, wrapped there
+ * with `connection`, the guard and everything else), and the program functions as invokes. This file only
+ * translates: the resource's type from the URN, secrets off on the way in and back on the way out (secrets.ts),
+ * the properties an import's read starts from (import-ids.ts).
+ */
+
+/** Outputs a resource always marks secret, whatever its inputs: the same lists its TypeScript class marks. */
+export const SECRET_OUTPUTS: Partial<Record<ProviderKind, readonly string[]>> = {
+  controllerBundleToken: TOKEN_SECRET_OUTPUTS,
+};
+
+function controllerOf(urn: string): { kind: ProviderKind; controller: ResourceController; typeName: string } {
+  const token = tokenOfUrn(urn);
+  const kind = kindOfToken(token);
+  if (!kind) throw new Error(`cloudbees has no resource type ${token}`);
+  return { kind, controller: resources[kind], typeName: typeNameOf(kind) };
+}
+
+/** The keys an output must carry as secrets: those whose input was one, and the kind's secret outputs. */
+function secretKeys(kind: ProviderKind, ...inputs: Array<Set<string>>): Set<string> {
+  return new Set([...inputs.flatMap((s) => [...s]), ...(SECRET_OUTPUTS[kind] ?? [])]);
+}
+
+/** A partial create's error carries the outputs the engine records: secrets on them too. */
+function withSecretProperties(error: unknown, keys: Set<string>): unknown {
+  if (error instanceof Error && typeof (error as { properties?: unknown }).properties === "object") {
+    const e = error as Error & { properties: Props };
+    e.properties = wrapSecrets(e.properties, keys) ?? {};
+  }
+  return error;
+}
+
+export function cloudbeesProvider(version: string, schema: () => Promise<string>): provider.Provider {
+  return {
+    version,
+    getSchema: schema,
+
+    async check(urn, olds, news) {
+      const token = tokenOfUrn(urn);
+      const kind = kindOfToken(token);
+      if (!kind) return { inputs: news, failures: [{ property: "", reason: `cloudbees has no resource type ${token}` }] };
+      const n = unwrapSecrets(news);
+      const result = await resources[kind].check(unwrapSecrets(olds).plain, n.plain);
+      return { inputs: wrapSecrets(result.inputs, n.secretKeys), failures: result.failures };
+    },
+
+    async diff(id, urn, olds, news) {
+      return controllerOf(urn).controller.diff(id, unwrapSecrets(olds).plain, unwrapSecrets(news).plain);
+    },
+
+    async create(urn, inputs) {
+      const { kind, controller } = controllerOf(urn);
+      const i = unwrapSecrets(inputs);
+      const keys = secretKeys(kind, i.secretKeys);
+      try {
+        const result = await controller.create(i.plain);
+        return { id: result.id, outs: wrapSecrets(result.outs, keys) };
+      } catch (e) {
+        throw withSecretProperties(e, keys);
+      }
+    },
+
+    async read(id, urn, props) {
+      const { kind, controller, typeName } = controllerOf(urn);
+      const p = unwrapSecrets(props);
+      const keys = secretKeys(kind, p.secretKeys);
+      const result = await controller.read(id, propsForRead(kind, typeName, id, p.plain));
+      // Gone: no id and no properties, and the engine drops the resource (an import says it does not exist).
+      if (result.props === undefined) return {};
+      return { id: result.id ?? id, props: wrapSecrets(result.props, keys), inputs: wrapSecrets(result.inputs ?? {}, p.secretKeys) };
+    },
+
+    async update(id, urn, olds, news) {
+      const { kind, controller } = controllerOf(urn);
+      const o = unwrapSecrets(olds);
+      const n = unwrapSecrets(news);
+      const result = await controller.update(id, o.plain, n.plain);
+      return { outs: wrapSecrets(result.outs, secretKeys(kind, n.secretKeys)) };
+    },
+
+    async delete(id, urn, props) {
+      await controllerOf(urn).controller.delete(id, unwrapSecrets(props).plain);
+    },
+
+    async invoke(token, args) {
+      const name = token.slice(token.lastIndexOf(":") + 1);
+      return { outputs: await invoke(name, unwrapSecrets(args).plain) };
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * One user program per language (examples/plugin), the same feature-flag and CasC resources, each through the real
+ * CLI against an emulator of its own, installed as the README says: YAML and Python and Go through the plugin
+ * installed from its archive (`pulumi plugin install resource cloudbees <version> --file`), TypeScript through the
+ * plugin found on PATH (the packed package's bin) with the generated Node.js SDK. Each goes through up, a preview
+ * and refresh with no change, an update, drift reported by `preview --refresh --expect-no-changes`, the repair,
+ * secrets in `stack export` and `stack output`, destroy. The same program on the package's dynamic providers
+ * (examples/plugin/dynamic) goes up and down beside them: the emulator holds the same objects after every `up`.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { startEmulator, type Emulator } from "../../emulator";
+import { OperationsCenterClient } from "../../provider";
+import { emulatorConnection } from "../../testing/emulator-config";
+import { ROOT } from "../package/consumer-project";
+import { workspace } from "./language-hosts-cli";
+import { CliProject } from "./languages/cli-project";
+import { emulatorState } from "./languages/emulator-state";
+import { goProgram, installPlugin, nodeProject, pythonVirtualenv } from "./languages/toolchains";
+
+interface Language {
+  /** The folder of examples/plugin. */
+  program: string;
+  /** Where the program's copy goes (a Node.js program: inside the installed project), given the workspace. */
+  place(workspaceDir: string): Promise<string>;
+  prepare?(project: string, env: NodeJS.ProcessEnv): Promise<void>;
+  /** The plugin installed from its archive (else found on PATH, or not needed). */
+  fromArchive: boolean;
+  /** The whole life cycle (else up, a no-change preview and destroy: the dynamic providers' own tier checks the rest). */
+  lifeCycle: boolean;
+}
+
+const inWorkspace = async (dir: string) => path.join(dir, "project");
+const inNodeProject = (name: string) => async () => path.join(await nodeProject(), `${name}-${process.pid}`);
+
+const LANGUAGES: Language[] = [
+  { program: "yaml", place: inWorkspace, fromArchive: true, lifeCycle: true },
+  { program: "python", place: inWorkspace, prepare: pythonVirtualenv, fromArchive: true, lifeCycle: true },
+  { program: "go", place: inWorkspace, prepare: goProgram, fromArchive: true, lifeCycle: true },
+  { program: "typescript", place: inNodeProject("typescript"), fromArchive: false, lifeCycle: true },
+  { program: "dynamic", place: inNodeProject("dynamic"), fromArchive: false, lifeCycle: false },
+];
+
+const statesAfterUp = new Map<string, unknown>();
+
+for (const language of LANGUAGES) {
+  describe(`examples/plugin/${language.program} under the real CLI`, () => {
+    let emu: Emulator;
+    let cli: CliProject;
+    let cleanup: () => void;
+    const connection = () => emulatorConnection(emu);
+
+    beforeAll(async () => {
+      emu = await startEmulator();
+      const ws = workspace(`lang-${language.program}`);
+      cleanup = ws.cleanup;
+      const project = await language.place(ws.dir);
+      fs.cpSync(path.join(ROOT, "examples", "plugin", language.program), project, { recursive: true });
+      const env = { ...ws.env };
+      if (language.program === "typescript" || language.program === "dynamic") env.PATH = `${path.join(path.dirname(project), "node_modules", ".bin")}${path.delimiter}${env.PATH}`;
+      cli = new CliProject(project, env);
+      await language.prepare?.(project, env);
+      if (language.fromArchive) await installPlugin(cli);
+      await cli.initFor(emu);
+    });
+    afterAll(async () => {
+      await emu?.close();
+      cleanup?.();
+    });
+
+    it("pulumi up creates what the program declares; its outputs come from the plugin and an invoke", async () => {
+      const r = await cli.ok("up", "--yes");
+      expect(r.stdout).toMatch(/Resources:\n\s+\+ 8 created/);
+      // The TypeScript program was type-checked against the generated SDK by that run; the others need not be.
+      cli.env.PULUMI_NODEJS_TRANSPILE_ONLY = "true";
+      const outputs = await cli.outputs();
+      expect(outputs.firstBundle).toBe("base");
+      expect(outputs.linkFile).toBe(`${emu.operationsCenterUrl}config-bundle/team-b\n${emu.state.controllerToken("team-b/controller-b")}`);
+      expect(emu.state.assignments()).toEqual({ "team-b/controller-b": "team-b" });
+      statesAfterUp.set(language.program, emulatorState(emu));
+    });
+
+    it("a preview, a refresh and a preview after it find nothing to change", async () => {
+      await cli.ok("preview", "--expect-no-changes");
+      if (!language.lifeCycle) return;
+      await cli.ok("refresh", "--expect-no-changes", "--yes");
+      await cli.ok("preview", "--expect-no-changes");
+    });
+
+    if (language.lifeCycle) {
+      it("a config change updates the flag's configuration alone", async () => {
+        await cli.ok("config", "set", "rolloutPercentage", "25");
+        expect(await cli.plannedChanges()).toEqual(["newFlowStaging:update"]);
+        await cli.ok("up", "--yes");
+        const app = emu.state.applications("acme")[0]!;
+        const flag = emu.state.flags(app.id).find((f) => f.name === "checkout.newFlow")!;
+        expect(JSON.stringify(flag.configurations.Staging)).toContain('"percentage":25');
+        await cli.ok("preview", "--expect-no-changes");
+      });
+
+      it("a pattern changed by hand fails the drift job, naming the property; up --refresh repairs it", async () => {
+        const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin });
+        await oc.setAvailabilityPattern("team-b", "team-b/.*|sandbox");
+        await oc.close();
+        const drift = await cli.run("preview", "--refresh", "--expect-no-changes", "--diff");
+        expect(drift.code).not.toBe(0);
+        expect(drift.stdout + drift.stderr).toMatch(/no changes were expected for preview but changes were proposed/);
+        expect(drift.stdout).toMatch(/[~+-] controllers\b/);
+        await cli.ok("up", "--refresh", "--yes");
+        expect(emu.state.apiAvailabilityPatterns()["team-b"]).toBe("^(?:team-b/controller-b)$");
+        await cli.ok("preview", "--refresh", "--expect-no-changes");
+      });
+
+      it("stack export holds no credential and no bundle token in clear; the link is a secret output", async () => {
+        const exported = (await cli.ok("stack", "export")).stdout;
+        const c = connection();
+        for (const value of [c.apiToken, c.featureManagementToken, emu.state.controllerToken("team-b/controller-b")]) {
+          expect({ leaked: exported.includes(value), value }).toEqual({ leaked: false, value });
+        }
+        const hidden = JSON.parse((await cli.ok("stack", "output", "--json")).stdout) as Record<string, unknown>;
+        expect(hidden.linkFile).toBe("[secret]");
+        expect(String((await cli.outputs()).linkFile)).toContain(emu.state.controllerToken("team-b/controller-b"));
+      });
+    }
+
+    it("pulumi destroy removes what the API can delete", async () => {
+      await cli.ok("destroy", "--yes");
+      const app = emu.state.applications("acme")[0]!;
+      expect(emu.state.flags(app.id)).toEqual([]);
+      expect(emu.state.apiAvailabilityPatterns()).toEqual({});
+    });
+  });
+}
+
+it("the emulator holds the same objects after up, whatever the language, and the same as with the dynamic providers", () => {
+  const dynamic = statesAfterUp.get("dynamic");
+  expect(JSON.stringify(dynamic)).toMatch(/"name":"checkout.newFlow".*"Staging"/);
+  for (const language of LANGUAGES) expect({ language: language.program, state: statesAfterUp.get(language.program) }).toEqual({ language: language.program, state: dynamic });
+});

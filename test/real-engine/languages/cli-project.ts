@@ -1,0 +1,66 @@
+/**
+ * A Pulumi project of the languages tier, run the way a user runs one: `pulumi` commands in its folder, with the
+ * environment of language-hosts-cli.ts's workspace (the real CLI first on PATH, a file backend, PULUMI_HOME and a
+ * passphrase of its own, offline). Every command answers its exit code and output: a failure is an answer.
+ */
+import type { Emulator } from "../../../emulator";
+import { emulatorConnection } from "../../../testing/emulator-config";
+import { run, type Run } from "../language-hosts-cli";
+
+export class CliProject {
+  constructor(
+    readonly dir: string,
+    readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  run(...args: string[]): Promise<Run> {
+    return run("pulumi", [...args, "--non-interactive", "--color", "never"], this.dir, this.env);
+  }
+
+  /** A command that must pass; its output when it does. */
+  async ok(...args: string[]): Promise<Run> {
+    const r = await this.run(...args);
+    if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} in ${this.dir} exited ${r.code}:\n${r.stdout}\n${r.stderr}`);
+    return r;
+  }
+
+  /** `stack init <stack>`, then the stack config, each key as `pulumi config set [--secret]` sets it. */
+  async init(config: Record<string, { value: string; secret?: boolean }>, stack = "dev"): Promise<void> {
+    await this.ok("stack", "init", stack);
+    for (const [key, { value, secret }] of Object.entries(config)) await this.ok("config", "set", ...(secret ? ["--secret"] : []), key, value);
+  }
+
+  /** `stack init <stack>` with the settings of an emulator, as `pulumi config set` sets them (tokens secret). */
+  async initFor(emu: Emulator, stack = "dev"): Promise<void> {
+    const c = emulatorConnection(emu);
+    await this.init(
+      {
+        "cloudbees:operationsCenterUrl": { value: c.operationsCenterUrl },
+        "cloudbees:username": { value: c.username },
+        "cloudbees:apiToken": { value: c.apiToken, secret: true },
+        "cloudbees:featureManagementUrl": { value: c.featureManagementUrl },
+        "cloudbees:featureManagementToken": { value: c.featureManagementToken, secret: true },
+        "cloudbees:featureManagementRequestIntervalMs": { value: c.featureManagementRequestIntervalMs ?? "0" },
+      },
+      stack,
+    );
+  }
+
+  /** The stack outputs, secrets revealed. */
+  async outputs(): Promise<Record<string, unknown>> {
+    return JSON.parse((await this.ok("stack", "output", "--json", "--show-secrets")).stdout) as Record<string, unknown>;
+  }
+
+  /** What a preview plans, `<name>:<op>` for each resource that is not the same. */
+  async plannedChanges(...args: string[]): Promise<string[]> {
+    const preview = JSON.parse((await this.ok("preview", "--json", ...args)).stdout) as { steps?: Array<{ op: string; urn: string }> };
+    return (preview.steps ?? []).filter((s) => s.op !== "same").map((s) => `${s.urn.split("::").pop()}:${s.op}`).sort();
+  }
+}
+
+/** A tool (npm, pip, go) that must pass; its standard output. */
+export async function mustRun(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const r = await run(command, args, cwd, env);
+  if (r.code !== 0) throw new Error(`${command} ${args.join(" ")} in ${cwd} exited ${r.code}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}

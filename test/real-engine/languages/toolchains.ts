@@ -1,0 +1,139 @@
+/**
+ * What a user installs to run the package from each language, made here the way the README says, offline: the
+ * plugin archive installed with `pulumi plugin install --file`; the Python SDK as a wheel built from
+ * generated/sdk/python and installed with pip into the project's virtualenv (beside pulumi from the wheels of
+ * `npm run pulumi-cli`); the Go SDK as a module, replaced by its folder in the program's go.mod; the Node.js SDK
+ * built with tsc and installed beside the packed package, whose bin puts the plugin on PATH.
+ *
+ * The archive, the wheel and the Node.js project are made once per tier run and shared by its test files
+ * (`sharedOnce`, in the tier's scratch folder).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { buildArchive } from "../../../scripts/plugin-archive";
+import { GO_MODULE } from "../../../scripts/schema/languages";
+import { installConsumer, pack, ROOT } from "../../package/consumer-project";
+import { SCRATCH_VARIABLE } from "../../harness/scratch";
+import { pythonWheels } from "../language-hosts-cli";
+import { mustRun } from "./cli-project";
+
+export const PLUGIN_VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+
+function scratch(): string {
+  const dir = process.env[SCRATCH_VARIABLE];
+  if (!dir) throw new Error("the languages tier runs with npm run test:pulumi (its global setup makes the scratch folder)");
+  return dir;
+}
+
+/**
+ * `build(dir)` run once per tier run for `name`, whichever test file asks first; the others wait for it. Resolves
+ * with the folder it built into.
+ */
+export async function sharedOnce(name: string, build: (dir: string) => Promise<void>): Promise<string> {
+  const dir = path.join(scratch(), "shared", name);
+  const done = path.join(dir, ".done");
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  try {
+    fs.mkdirSync(dir);
+  } catch {
+    for (let waited = 0; !fs.existsSync(done); waited += 500) {
+      if (fs.existsSync(path.join(dir, ".failed"))) throw new Error(`building ${name} failed in another test file`);
+      if (waited > 15 * 60_000) throw new Error(`waited 15 minutes for ${name}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    return dir;
+  }
+  try {
+    await build(dir);
+    fs.writeFileSync(done, "");
+    return dir;
+  } catch (e) {
+    fs.writeFileSync(path.join(dir, ".failed"), String(e));
+    throw e;
+  }
+}
+
+/** The plugin archive of `npm run plugin:archive`, from the built dist/. */
+export async function pluginArchive(): Promise<string> {
+  const dir = await sharedOnce("plugin-archive", async (d) => {
+    buildArchive(d);
+  });
+  return path.join(dir, `pulumi-resource-cloudbees-v${PLUGIN_VERSION}.tar.gz`);
+}
+
+/** The environment of pip offline: the wheels of `npm run pulumi-cli`, and the SDK's wheel. */
+function pipEnv(env: NodeJS.ProcessEnv, ...findLinks: string[]): NodeJS.ProcessEnv {
+  return { ...env, PIP_NO_INDEX: "1", PIP_FIND_LINKS: [pythonWheels(), ...findLinks].join(" "), PIP_DISABLE_PIP_VERSION_CHECK: "1" };
+}
+
+/** The Python SDK as a wheel, built with pip from generated/sdk/python (offline, with the build tools' wheels). */
+export async function pythonSdkWheel(env: NodeJS.ProcessEnv): Promise<string> {
+  return sharedOnce("python-sdk-wheel", async (dir) => {
+    const venv = path.join(dir, "build-venv");
+    await mustRun("python3", ["-m", "venv", venv], dir, env);
+    await mustRun(path.join(venv, "bin", "pip"), ["install", "setuptools", "wheel"], dir, pipEnv(env));
+    const source = path.join(dir, "source");
+    fs.cpSync(path.join(ROOT, "generated", "sdk", "python"), source, { recursive: true });
+    await mustRun(path.join(venv, "bin", "pip"), ["wheel", "--no-deps", "--no-build-isolation", "--wheel-dir", path.join(dir, "wheels"), source], dir, pipEnv(env));
+  }).then((dir) => path.join(dir, "wheels"));
+}
+
+/** A virtualenv at `<project>/venv` with pulumi and the package's SDK, as the project's Pulumi.yaml names it. */
+export async function pythonVirtualenv(project: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const wheels = await pythonSdkWheel(env);
+  const venv = path.join(project, "venv");
+  await mustRun("python3", ["-m", "venv", venv], project, env);
+  await mustRun(path.join(venv, "bin", "pip"), ["install", `pulumi==${(await pulumiVersion())}`, "pulumi_cloudbees"], project, pipEnv(env, wheels));
+}
+
+async function pulumiVersion(): Promise<string> {
+  return (JSON.parse(fs.readFileSync(require.resolve("@pulumi/pulumi/package.json"), "utf8")) as { version: string }).version;
+}
+
+/** A Go program's copy: its go.mod replaces the SDK's module with generated/sdk/go (the copy is elsewhere). */
+export async function goProgram(project: string, env: NodeJS.ProcessEnv): Promise<void> {
+  await mustRun("go", ["mod", "edit", `-replace=${GO_MODULE}=${path.join(ROOT, "generated", "sdk", "go")}`], project, env);
+}
+
+/**
+ * A Node.js project with the packed package (its bin folder holds pulumi-resource-cloudbees), @pulumi/pulumi,
+ * typescript and @types/node from the lock, and the Node.js SDK built with tsc from generated/sdk/nodejs and
+ * installed as @pulumi-cloudbees/cloudbees. Programs go in folders inside it.
+ */
+export async function nodeProject(): Promise<string> {
+  return sharedOnce("node-project", async (dir) => {
+    const installed = await installConsumer(
+      dir,
+      await pack(path.dirname(dir)),
+      { "@pulumi/pulumi": "node_modules/@pulumi/pulumi", typescript: "node_modules/typescript", "@types/node": "node_modules/@types/node" },
+      null,
+    );
+    if (installed.code !== 0) throw new Error(`npm ci failed:\n${installed.output}`);
+    const source = path.join(path.dirname(dir), "nodejs-sdk");
+    fs.cpSync(path.join(ROOT, "generated", "sdk", "nodejs"), source, { recursive: true });
+    fs.symlinkSync(path.join(dir, "node_modules"), path.join(source, "node_modules"));
+    await mustRun(process.execPath, [path.join(dir, "node_modules", "typescript", "bin", "tsc"), "-p", source], source, process.env);
+    // What the SDK's package is: its compiled files and its package.json (main: index.js).
+    const target = path.join(dir, "node_modules", "@pulumi-cloudbees", "cloudbees");
+    fs.cpSync(path.join(source, "bin"), target, { recursive: true });
+    fs.copyFileSync(path.join(source, "package.json"), path.join(target, "package.json"));
+  });
+}
+
+/** A command line of the README's section "Every Pulumi language" (without its comment), by how it starts. */
+function readmeCommand(start: string): string {
+  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("\n## Every Pulumi language\n"), readme.indexOf("\n## The main job\n"));
+  const line = section.split("\n").find((l) => l.startsWith(start));
+  if (!line) throw new Error(`README.md, "Every Pulumi language", has no command starting "${start}"`);
+  return line.replace(/\s{2,}#.*$/, "").trim();
+}
+
+/** `pulumi plugin install ... --file <archive>` as the README writes it, with the archive this tier built. */
+export async function installPlugin(cli: { ok(...args: string[]): Promise<unknown> }): Promise<void> {
+  const archive = await pluginArchive();
+  const line = readmeCommand("pulumi plugin install ");
+  const file = /--file (\S+)/.exec(line)?.[1];
+  if (!file || path.basename(file) !== path.basename(archive)) throw new Error(`README.md installs ${file}; npm run plugin:archive makes ${path.basename(archive)}`);
+  await cli.ok(...line.replace(file, archive).split(/\s+/).slice(1));
+}
