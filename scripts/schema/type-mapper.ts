@@ -143,6 +143,10 @@ export class TypeMapper {
   }
 }
 
+function isAny(t: TypeSpec): boolean {
+  return (t as { $ref?: string }).$ref === "pulumi.json#/Any";
+}
+
 function isNullLiteral(node: ts.TypeNode): boolean {
   return ts.isLiteralTypeNode(node) && node.literal.kind === ts.SyntaxKind.NullKeyword;
 }
@@ -162,10 +166,14 @@ function merged(name: string, a: ObjectTypeSpec, properties: Record<string, Prop
     }
     const { description: d1, ...t1 } = old;
     const { description: d2, ...t2 } = spec;
-    if (!same(t1 as TypeSpec, t2 as TypeSpec)) {
+    // A record may read more than a program declares (the service's ScheduledValue.option is any value, a
+    // program's schedule a boolean): Any covers both forms; any other pair must agree.
+    const widest = isAny(t1 as TypeSpec) ? t1 : isAny(t2 as TypeSpec) ? t2 : undefined;
+    if (!widest && !same(t1 as TypeSpec, t2 as TypeSpec)) {
       throw new Error(`scripts/schema: ${name}.${key} has two types in the sources: ${JSON.stringify(t1)} and ${JSON.stringify(t2)}`);
     }
-    out[key] = d1 ?? d2 ? { ...(t1 as TypeSpec), description: d1 ?? d2 } : old;
+    const type = (widest ?? t1) as TypeSpec;
+    out[key] = d1 ?? d2 ? { ...type, description: d1 ?? d2 } : (widest ? { ...type } : old);
   }
   const both = (a.required ?? []).filter((r) => required.includes(r) && r in properties);
   const { required: _r, ...rest } = a;

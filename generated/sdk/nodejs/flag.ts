@@ -106,7 +106,7 @@ export interface FlagArgs {
      */
     applicationId: pulumi.Input<string>;
     /**
-     * The values the flag can take, a set (order does not matter): `[false, true]` (the default) for a boolean flag, strings or numbers for the others. The service fixes them once created: a change replaces the flag, deleting the old one first since the name stays the same.
+     * The values the flag can take, a set (order does not matter): `[false, true]` (the default) for a boolean flag, strings or numbers for the others (`""` among them, or none at all `[]`, as the service keeps). The service fixes them once created: a change replaces the flag, deleting the old one first since the name stays the same.
      */
     availableValues?: pulumi.Input<any[] | undefined>;
     /**

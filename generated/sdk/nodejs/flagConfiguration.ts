@@ -41,11 +41,15 @@ export class FlagConfiguration extends pulumi.CustomResource {
      */
     declare public readonly applicationId: pulumi.Output<string>;
     /**
+     * An archived experiment, as the service marks one (`archived: true`). Compared only when given (absent: false).
+     */
+    declare public readonly archived: pulumi.Output<boolean | undefined>;
+    /**
      * An ordered if / else-if chain (the first condition that holds wins; at most 1,000). Each condition holds when every clause it has holds, and then gives its `value` (same forms as above):
-     * - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not`: none);
+     * - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not` or `nor`: none);
      * - `dependency: { flag, value }`: another flag has this value;
      * - `version: { operator, semver }`: the application's release version compares (`semver-gte`, `"2.0.0"`);
-     * - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written.
+     * - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written. A condition without a clause holds for everyone (`{ value: true }`, the dashboard's "All users").
      */
     declare public readonly conditions: pulumi.Output<outputs.Condition[] | undefined>;
     /**
@@ -66,9 +70,9 @@ export class FlagConfiguration extends pulumi.CustomResource {
      */
     declare public readonly flag: pulumi.Output<string>;
     /**
-     * Labels, a set.
+     * Labels, a set; or one label as text, as the service writes some.
      */
-    declare public readonly labels: pulumi.Output<string[] | undefined>;
+    declare public readonly labels: pulumi.Output<any | undefined>;
     /**
      * Per-platform rules `[{ name, conditions?, value? }]` (a set by name), for platforms that differ from the default.
      */
@@ -81,7 +85,7 @@ export class FlagConfiguration extends pulumi.CustomResource {
      * The value when no condition matches:
      * - one of the flag's available values (`true`, `"green"`);
      * - a percentage split `[{ option, percentage }]`: `percentage` % of users (default 100) get `option`; the percentages sum to at most 100, e.g. `[{ option: true, percentage: 50 }]`;
-     * - a schedule `[{ from, percentage }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get true;
+     * - a schedule `[{ from, percentage, option }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get `option` (default true);
      * - null: the flag's default from the code. The service's default is false for a boolean flag, null otherwise.
      */
     declare public readonly value: pulumi.Output<any | undefined>;
@@ -111,6 +115,7 @@ export class FlagConfiguration extends pulumi.CustomResource {
                 throw new Error("Missing required property 'flag'");
             }
             resourceInputs["applicationId"] = args?.applicationId;
+            resourceInputs["archived"] = args?.archived;
             resourceInputs["conditions"] = args?.conditions;
             resourceInputs["connection"] = args?.connection;
             resourceInputs["description"] = args?.description;
@@ -124,6 +129,7 @@ export class FlagConfiguration extends pulumi.CustomResource {
             resourceInputs["writtenAt"] = undefined /*out*/;
         } else {
             resourceInputs["applicationId"] = undefined /*out*/;
+            resourceInputs["archived"] = undefined /*out*/;
             resourceInputs["conditions"] = undefined /*out*/;
             resourceInputs["connection"] = undefined /*out*/;
             resourceInputs["description"] = undefined /*out*/;
@@ -152,11 +158,15 @@ export interface FlagConfigurationArgs {
      */
     applicationId: pulumi.Input<string>;
     /**
+     * An archived experiment, as the service marks one (`archived: true`). Compared only when given (absent: false).
+     */
+    archived?: pulumi.Input<boolean | undefined>;
+    /**
      * An ordered if / else-if chain (the first condition that holds wins; at most 1,000). Each condition holds when every clause it has holds, and then gives its `value` (same forms as above):
-     * - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not`: none);
+     * - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not` or `nor`: none);
      * - `dependency: { flag, value }`: another flag has this value;
      * - `version: { operator, semver }`: the application's release version compares (`semver-gte`, `"2.0.0"`);
-     * - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written.
+     * - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written. A condition without a clause holds for everyone (`{ value: true }`, the dashboard's "All users").
      */
     conditions?: pulumi.Input<pulumi.Input<inputs.ConditionArgs>[] | undefined>;
     /**
@@ -177,9 +187,9 @@ export interface FlagConfigurationArgs {
      */
     flag: pulumi.Input<string>;
     /**
-     * Labels, a set.
+     * Labels, a set; or one label as text, as the service writes some.
      */
-    labels?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    labels?: any | undefined;
     /**
      * Per-platform rules `[{ name, conditions?, value? }]` (a set by name), for platforms that differ from the default.
      */
@@ -192,7 +202,7 @@ export interface FlagConfigurationArgs {
      * The value when no condition matches:
      * - one of the flag's available values (`true`, `"green"`);
      * - a percentage split `[{ option, percentage }]`: `percentage` % of users (default 100) get `option`; the percentages sum to at most 100, e.g. `[{ option: true, percentage: 50 }]`;
-     * - a schedule `[{ from, percentage }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get true;
+     * - a schedule `[{ from, percentage, option }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get `option` (default true);
      * - null: the flag's default from the code. The service's default is false for a boolean flag, null otherwise.
      */
     value?: any | undefined;

@@ -30,12 +30,16 @@ export interface GetFlagArgs {
 }
 
 export interface GetFlagResult {
+    readonly archived?: boolean;
     readonly availableValues?: any[];
     readonly conditions?: outputs.Condition[];
     readonly description?: string;
     readonly enabled?: boolean;
     readonly isPermanent?: boolean;
-    readonly labels?: string[];
+    /**
+     * A list, or (as the service wrote some) one label as text.
+     */
+    readonly labels?: any;
     readonly name: string;
     readonly platforms?: outputs.Platform[];
     readonly stickinessProperty?: string;

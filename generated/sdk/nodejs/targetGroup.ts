@@ -41,9 +41,9 @@ export class TargetGroup extends pulumi.CustomResource {
      */
     declare public readonly applicationId: pulumi.Output<string>;
     /**
-     * The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`).
+     * The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression, sent as given: see FlagConfiguration's `property`), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`). Left out or null: a group without tests, as the service keeps some (the SDK then counts everyone in for `and`, no one for `or`).
      */
-    declare public readonly conditions: pulumi.Output<outputs.TargetGroupCondition[]>;
+    declare public readonly conditions: pulumi.Output<outputs.TargetGroupCondition[] | undefined>;
     /**
      * The connection it lives on, as given (absent: `default`).
      */
@@ -78,9 +78,6 @@ export class TargetGroup extends pulumi.CustomResource {
         if (!opts.id) {
             if (args?.applicationId === undefined && !opts.urn) {
                 throw new Error("Missing required property 'applicationId'");
-            }
-            if (args?.conditions === undefined && !opts.urn) {
-                throw new Error("Missing required property 'conditions'");
             }
             if (args?.name === undefined && !opts.urn) {
                 throw new Error("Missing required property 'name'");
@@ -117,9 +114,9 @@ export interface TargetGroupArgs {
      */
     applicationId: pulumi.Input<string>;
     /**
-     * The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`).
+     * The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression, sent as given: see FlagConfiguration's `property`), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`). Left out or null: a group without tests, as the service keeps some (the SDK then counts everyone in for `and`, no one for `or`).
      */
-    conditions: pulumi.Input<pulumi.Input<inputs.TargetGroupConditionArgs>[]>;
+    conditions?: pulumi.Input<pulumi.Input<inputs.TargetGroupConditionArgs>[] | undefined>;
     /**
      * The connection to use: a name under `cloudbees:connections` in the stack config (`prod`), whose operations center (or feature-flag account) this resource is on. Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. The state holds the name only, never a URL or a token. Changing it replaces the resource (it is another server).
      */

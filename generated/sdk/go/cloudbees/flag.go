@@ -85,7 +85,7 @@ func (FlagState) ElementType() reflect.Type {
 type flagArgs struct {
 	// The application's id: an `Application`'s `applicationId`. Changing it replaces the resource.
 	ApplicationId string `pulumi:"applicationId"`
-	// The values the flag can take, a set (order does not matter): `[false, true]` (the default) for a boolean flag, strings or numbers for the others. The service fixes them once created: a change replaces the flag, deleting the old one first since the name stays the same.
+	// The values the flag can take, a set (order does not matter): `[false, true]` (the default) for a boolean flag, strings or numbers for the others (`""` among them, or none at all `[]`, as the service keeps). The service fixes them once created: a change replaces the flag, deleting the old one first since the name stays the same.
 	AvailableValues []interface{} `pulumi:"availableValues"`
 	// The connection to use: a name under `cloudbees:connections` in the stack config (`prod`), whose operations center (or feature-flag account) this resource is on. Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. The state holds the name only, never a URL or a token. Changing it replaces the resource (it is another server).
 	Connection *string `pulumi:"connection"`
@@ -99,7 +99,7 @@ type flagArgs struct {
 type FlagArgs struct {
 	// The application's id: an `Application`'s `applicationId`. Changing it replaces the resource.
 	ApplicationId pulumi.StringInput
-	// The values the flag can take, a set (order does not matter): `[false, true]` (the default) for a boolean flag, strings or numbers for the others. The service fixes them once created: a change replaces the flag, deleting the old one first since the name stays the same.
+	// The values the flag can take, a set (order does not matter): `[false, true]` (the default) for a boolean flag, strings or numbers for the others (`""` among them, or none at all `[]`, as the service keeps). The service fixes them once created: a change replaces the flag, deleting the old one first since the name stays the same.
 	AvailableValues pulumi.ArrayInput
 	// The connection to use: a name under `cloudbees:connections` in the stack config (`prod`), whose operations center (or feature-flag account) this resource is on. Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. The state holds the name only, never a URL or a token. Changing it replaces the resource (it is another server).
 	Connection pulumi.StringPtrInput

@@ -18,11 +18,13 @@ type FlagConfiguration struct {
 
 	// The application's id: an `Application`'s `applicationId`. Changing it replaces the resource.
 	ApplicationId pulumi.StringOutput `pulumi:"applicationId"`
+	// An archived experiment, as the service marks one (`archived: true`). Compared only when given (absent: false).
+	Archived pulumi.BoolPtrOutput `pulumi:"archived"`
 	// An ordered if / else-if chain (the first condition that holds wins; at most 1,000). Each condition holds when every clause it has holds, and then gives its `value` (same forms as above):
-	// - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not`: none);
+	// - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not` or `nor`: none);
 	// - `dependency: { flag, value }`: another flag has this value;
 	// - `version: { operator, semver }`: the application's release version compares (`semver-gte`, `"2.0.0"`);
-	// - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written.
+	// - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written. A condition without a clause holds for everyone (`{ value: true }`, the dashboard's "All users").
 	Conditions ConditionArrayOutput `pulumi:"conditions"`
 	// The connection it lives on, as given (absent: `default`).
 	Connection  pulumi.StringPtrOutput `pulumi:"connection"`
@@ -33,8 +35,8 @@ type FlagConfiguration struct {
 	Environment pulumi.StringOutput `pulumi:"environment"`
 	// The flag's name (a `Flag`'s `name`: pass the output, so that the flag exists first). Changing it replaces the resource.
 	Flag pulumi.StringOutput `pulumi:"flag"`
-	// Labels, a set.
-	Labels pulumi.StringArrayOutput `pulumi:"labels"`
+	// Labels, a set; or one label as text, as the service writes some.
+	Labels pulumi.AnyOutput `pulumi:"labels"`
 	// Per-platform rules `[{ name, conditions?, value? }]` (a set by name), for platforms that differ from the default.
 	Platforms PlatformArrayOutput `pulumi:"platforms"`
 	// The custom property whose value seeds percentage splits. The service's default is `rox.distinct_id`.
@@ -42,7 +44,7 @@ type FlagConfiguration struct {
 	// The value when no condition matches:
 	// - one of the flag's available values (`true`, `"green"`);
 	// - a percentage split `[{ option, percentage }]`: `percentage` % of users (default 100) get `option`; the percentages sum to at most 100, e.g. `[{ option: true, percentage: 50 }]`;
-	// - a schedule `[{ from, percentage }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get true;
+	// - a schedule `[{ from, percentage, option }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get `option` (default true);
 	// - null: the flag's default from the code. The service's default is false for a boolean flag, null otherwise.
 	Value pulumi.AnyOutput `pulumi:"value"`
 	// When this stack last wrote (or took over) it: a refresh that finds drift names the changes the audit log has since.
@@ -107,11 +109,13 @@ func (FlagConfigurationState) ElementType() reflect.Type {
 type flagConfigurationArgs struct {
 	// The application's id: an `Application`'s `applicationId`. Changing it replaces the resource.
 	ApplicationId string `pulumi:"applicationId"`
+	// An archived experiment, as the service marks one (`archived: true`). Compared only when given (absent: false).
+	Archived *bool `pulumi:"archived"`
 	// An ordered if / else-if chain (the first condition that holds wins; at most 1,000). Each condition holds when every clause it has holds, and then gives its `value` (same forms as above):
-	// - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not`: none);
+	// - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not` or `nor`: none);
 	// - `dependency: { flag, value }`: another flag has this value;
 	// - `version: { operator, semver }`: the application's release version compares (`semver-gte`, `"2.0.0"`);
-	// - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written.
+	// - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written. A condition without a clause holds for everyone (`{ value: true }`, the dashboard's "All users").
 	Conditions []Condition `pulumi:"conditions"`
 	// The connection to use: a name under `cloudbees:connections` in the stack config (`prod`), whose operations center (or feature-flag account) this resource is on. Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. The state holds the name only, never a URL or a token. Changing it replaces the resource (it is another server).
 	Connection  *string `pulumi:"connection"`
@@ -122,8 +126,8 @@ type flagConfigurationArgs struct {
 	Environment string `pulumi:"environment"`
 	// The flag's name (a `Flag`'s `name`: pass the output, so that the flag exists first). Changing it replaces the resource.
 	Flag string `pulumi:"flag"`
-	// Labels, a set.
-	Labels []string `pulumi:"labels"`
+	// Labels, a set; or one label as text, as the service writes some.
+	Labels interface{} `pulumi:"labels"`
 	// Per-platform rules `[{ name, conditions?, value? }]` (a set by name), for platforms that differ from the default.
 	Platforms []Platform `pulumi:"platforms"`
 	// The custom property whose value seeds percentage splits. The service's default is `rox.distinct_id`.
@@ -131,7 +135,7 @@ type flagConfigurationArgs struct {
 	// The value when no condition matches:
 	// - one of the flag's available values (`true`, `"green"`);
 	// - a percentage split `[{ option, percentage }]`: `percentage` % of users (default 100) get `option`; the percentages sum to at most 100, e.g. `[{ option: true, percentage: 50 }]`;
-	// - a schedule `[{ from, percentage }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get true;
+	// - a schedule `[{ from, percentage, option }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get `option` (default true);
 	// - null: the flag's default from the code. The service's default is false for a boolean flag, null otherwise.
 	Value interface{} `pulumi:"value"`
 }
@@ -140,11 +144,13 @@ type flagConfigurationArgs struct {
 type FlagConfigurationArgs struct {
 	// The application's id: an `Application`'s `applicationId`. Changing it replaces the resource.
 	ApplicationId pulumi.StringInput
+	// An archived experiment, as the service marks one (`archived: true`). Compared only when given (absent: false).
+	Archived pulumi.BoolPtrInput
 	// An ordered if / else-if chain (the first condition that holds wins; at most 1,000). Each condition holds when every clause it has holds, and then gives its `value` (same forms as above):
-	// - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not`: none);
+	// - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not` or `nor`: none);
 	// - `dependency: { flag, value }`: another flag has this value;
 	// - `version: { operator, semver }`: the application's release version compares (`semver-gte`, `"2.0.0"`);
-	// - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written.
+	// - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written. A condition without a clause holds for everyone (`{ value: true }`, the dashboard's "All users").
 	Conditions ConditionArrayInput
 	// The connection to use: a name under `cloudbees:connections` in the stack config (`prod`), whose operations center (or feature-flag account) this resource is on. Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. The state holds the name only, never a URL or a token. Changing it replaces the resource (it is another server).
 	Connection  pulumi.StringPtrInput
@@ -155,8 +161,8 @@ type FlagConfigurationArgs struct {
 	Environment pulumi.StringInput
 	// The flag's name (a `Flag`'s `name`: pass the output, so that the flag exists first). Changing it replaces the resource.
 	Flag pulumi.StringInput
-	// Labels, a set.
-	Labels pulumi.StringArrayInput
+	// Labels, a set; or one label as text, as the service writes some.
+	Labels pulumi.Input
 	// Per-platform rules `[{ name, conditions?, value? }]` (a set by name), for platforms that differ from the default.
 	Platforms PlatformArrayInput
 	// The custom property whose value seeds percentage splits. The service's default is `rox.distinct_id`.
@@ -164,7 +170,7 @@ type FlagConfigurationArgs struct {
 	// The value when no condition matches:
 	// - one of the flag's available values (`true`, `"green"`);
 	// - a percentage split `[{ option, percentage }]`: `percentage` % of users (default 100) get `option`; the percentages sum to at most 100, e.g. `[{ option: true, percentage: 50 }]`;
-	// - a schedule `[{ from, percentage }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get true;
+	// - a schedule `[{ from, percentage, option }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get `option` (default true);
 	// - null: the flag's default from the code. The service's default is false for a boolean flag, null otherwise.
 	Value pulumi.Input
 }
@@ -261,11 +267,16 @@ func (o FlagConfigurationOutput) ApplicationId() pulumi.StringOutput {
 	return o.ApplyT(func(v *FlagConfiguration) pulumi.StringOutput { return v.ApplicationId }).(pulumi.StringOutput)
 }
 
+// An archived experiment, as the service marks one (`archived: true`). Compared only when given (absent: false).
+func (o FlagConfigurationOutput) Archived() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *FlagConfiguration) pulumi.BoolPtrOutput { return v.Archived }).(pulumi.BoolPtrOutput)
+}
+
 // An ordered if / else-if chain (the first condition that holds wins; at most 1,000). Each condition holds when every clause it has holds, and then gives its `value` (same forms as above):
-// - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not`: none);
+// - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not` or `nor`: none);
 // - `dependency: { flag, value }`: another flag has this value;
 // - `version: { operator, semver }`: the application's release version compares (`semver-gte`, `"2.0.0"`);
-// - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written.
+// - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written. A condition without a clause holds for everyone (`{ value: true }`, the dashboard's "All users").
 func (o FlagConfigurationOutput) Conditions() ConditionArrayOutput {
 	return o.ApplyT(func(v *FlagConfiguration) ConditionArrayOutput { return v.Conditions }).(ConditionArrayOutput)
 }
@@ -294,9 +305,9 @@ func (o FlagConfigurationOutput) Flag() pulumi.StringOutput {
 	return o.ApplyT(func(v *FlagConfiguration) pulumi.StringOutput { return v.Flag }).(pulumi.StringOutput)
 }
 
-// Labels, a set.
-func (o FlagConfigurationOutput) Labels() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v *FlagConfiguration) pulumi.StringArrayOutput { return v.Labels }).(pulumi.StringArrayOutput)
+// Labels, a set; or one label as text, as the service writes some.
+func (o FlagConfigurationOutput) Labels() pulumi.AnyOutput {
+	return o.ApplyT(func(v *FlagConfiguration) pulumi.AnyOutput { return v.Labels }).(pulumi.AnyOutput)
 }
 
 // Per-platform rules `[{ name, conditions?, value? }]` (a set by name), for platforms that differ from the default.
@@ -312,7 +323,7 @@ func (o FlagConfigurationOutput) StickinessProperty() pulumi.StringPtrOutput {
 // The value when no condition matches:
 // - one of the flag's available values (`true`, `"green"`);
 // - a percentage split `[{ option, percentage }]`: `percentage` % of users (default 100) get `option`; the percentages sum to at most 100, e.g. `[{ option: true, percentage: 50 }]`;
-// - a schedule `[{ from, percentage }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get true;
+// - a schedule `[{ from, percentage, option }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get `option` (default true);
 // - null: the flag's default from the code. The service's default is false for a boolean flag, null otherwise.
 func (o FlagConfigurationOutput) Value() pulumi.AnyOutput {
 	return o.ApplyT(func(v *FlagConfiguration) pulumi.AnyOutput { return v.Value }).(pulumi.AnyOutput)

@@ -31,16 +31,18 @@ type LookupFlagArgs struct {
 }
 
 type LookupFlagResult struct {
-	AvailableValues    []interface{} `pulumi:"availableValues"`
-	Conditions         []Condition   `pulumi:"conditions"`
-	Description        *string       `pulumi:"description"`
-	Enabled            *bool         `pulumi:"enabled"`
-	IsPermanent        *bool         `pulumi:"isPermanent"`
-	Labels             []string      `pulumi:"labels"`
-	Name               string        `pulumi:"name"`
-	Platforms          []Platform    `pulumi:"platforms"`
-	StickinessProperty *string       `pulumi:"stickinessProperty"`
-	Value              interface{}   `pulumi:"value"`
+	Archived        *bool         `pulumi:"archived"`
+	AvailableValues []interface{} `pulumi:"availableValues"`
+	Conditions      []Condition   `pulumi:"conditions"`
+	Description     *string       `pulumi:"description"`
+	Enabled         *bool         `pulumi:"enabled"`
+	IsPermanent     *bool         `pulumi:"isPermanent"`
+	// A list, or (as the service wrote some) one label as text.
+	Labels             interface{} `pulumi:"labels"`
+	Name               string      `pulumi:"name"`
+	Platforms          []Platform  `pulumi:"platforms"`
+	StickinessProperty *string     `pulumi:"stickinessProperty"`
+	Value              interface{} `pulumi:"value"`
 }
 
 func LookupFlagOutput(ctx *pulumi.Context, args LookupFlagOutputArgs, opts ...pulumi.InvokeOption) LookupFlagResultOutput {
@@ -78,6 +80,10 @@ func (o LookupFlagResultOutput) ToLookupFlagResultOutputWithContext(ctx context.
 	return o
 }
 
+func (o LookupFlagResultOutput) Archived() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v LookupFlagResult) *bool { return v.Archived }).(pulumi.BoolPtrOutput)
+}
+
 func (o LookupFlagResultOutput) AvailableValues() pulumi.ArrayOutput {
 	return o.ApplyT(func(v LookupFlagResult) []interface{} { return v.AvailableValues }).(pulumi.ArrayOutput)
 }
@@ -98,8 +104,9 @@ func (o LookupFlagResultOutput) IsPermanent() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v LookupFlagResult) *bool { return v.IsPermanent }).(pulumi.BoolPtrOutput)
 }
 
-func (o LookupFlagResultOutput) Labels() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v LookupFlagResult) []string { return v.Labels }).(pulumi.StringArrayOutput)
+// A list, or (as the service wrote some) one label as text.
+func (o LookupFlagResultOutput) Labels() pulumi.AnyOutput {
+	return o.ApplyT(func(v LookupFlagResult) interface{} { return v.Labels }).(pulumi.AnyOutput)
 }
 
 func (o LookupFlagResultOutput) Name() pulumi.StringOutput {

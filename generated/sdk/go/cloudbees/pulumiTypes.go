@@ -616,12 +616,12 @@ func (o CheckedOutBundleSourceBundleArrayOutput) Index(i pulumi.IntInput) Checke
 	}).(CheckedOutBundleSourceBundleOutput)
 }
 
-// One rule of an ordered if / else-if chain: it holds when every clause it has holds (at least one), and then gives `value`.
+// One rule of an ordered if / else-if chain: it holds when every clause it has holds, and then gives `value`. A condition without a clause holds for everyone (the dashboard's "All users": `{ value: true }`).
 type Condition struct {
 	Dependency *DependencyClause `pulumi:"dependency"`
 	Group      *GroupClause      `pulumi:"group"`
 	Property   *PropertyClause   `pulumi:"property"`
-	// What the flag gives when the condition holds (same forms as a configuration's `value`).
+	// What the flag gives when the condition holds (same forms as a configuration's `value`); left out: the flag's default.
 	Value   interface{}    `pulumi:"value"`
 	Version *VersionClause `pulumi:"version"`
 }
@@ -637,12 +637,12 @@ type ConditionInput interface {
 	ToConditionOutputWithContext(context.Context) ConditionOutput
 }
 
-// One rule of an ordered if / else-if chain: it holds when every clause it has holds (at least one), and then gives `value`.
+// One rule of an ordered if / else-if chain: it holds when every clause it has holds, and then gives `value`. A condition without a clause holds for everyone (the dashboard's "All users": `{ value: true }`).
 type ConditionArgs struct {
 	Dependency DependencyClausePtrInput `pulumi:"dependency"`
 	Group      GroupClausePtrInput      `pulumi:"group"`
 	Property   PropertyClausePtrInput   `pulumi:"property"`
-	// What the flag gives when the condition holds (same forms as a configuration's `value`).
+	// What the flag gives when the condition holds (same forms as a configuration's `value`); left out: the flag's default.
 	Value   pulumi.Input          `pulumi:"value"`
 	Version VersionClausePtrInput `pulumi:"version"`
 }
@@ -684,7 +684,7 @@ func (i ConditionArray) ToConditionArrayOutputWithContext(ctx context.Context) C
 	return pulumi.ToOutputWithContext(ctx, i).(ConditionArrayOutput)
 }
 
-// One rule of an ordered if / else-if chain: it holds when every clause it has holds (at least one), and then gives `value`.
+// One rule of an ordered if / else-if chain: it holds when every clause it has holds, and then gives `value`. A condition without a clause holds for everyone (the dashboard's "All users": `{ value: true }`).
 type ConditionOutput struct{ *pulumi.OutputState }
 
 func (ConditionOutput) ElementType() reflect.Type {
@@ -711,7 +711,7 @@ func (o ConditionOutput) Property() PropertyClausePtrOutput {
 	return o.ApplyT(func(v Condition) *PropertyClause { return v.Property }).(PropertyClausePtrOutput)
 }
 
-// What the flag gives when the condition holds (same forms as a configuration's `value`).
+// What the flag gives when the condition holds (same forms as a configuration's `value`); left out: the flag's default.
 func (o ConditionOutput) Value() pulumi.AnyOutput {
 	return o.ApplyT(func(v Condition) interface{} { return v.Value }).(pulumi.AnyOutput)
 }
@@ -917,7 +917,7 @@ func (o ControllerValidationLogArrayOutput) Index(i pulumi.IntInput) ControllerV
 type DependencyClause struct {
 	// The other flag's name.
 	Flag string `pulumi:"flag"`
-	// The clause holds when the other flag's value equals this.
+	// The clause holds when the other flag's value equals this (the service writes it as text: `"true"`).
 	Value interface{} `pulumi:"value"`
 }
 
@@ -936,7 +936,7 @@ type DependencyClauseInput interface {
 type DependencyClauseArgs struct {
 	// The other flag's name.
 	Flag pulumi.StringInput `pulumi:"flag"`
-	// The clause holds when the other flag's value equals this.
+	// The clause holds when the other flag's value equals this (the service writes it as text: `"true"`).
 	Value pulumi.Input `pulumi:"value"`
 }
 
@@ -1023,7 +1023,7 @@ func (o DependencyClauseOutput) Flag() pulumi.StringOutput {
 	return o.ApplyT(func(v DependencyClause) string { return v.Flag }).(pulumi.StringOutput)
 }
 
-// The clause holds when the other flag's value equals this.
+// The clause holds when the other flag's value equals this (the service writes it as text: `"true"`).
 func (o DependencyClauseOutput) Value() pulumi.AnyOutput {
 	return o.ApplyT(func(v DependencyClause) interface{} { return v.Value }).(pulumi.AnyOutput)
 }
@@ -1062,7 +1062,7 @@ func (o DependencyClausePtrOutput) Flag() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// The clause holds when the other flag's value equals this.
+// The clause holds when the other flag's value equals this (the service writes it as text: `"true"`).
 func (o DependencyClausePtrOutput) Value() pulumi.AnyOutput {
 	return o.ApplyT(func(v *DependencyClause) interface{} {
 		if v == nil {
@@ -1230,12 +1230,15 @@ func (o EnvironmentInfoArrayOutput) Index(i pulumi.IntInput) EnvironmentInfoOutp
 
 // X1-X4: a flag's configuration in one environment, in the legacy experiment form. `flag` is the identity; `name` is ignored by the service (the legacy rule).
 type Experiment struct {
+	// An archived experiment (the service wrote `archived: true`).
+	Archived *bool `pulumi:"archived"`
+	// The service wrote `[]` and lists holding `""` too.
 	AvailableValues []interface{} `pulumi:"availableValues"`
 	Conditions      []Condition   `pulumi:"conditions"`
 	Description     *string       `pulumi:"description"`
 	Enabled         *bool         `pulumi:"enabled"`
 	Flag            string        `pulumi:"flag"`
-	// A list, or (as some records have it) one comma-separated text.
+	// A list, or (as the service wrote some) one label as text.
 	Labels             interface{} `pulumi:"labels"`
 	Name               *string     `pulumi:"name"`
 	Platforms          []Platform  `pulumi:"platforms"`
@@ -1260,6 +1263,12 @@ func (o ExperimentOutput) ToExperimentOutputWithContext(ctx context.Context) Exp
 	return o
 }
 
+// An archived experiment (the service wrote `archived: true`).
+func (o ExperimentOutput) Archived() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v Experiment) *bool { return v.Archived }).(pulumi.BoolPtrOutput)
+}
+
+// The service wrote `[]` and lists holding `""` too.
 func (o ExperimentOutput) AvailableValues() pulumi.ArrayOutput {
 	return o.ApplyT(func(v Experiment) []interface{} { return v.AvailableValues }).(pulumi.ArrayOutput)
 }
@@ -1280,7 +1289,7 @@ func (o ExperimentOutput) Flag() pulumi.StringOutput {
 	return o.ApplyT(func(v Experiment) string { return v.Flag }).(pulumi.StringOutput)
 }
 
-// A list, or (as some records have it) one comma-separated text.
+// A list, or (as the service wrote some) one label as text.
 func (o ExperimentOutput) Labels() pulumi.AnyOutput {
 	return o.ApplyT(func(v Experiment) interface{} { return v.Labels }).(pulumi.AnyOutput)
 }
@@ -1331,16 +1340,18 @@ func (o ExperimentArrayOutput) Index(i pulumi.IntInput) ExperimentOutput {
 
 // F1/F2: a flag as one environment sees it, with that environment's configuration. Clients of the real service read `name`, `description`, `enabled` and `value`; the rest is the Flag Request's fields, echoed where the server has them.
 type FlagInfo struct {
-	AvailableValues    []interface{} `pulumi:"availableValues"`
-	Conditions         []Condition   `pulumi:"conditions"`
-	Description        *string       `pulumi:"description"`
-	Enabled            *bool         `pulumi:"enabled"`
-	IsPermanent        *bool         `pulumi:"isPermanent"`
-	Labels             []string      `pulumi:"labels"`
-	Name               string        `pulumi:"name"`
-	Platforms          []Platform    `pulumi:"platforms"`
-	StickinessProperty *string       `pulumi:"stickinessProperty"`
-	Value              interface{}   `pulumi:"value"`
+	Archived        *bool         `pulumi:"archived"`
+	AvailableValues []interface{} `pulumi:"availableValues"`
+	Conditions      []Condition   `pulumi:"conditions"`
+	Description     *string       `pulumi:"description"`
+	Enabled         *bool         `pulumi:"enabled"`
+	IsPermanent     *bool         `pulumi:"isPermanent"`
+	// A list, or (as the service wrote some) one label as text.
+	Labels             interface{} `pulumi:"labels"`
+	Name               string      `pulumi:"name"`
+	Platforms          []Platform  `pulumi:"platforms"`
+	StickinessProperty *string     `pulumi:"stickinessProperty"`
+	Value              interface{} `pulumi:"value"`
 }
 
 // F1/F2: a flag as one environment sees it, with that environment's configuration. Clients of the real service read `name`, `description`, `enabled` and `value`; the rest is the Flag Request's fields, echoed where the server has them.
@@ -1356,6 +1367,10 @@ func (o FlagInfoOutput) ToFlagInfoOutput() FlagInfoOutput {
 
 func (o FlagInfoOutput) ToFlagInfoOutputWithContext(ctx context.Context) FlagInfoOutput {
 	return o
+}
+
+func (o FlagInfoOutput) Archived() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v FlagInfo) *bool { return v.Archived }).(pulumi.BoolPtrOutput)
 }
 
 func (o FlagInfoOutput) AvailableValues() pulumi.ArrayOutput {
@@ -1378,8 +1393,9 @@ func (o FlagInfoOutput) IsPermanent() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v FlagInfo) *bool { return v.IsPermanent }).(pulumi.BoolPtrOutput)
 }
 
-func (o FlagInfoOutput) Labels() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v FlagInfo) []string { return v.Labels }).(pulumi.StringArrayOutput)
+// A list, or (as the service wrote some) one label as text.
+func (o FlagInfoOutput) Labels() pulumi.AnyOutput {
+	return o.ApplyT(func(v FlagInfo) interface{} { return v.Labels }).(pulumi.AnyOutput)
 }
 
 func (o FlagInfoOutput) Name() pulumi.StringOutput {
@@ -1418,7 +1434,7 @@ func (o FlagInfoArrayOutput) Index(i pulumi.IntInput) FlagInfoOutput {
 	}).(FlagInfoOutput)
 }
 
-// Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` none.
+// Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` or `nor` none.
 type GroupClause struct {
 	// A target group's name, or a list of them (a set). The groups must exist when the configuration is written.
 	Name interface{} `pulumi:"name"`
@@ -1437,7 +1453,7 @@ type GroupClauseInput interface {
 	ToGroupClauseOutputWithContext(context.Context) GroupClauseOutput
 }
 
-// Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` none.
+// Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` or `nor` none.
 type GroupClauseArgs struct {
 	// A target group's name, or a list of them (a set). The groups must exist when the configuration is written.
 	Name pulumi.Input `pulumi:"name"`
@@ -1498,7 +1514,7 @@ func (i *groupClausePtrType) ToGroupClausePtrOutputWithContext(ctx context.Conte
 	return pulumi.ToOutputWithContext(ctx, i).(GroupClausePtrOutput)
 }
 
-// Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` none.
+// Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` or `nor` none.
 type GroupClauseOutput struct{ *pulumi.OutputState }
 
 func (GroupClauseOutput) ElementType() reflect.Type {
@@ -1581,8 +1597,9 @@ func (o GroupClausePtrOutput) Operator() pulumi.StringPtrOutput {
 type Platform struct {
 	Conditions []Condition `pulumi:"conditions"`
 	// Deprecated by the service: an override flag name.
-	Flag  *string     `pulumi:"flag"`
-	Name  string      `pulumi:"name"`
+	Flag *string `pulumi:"flag"`
+	Name string  `pulumi:"name"`
+	// Absent: the platform's conditions fall through to the default platform's rules.
 	Value interface{} `pulumi:"value"`
 }
 
@@ -1601,9 +1618,10 @@ type PlatformInput interface {
 type PlatformArgs struct {
 	Conditions ConditionArrayInput `pulumi:"conditions"`
 	// Deprecated by the service: an override flag name.
-	Flag  pulumi.StringPtrInput `pulumi:"flag"`
-	Name  pulumi.StringInput    `pulumi:"name"`
-	Value pulumi.Input          `pulumi:"value"`
+	Flag pulumi.StringPtrInput `pulumi:"flag"`
+	Name pulumi.StringInput    `pulumi:"name"`
+	// Absent: the platform's conditions fall through to the default platform's rules.
+	Value pulumi.Input `pulumi:"value"`
 }
 
 func (PlatformArgs) ElementType() reflect.Type {
@@ -1671,6 +1689,7 @@ func (o PlatformOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v Platform) string { return v.Name }).(pulumi.StringOutput)
 }
 
+// Absent: the platform's conditions fall through to the default platform's rules.
 func (o PlatformOutput) Value() pulumi.AnyOutput {
 	return o.ApplyT(func(v Platform) interface{} { return v.Value }).(pulumi.AnyOutput)
 }
@@ -1695,7 +1714,7 @@ func (o PlatformArrayOutput) Index(i pulumi.IntInput) PlatformOutput {
 	}).(PlatformOutput)
 }
 
-// Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false` take no operand; `in-array` takes a list of strings; `regex` a regular expression; `semver-*` a version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
+// Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false` take no operand; `in-array` takes a list of strings; `regex` a regular expression (sent as given: one JavaScript cannot compile, such as `*@example.com`, the service keeps, but the SDK cannot evaluate: check warns); `semver-*` a version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
 type PropertyClause struct {
 	// The custom property's name (`rox.<attribute>` for the built-in ones).
 	Name     string      `pulumi:"name"`
@@ -1714,7 +1733,7 @@ type PropertyClauseInput interface {
 	ToPropertyClauseOutputWithContext(context.Context) PropertyClauseOutput
 }
 
-// Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false` take no operand; `in-array` takes a list of strings; `regex` a regular expression; `semver-*` a version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
+// Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false` take no operand; `in-array` takes a list of strings; `regex` a regular expression (sent as given: one JavaScript cannot compile, such as `*@example.com`, the service keeps, but the SDK cannot evaluate: check warns); `semver-*` a version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
 type PropertyClauseArgs struct {
 	// The custom property's name (`rox.<attribute>` for the built-in ones).
 	Name     pulumi.StringInput `pulumi:"name"`
@@ -1775,7 +1794,7 @@ func (i *propertyClausePtrType) ToPropertyClausePtrOutputWithContext(ctx context
 	return pulumi.ToOutputWithContext(ctx, i).(PropertyClausePtrOutput)
 }
 
-// Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false` take no operand; `in-array` takes a list of strings; `regex` a regular expression; `semver-*` a version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
+// Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false` take no operand; `in-array` takes a list of strings; `regex` a regular expression (sent as given: one JavaScript cannot compile, such as `*@example.com`, the service keeps, but the SDK cannot evaluate: check warns); `semver-*` a version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
 type PropertyClauseOutput struct{ *pulumi.OutputState }
 
 func (PropertyClauseOutput) ElementType() reflect.Type {
@@ -2034,6 +2053,7 @@ func (o TargetGroupConditionArrayOutput) Index(i pulumi.IntInput) TargetGroupCon
 
 // T1/T2: a target group.
 type TargetGroupInfo struct {
+	// The service also kept a group whose conditions are null or absent.
 	Conditions  []TargetGroupCondition `pulumi:"conditions"`
 	Description *string                `pulumi:"description"`
 	Name        string                 `pulumi:"name"`
@@ -2057,6 +2077,7 @@ func (o TargetGroupInfoOutput) ToTargetGroupInfoOutputWithContext(ctx context.Co
 	return o
 }
 
+// The service also kept a group whose conditions are null or absent.
 func (o TargetGroupInfoOutput) Conditions() TargetGroupConditionArrayOutput {
 	return o.ApplyT(func(v TargetGroupInfo) []TargetGroupCondition { return v.Conditions }).(TargetGroupConditionArrayOutput)
 }
@@ -2463,10 +2484,11 @@ func (o ValidationLogRecordArrayOutput) Index(i pulumi.IntInput) ValidationLogRe
 	}).(ValidationLogRecordOutput)
 }
 
-// Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...).
+// Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...). The service also keeps null or a text that is not a version, which no release matches (check warns).
 type VersionClause struct {
 	Operator string `pulumi:"operator"`
-	Semver   string `pulumi:"semver"`
+	// The version compared with: usually `"2.0.0"`; the service also kept texts that are not versions (`"1,2,0"`) and null ("Version >= null" in its audit log), which no release matches.
+	Semver *string `pulumi:"semver"`
 }
 
 // VersionClauseInput is an input type that accepts VersionClauseArgs and VersionClauseOutput values.
@@ -2480,10 +2502,11 @@ type VersionClauseInput interface {
 	ToVersionClauseOutputWithContext(context.Context) VersionClauseOutput
 }
 
-// Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...).
+// Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...). The service also keeps null or a text that is not a version, which no release matches (check warns).
 type VersionClauseArgs struct {
 	Operator pulumi.StringInput `pulumi:"operator"`
-	Semver   pulumi.StringInput `pulumi:"semver"`
+	// The version compared with: usually `"2.0.0"`; the service also kept texts that are not versions (`"1,2,0"`) and null ("Version >= null" in its audit log), which no release matches.
+	Semver pulumi.StringPtrInput `pulumi:"semver"`
 }
 
 func (VersionClauseArgs) ElementType() reflect.Type {
@@ -2539,7 +2562,7 @@ func (i *versionClausePtrType) ToVersionClausePtrOutputWithContext(ctx context.C
 	return pulumi.ToOutputWithContext(ctx, i).(VersionClausePtrOutput)
 }
 
-// Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...).
+// Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...). The service also keeps null or a text that is not a version, which no release matches (check warns).
 type VersionClauseOutput struct{ *pulumi.OutputState }
 
 func (VersionClauseOutput) ElementType() reflect.Type {
@@ -2568,8 +2591,9 @@ func (o VersionClauseOutput) Operator() pulumi.StringOutput {
 	return o.ApplyT(func(v VersionClause) string { return v.Operator }).(pulumi.StringOutput)
 }
 
-func (o VersionClauseOutput) Semver() pulumi.StringOutput {
-	return o.ApplyT(func(v VersionClause) string { return v.Semver }).(pulumi.StringOutput)
+// The version compared with: usually `"2.0.0"`; the service also kept texts that are not versions (`"1,2,0"`) and null ("Version >= null" in its audit log), which no release matches.
+func (o VersionClauseOutput) Semver() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v VersionClause) *string { return v.Semver }).(pulumi.StringPtrOutput)
 }
 
 type VersionClausePtrOutput struct{ *pulumi.OutputState }
@@ -2605,12 +2629,13 @@ func (o VersionClausePtrOutput) Operator() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// The version compared with: usually `"2.0.0"`; the service also kept texts that are not versions (`"1,2,0"`) and null ("Version >= null" in its audit log), which no release matches.
 func (o VersionClausePtrOutput) Semver() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *VersionClause) *string {
 		if v == nil {
 			return nil
 		}
-		return &v.Semver
+		return v.Semver
 	}).(pulumi.StringPtrOutput)
 }
 

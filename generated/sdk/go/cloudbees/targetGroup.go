@@ -18,7 +18,7 @@ type TargetGroup struct {
 
 	// The application's id: an `Application`'s `applicationId`. Changing it replaces the resource.
 	ApplicationId pulumi.StringOutput `pulumi:"applicationId"`
-	// The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`).
+	// The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression, sent as given: see FlagConfiguration's `property`), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`). Left out or null: a group without tests, as the service keeps some (the SDK then counts everyone in for `and`, no one for `or`).
 	Conditions TargetGroupConditionArrayOutput `pulumi:"conditions"`
 	// The connection it lives on, as given (absent: `default`).
 	Connection pulumi.StringPtrOutput `pulumi:"connection"`
@@ -41,9 +41,6 @@ func NewTargetGroup(ctx *pulumi.Context,
 
 	if args.ApplicationId == nil {
 		return nil, errors.New("invalid value for required argument 'ApplicationId'")
-	}
-	if args.Conditions == nil {
-		return nil, errors.New("invalid value for required argument 'Conditions'")
 	}
 	if args.Name == nil {
 		return nil, errors.New("invalid value for required argument 'Name'")
@@ -89,7 +86,7 @@ func (TargetGroupState) ElementType() reflect.Type {
 type targetGroupArgs struct {
 	// The application's id: an `Application`'s `applicationId`. Changing it replaces the resource.
 	ApplicationId string `pulumi:"applicationId"`
-	// The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`).
+	// The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression, sent as given: see FlagConfiguration's `property`), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`). Left out or null: a group without tests, as the service keeps some (the SDK then counts everyone in for `and`, no one for `or`).
 	Conditions []TargetGroupCondition `pulumi:"conditions"`
 	// The connection to use: a name under `cloudbees:connections` in the stack config (`prod`), whose operations center (or feature-flag account) this resource is on. Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. The state holds the name only, never a URL or a token. Changing it replaces the resource (it is another server).
 	Connection *string `pulumi:"connection"`
@@ -105,7 +102,7 @@ type targetGroupArgs struct {
 type TargetGroupArgs struct {
 	// The application's id: an `Application`'s `applicationId`. Changing it replaces the resource.
 	ApplicationId pulumi.StringInput
-	// The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`).
+	// The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression, sent as given: see FlagConfiguration's `property`), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`). Left out or null: a group without tests, as the service keeps some (the SDK then counts everyone in for `and`, no one for `or`).
 	Conditions TargetGroupConditionArrayInput
 	// The connection to use: a name under `cloudbees:connections` in the stack config (`prod`), whose operations center (or feature-flag account) this resource is on. Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. The state holds the name only, never a URL or a token. Changing it replaces the resource (it is another server).
 	Connection pulumi.StringPtrInput
@@ -209,7 +206,7 @@ func (o TargetGroupOutput) ApplicationId() pulumi.StringOutput {
 	return o.ApplyT(func(v *TargetGroup) pulumi.StringOutput { return v.ApplicationId }).(pulumi.StringOutput)
 }
 
-// The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`).
+// The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression, sent as given: see FlagConfiguration's `property`), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`). Left out or null: a group without tests, as the service keeps some (the SDK then counts everyone in for `and`, no one for `or`).
 func (o TargetGroupOutput) Conditions() TargetGroupConditionArrayOutput {
 	return o.ApplyT(func(v *TargetGroup) TargetGroupConditionArrayOutput { return v.Conditions }).(TargetGroupConditionArrayOutput)
 }

@@ -6,14 +6,14 @@ import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 
 /**
- * One rule of an ordered if / else-if chain: it holds when every clause it has holds (at least one), and then gives `value`.
+ * One rule of an ordered if / else-if chain: it holds when every clause it has holds, and then gives `value`. A condition without a clause holds for everyone (the dashboard's "All users": `{ value: true }`).
  */
 export interface ConditionArgs {
     dependency?: pulumi.Input<inputs.DependencyClauseArgs | undefined>;
     group?: pulumi.Input<inputs.GroupClauseArgs | undefined>;
     property?: pulumi.Input<inputs.PropertyClauseArgs | undefined>;
     /**
-     * What the flag gives when the condition holds (same forms as a configuration's `value`).
+     * What the flag gives when the condition holds (same forms as a configuration's `value`); left out: the flag's default.
      */
     value?: any | undefined;
     version?: pulumi.Input<inputs.VersionClauseArgs | undefined>;
@@ -28,13 +28,13 @@ export interface DependencyClauseArgs {
      */
     flag: pulumi.Input<string>;
     /**
-     * The clause holds when the other flag's value equals this.
+     * The clause holds when the other flag's value equals this (the service writes it as text: `"true"`).
      */
     value: any;
 }
 
 /**
- * Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` none.
+ * Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` or `nor` none.
  */
 export interface GroupClauseArgs {
     /**
@@ -57,11 +57,14 @@ export interface PlatformArgs {
      */
     flag?: pulumi.Input<string | undefined>;
     name: pulumi.Input<string>;
+    /**
+     * Absent: the platform's conditions fall through to the default platform's rules.
+     */
     value?: any | undefined;
 }
 
 /**
- * Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false` take no operand; `in-array` takes a list of strings; `regex` a regular expression; `semver-*` a version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
+ * Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false` take no operand; `in-array` takes a list of strings; `regex` a regular expression (sent as given: one JavaScript cannot compile, such as `*@example.com`, the service keeps, but the SDK cannot evaluate: check warns); `semver-*` a version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
  */
 export interface PropertyClauseArgs {
     /**
@@ -89,9 +92,12 @@ export interface TeamMemberApplicationArgs {
 }
 
 /**
- * Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...).
+ * Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...). The service also keeps null or a text that is not a version, which no release matches (check warns).
  */
 export interface VersionClauseArgs {
     operator: pulumi.Input<string>;
-    semver: pulumi.Input<string>;
+    /**
+     * The version compared with: usually `"2.0.0"`; the service also kept texts that are not versions (`"1,2,0"`) and null ("Version >= null" in its audit log), which no release matches.
+     */
+    semver?: pulumi.Input<string | undefined>;
 }

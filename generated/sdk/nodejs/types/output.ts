@@ -142,14 +142,14 @@ export interface CheckedOutBundleSourceBundle {
 }
 
 /**
- * One rule of an ordered if / else-if chain: it holds when every clause it has holds (at least one), and then gives `value`.
+ * One rule of an ordered if / else-if chain: it holds when every clause it has holds, and then gives `value`. A condition without a clause holds for everyone (the dashboard's "All users": `{ value: true }`).
  */
 export interface Condition {
     dependency?: outputs.DependencyClause;
     group?: outputs.GroupClause;
     property?: outputs.PropertyClause;
     /**
-     * What the flag gives when the condition holds (same forms as a configuration's `value`).
+     * What the flag gives when the condition holds (same forms as a configuration's `value`); left out: the flag's default.
      */
     value?: any;
     version?: outputs.VersionClause;
@@ -214,7 +214,7 @@ export interface DependencyClause {
      */
     flag: string;
     /**
-     * The clause holds when the other flag's value equals this.
+     * The clause holds when the other flag's value equals this (the service writes it as text: `"true"`).
      */
     value: any;
 }
@@ -274,13 +274,20 @@ export interface EnvironmentInfo {
  * X1-X4: a flag's configuration in one environment, in the legacy experiment form. `flag` is the identity; `name` is ignored by the service (the legacy rule).
  */
 export interface Experiment {
+    /**
+     * An archived experiment (the service wrote `archived: true`).
+     */
+    archived?: boolean;
+    /**
+     * The service wrote `[]` and lists holding `""` too.
+     */
     availableValues?: any[];
     conditions?: outputs.Condition[];
     description?: string;
     enabled?: boolean;
     flag: string;
     /**
-     * A list, or (as some records have it) one comma-separated text.
+     * A list, or (as the service wrote some) one label as text.
      */
     labels?: any;
     name?: string;
@@ -295,12 +302,16 @@ export interface Experiment {
  * F1/F2: a flag as one environment sees it, with that environment's configuration. Clients of the real service read `name`, `description`, `enabled` and `value`; the rest is the Flag Request's fields, echoed where the server has them.
  */
 export interface FlagInfo {
+    archived?: boolean;
     availableValues?: any[];
     conditions?: outputs.Condition[];
     description?: string;
     enabled?: boolean;
     isPermanent?: boolean;
-    labels?: string[];
+    /**
+     * A list, or (as the service wrote some) one label as text.
+     */
+    labels?: any;
     name: string;
     platforms?: outputs.Platform[];
     stickinessProperty?: string;
@@ -308,7 +319,7 @@ export interface FlagInfo {
 }
 
 /**
- * Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` none.
+ * Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` or `nor` none.
  */
 export interface GroupClause {
     /**
@@ -331,11 +342,14 @@ export interface Platform {
      */
     flag?: string;
     name: string;
+    /**
+     * Absent: the platform's conditions fall through to the default platform's rules.
+     */
     value?: any;
 }
 
 /**
- * Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false` take no operand; `in-array` takes a list of strings; `regex` a regular expression; `semver-*` a version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
+ * Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false` take no operand; `in-array` takes a list of strings; `regex` a regular expression (sent as given: one JavaScript cannot compile, such as `*@example.com`, the service keeps, but the SDK cannot evaluate: check warns); `semver-*` a version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
  */
 export interface PropertyClause {
     /**
@@ -374,7 +388,10 @@ export interface TargetGroupCondition {
  * T1/T2: a target group.
  */
 export interface TargetGroupInfo {
-    conditions: outputs.TargetGroupCondition[];
+    /**
+     * The service also kept a group whose conditions are null or absent.
+     */
+    conditions?: outputs.TargetGroupCondition[];
     description?: string;
     name: string;
     operator?: string;
@@ -467,10 +484,13 @@ export interface ValidationLogRecord {
 }
 
 /**
- * Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...).
+ * Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...). The service also keeps null or a text that is not a version, which no release matches (check warns).
  */
 export interface VersionClause {
     operator: string;
-    semver: string;
+    /**
+     * The version compared with: usually `"2.0.0"`; the service also kept texts that are not versions (`"1,2,0"`) and null ("Version >= null" in its audit log), which no release matches.
+     */
+    semver?: string;
 }
 

@@ -35,14 +35,14 @@ __all__ = [
 
 class ConditionArgsDict(TypedDict):
     """
-    One rule of an ordered if / else-if chain: it holds when every clause it has holds (at least one), and then gives `value`.
+    One rule of an ordered if / else-if chain: it holds when every clause it has holds, and then gives `value`. A condition without a clause holds for everyone (the dashboard's "All users": `{ value: true }`).
     """
     dependency: NotRequired[pulumi.Input[Optional['DependencyClauseArgsDict']]]
     group: NotRequired[pulumi.Input[Optional['GroupClauseArgsDict']]]
     property: NotRequired[pulumi.Input[Optional['PropertyClauseArgsDict']]]
     value: NotRequired[Any]
     """
-    What the flag gives when the condition holds (same forms as a configuration's `value`).
+    What the flag gives when the condition holds (same forms as a configuration's `value`); left out: the flag's default.
     """
     version: NotRequired[pulumi.Input[Optional['VersionClauseArgsDict']]]
 
@@ -55,9 +55,9 @@ class ConditionArgs:
                  value: Optional[Any] = None,
                  version: pulumi.Input[Optional['VersionClauseArgs']] = None):
         """
-        One rule of an ordered if / else-if chain: it holds when every clause it has holds (at least one), and then gives `value`.
+        One rule of an ordered if / else-if chain: it holds when every clause it has holds, and then gives `value`. A condition without a clause holds for everyone (the dashboard's "All users": `{ value: true }`).
 
-        :param Any value: What the flag gives when the condition holds (same forms as a configuration's `value`).
+        :param Any value: What the flag gives when the condition holds (same forms as a configuration's `value`); left out: the flag's default.
         """
         if dependency is not None:
             pulumi.set(__self__, "dependency", dependency)
@@ -101,7 +101,7 @@ class ConditionArgs:
     @pulumi.getter
     def value(self) -> Optional[Any]:
         """
-        What the flag gives when the condition holds (same forms as a configuration's `value`).
+        What the flag gives when the condition holds (same forms as a configuration's `value`); left out: the flag's default.
         """
         return pulumi.get(self, "value")
 
@@ -129,7 +129,7 @@ class DependencyClauseArgsDict(TypedDict):
     """
     value: Any
     """
-    The clause holds when the other flag's value equals this.
+    The clause holds when the other flag's value equals this (the service writes it as text: `"true"`).
     """
 
 @pulumi.input_type
@@ -141,7 +141,7 @@ class DependencyClauseArgs:
         Holds when the other flag (by name) has this value. The flag must exist when the configuration is written.
 
         :param pulumi.Input[_builtins.str] flag: The other flag's name.
-        :param Any value: The clause holds when the other flag's value equals this.
+        :param Any value: The clause holds when the other flag's value equals this (the service writes it as text: `"true"`).
         """
         pulumi.set(__self__, "flag", flag)
         pulumi.set(__self__, "value", value)
@@ -162,7 +162,7 @@ class DependencyClauseArgs:
     @pulumi.getter
     def value(self) -> Any:
         """
-        The clause holds when the other flag's value equals this.
+        The clause holds when the other flag's value equals this (the service writes it as text: `"true"`).
         """
         return pulumi.get(self, "value")
 
@@ -173,7 +173,7 @@ class DependencyClauseArgs:
 
 class GroupClauseArgsDict(TypedDict):
     """
-    Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` none.
+    Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` or `nor` none.
     """
     name: Any
     """
@@ -190,7 +190,7 @@ class GroupClauseArgs:
                  name: Any,
                  operator: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` none.
+        Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` or `nor` none.
 
         :param Any name: A target group's name, or a list of them (a set). The groups must exist when the configuration is written.
         :param pulumi.Input[_builtins.str] operator: Default `or`.
@@ -235,6 +235,9 @@ class PlatformArgsDict(TypedDict):
     Deprecated by the service: an override flag name.
     """
     value: NotRequired[Any]
+    """
+    Absent: the platform's conditions fall through to the default platform's rules.
+    """
 
 @pulumi.input_type
 class PlatformArgs:
@@ -247,6 +250,7 @@ class PlatformArgs:
         The rules of one platform (as the SDK reports it: `Android`, `NodeJS`, ...), where it differs from the default.
 
         :param pulumi.Input[_builtins.str] flag: Deprecated by the service: an override flag name.
+        :param Any value: Absent: the platform's conditions fall through to the default platform's rules.
         """
         pulumi.set(__self__, "name", name)
         if conditions is not None:
@@ -289,6 +293,9 @@ class PlatformArgs:
     @_builtins.property
     @pulumi.getter
     def value(self) -> Optional[Any]:
+        """
+        Absent: the platform's conditions fall through to the default platform's rules.
+        """
         return pulumi.get(self, "value")
 
     @value.setter
@@ -298,7 +305,7 @@ class PlatformArgs:
 
 class PropertyClauseArgsDict(TypedDict):
     """
-    Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false` take no operand; `in-array` takes a list of strings; `regex` a regular expression; `semver-*` a version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
+    Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false` take no operand; `in-array` takes a list of strings; `regex` a regular expression (sent as given: one JavaScript cannot compile, such as `*@example.com`, the service keeps, but the SDK cannot evaluate: check warns); `semver-*` a version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
     """
     name: pulumi.Input[_builtins.str]
     """
@@ -314,7 +321,7 @@ class PropertyClauseArgs:
                  operator: pulumi.Input[_builtins.str],
                  operand: Optional[Any] = None):
         """
-        Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false` take no operand; `in-array` takes a list of strings; `regex` a regular expression; `semver-*` a version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
+        Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false` take no operand; `in-array` takes a list of strings; `regex` a regular expression (sent as given: one JavaScript cannot compile, such as `*@example.com`, the service keeps, but the SDK cannot evaluate: check warns); `semver-*` a version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
 
         :param pulumi.Input[_builtins.str] name: The custom property's name (`rox.<attribute>` for the built-in ones).
         """
@@ -431,21 +438,27 @@ class TeamMemberApplicationArgs:
 
 class VersionClauseArgsDict(TypedDict):
     """
-    Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...).
+    Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...). The service also keeps null or a text that is not a version, which no release matches (check warns).
     """
     operator: pulumi.Input[_builtins.str]
-    semver: pulumi.Input[_builtins.str]
+    semver: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The version compared with: usually `"2.0.0"`; the service also kept texts that are not versions (`"1,2,0"`) and null ("Version >= null" in its audit log), which no release matches.
+    """
 
 @pulumi.input_type
 class VersionClauseArgs:
     def __init__(__self__, *,
                  operator: pulumi.Input[_builtins.str],
-                 semver: pulumi.Input[_builtins.str]):
+                 semver: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...).
+        Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...). The service also keeps null or a text that is not a version, which no release matches (check warns).
+
+        :param pulumi.Input[_builtins.str] semver: The version compared with: usually `"2.0.0"`; the service also kept texts that are not versions (`"1,2,0"`) and null ("Version >= null" in its audit log), which no release matches.
         """
         pulumi.set(__self__, "operator", operator)
-        pulumi.set(__self__, "semver", semver)
+        if semver is not None:
+            pulumi.set(__self__, "semver", semver)
 
     @_builtins.property
     @pulumi.getter
@@ -458,11 +471,14 @@ class VersionClauseArgs:
 
     @_builtins.property
     @pulumi.getter
-    def semver(self) -> pulumi.Input[_builtins.str]:
+    def semver(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The version compared with: usually `"2.0.0"`; the service also kept texts that are not versions (`"1,2,0"`) and null ("Version >= null" in its audit log), which no release matches.
+        """
         return pulumi.get(self, "semver")
 
     @semver.setter
-    def semver(self, value: pulumi.Input[_builtins.str]):
+    def semver(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "semver", value)
 
 

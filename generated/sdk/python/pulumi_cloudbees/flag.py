@@ -29,7 +29,7 @@ class FlagArgs:
 
         :param pulumi.Input[_builtins.str] application_id: The application's id: an `Application`'s `applicationId`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] name: The flag's name, with its namespace as the code registers it (`checkout.newFlow`). The service fixes it once created: changing it replaces the flag (its configurations are lost with it).
-        :param pulumi.Input[Sequence[Any]] available_values: The values the flag can take, a set (order does not matter): `[false, true]` (the default) for a boolean flag, strings or numbers for the others. The service fixes them once created: a change replaces the flag, deleting the old one first since the name stays the same.
+        :param pulumi.Input[Sequence[Any]] available_values: The values the flag can take, a set (order does not matter): `[false, true]` (the default) for a boolean flag, strings or numbers for the others (`""` among them, or none at all `[]`, as the service keeps). The service fixes them once created: a change replaces the flag, deleting the old one first since the name stays the same.
         :param pulumi.Input[_builtins.str] connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`), whose operations center (or feature-flag account) this resource is on. Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. The state holds the name only, never a URL or a token. Changing it replaces the resource (it is another server).
         :param pulumi.Input[_builtins.bool] is_permanent: A permanent flag, meant to stay in the code for good. Default false. Compared and written only when given.
         """
@@ -70,7 +70,7 @@ class FlagArgs:
     @pulumi.getter(name="availableValues")
     def available_values(self) -> pulumi.Input[Optional[Sequence[Any]]]:
         """
-        The values the flag can take, a set (order does not matter): `[false, true]` (the default) for a boolean flag, strings or numbers for the others. The service fixes them once created: a change replaces the flag, deleting the old one first since the name stays the same.
+        The values the flag can take, a set (order does not matter): `[false, true]` (the default) for a boolean flag, strings or numbers for the others (`""` among them, or none at all `[]`, as the service keeps). The service fixes them once created: a change replaces the flag, deleting the old one first since the name stays the same.
         """
         return pulumi.get(self, "available_values")
 
@@ -121,7 +121,7 @@ class Flag(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] application_id: The application's id: an `Application`'s `applicationId`. Changing it replaces the resource.
-        :param pulumi.Input[Sequence[Any]] available_values: The values the flag can take, a set (order does not matter): `[false, true]` (the default) for a boolean flag, strings or numbers for the others. The service fixes them once created: a change replaces the flag, deleting the old one first since the name stays the same.
+        :param pulumi.Input[Sequence[Any]] available_values: The values the flag can take, a set (order does not matter): `[false, true]` (the default) for a boolean flag, strings or numbers for the others (`""` among them, or none at all `[]`, as the service keeps). The service fixes them once created: a change replaces the flag, deleting the old one first since the name stays the same.
         :param pulumi.Input[_builtins.str] connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`), whose operations center (or feature-flag account) this resource is on. Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. The state holds the name only, never a URL or a token. Changing it replaces the resource (it is another server).
         :param pulumi.Input[_builtins.bool] is_permanent: A permanent flag, meant to stay in the code for good. Default false. Compared and written only when given.
         :param pulumi.Input[_builtins.str] name: The flag's name, with its namespace as the code registers it (`checkout.newFlow`). The service fixes it once created: changing it replaces the flag (its configurations are lost with it).

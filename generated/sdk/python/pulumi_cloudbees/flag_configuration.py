@@ -24,11 +24,12 @@ class FlagConfigurationArgs:
                  application_id: pulumi.Input[_builtins.str],
                  environment: pulumi.Input[_builtins.str],
                  flag: pulumi.Input[_builtins.str],
+                 archived: pulumi.Input[Optional[_builtins.bool]] = None,
                  conditions: pulumi.Input[Optional[Sequence[pulumi.Input['ConditionArgs']]]] = None,
                  connection: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
-                 labels: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 labels: Optional[Any] = None,
                  platforms: pulumi.Input[Optional[Sequence[pulumi.Input['PlatformArgs']]]] = None,
                  stickiness_property: pulumi.Input[Optional[_builtins.str]] = None,
                  value: Optional[Any] = None):
@@ -38,25 +39,28 @@ class FlagConfigurationArgs:
         :param pulumi.Input[_builtins.str] application_id: The application's id: an `Application`'s `applicationId`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] environment: The environment's name (an `Environment`'s `name`, or `Production`). Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] flag: The flag's name (a `Flag`'s `name`: pass the output, so that the flag exists first). Changing it replaces the resource.
+        :param pulumi.Input[_builtins.bool] archived: An archived experiment, as the service marks one (`archived: true`). Compared only when given (absent: false).
         :param pulumi.Input[Sequence[pulumi.Input['ConditionArgs']]] conditions: An ordered if / else-if chain (the first condition that holds wins; at most 1,000). Each condition holds when every clause it has holds, and then gives its `value` (same forms as above):
-               - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not`: none);
+               - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not` or `nor`: none);
                - `dependency: { flag, value }`: another flag has this value;
                - `version: { operator, semver }`: the application's release version compares (`semver-gte`, `"2.0.0"`);
-               - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written.
+               - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written. A condition without a clause holds for everyone (`{ value: true }`, the dashboard's "All users").
         :param pulumi.Input[_builtins.str] connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`), whose operations center (or feature-flag account) this resource is on. Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. The state holds the name only, never a URL or a token. Changing it replaces the resource (it is another server).
         :param pulumi.Input[_builtins.bool] enabled: Targeting on (true, the service's default) or off: every user then gets the flag's off value, `false` for a boolean flag and the default from the code for a string or number flag (what the vendor's SDK does).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] labels: Labels, a set.
+        :param Any labels: Labels, a set; or one label as text, as the service writes some.
         :param pulumi.Input[Sequence[pulumi.Input['PlatformArgs']]] platforms: Per-platform rules `[{ name, conditions?, value? }]` (a set by name), for platforms that differ from the default.
         :param pulumi.Input[_builtins.str] stickiness_property: The custom property whose value seeds percentage splits. The service's default is `rox.distinct_id`.
         :param Any value: The value when no condition matches:
                - one of the flag's available values (`true`, `"green"`);
                - a percentage split `[{ option, percentage }]`: `percentage` % of users (default 100) get `option`; the percentages sum to at most 100, e.g. `[{ option: true, percentage: 50 }]`;
-               - a schedule `[{ from, percentage }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get true;
+               - a schedule `[{ from, percentage, option }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get `option` (default true);
                - null: the flag's default from the code. The service's default is false for a boolean flag, null otherwise.
         """
         pulumi.set(__self__, "application_id", application_id)
         pulumi.set(__self__, "environment", environment)
         pulumi.set(__self__, "flag", flag)
+        if archived is not None:
+            pulumi.set(__self__, "archived", archived)
         if conditions is not None:
             pulumi.set(__self__, "conditions", conditions)
         if connection is not None:
@@ -112,13 +116,25 @@ class FlagConfigurationArgs:
 
     @_builtins.property
     @pulumi.getter
+    def archived(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        An archived experiment, as the service marks one (`archived: true`). Compared only when given (absent: false).
+        """
+        return pulumi.get(self, "archived")
+
+    @archived.setter
+    def archived(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "archived", value)
+
+    @_builtins.property
+    @pulumi.getter
     def conditions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ConditionArgs']]]]:
         """
         An ordered if / else-if chain (the first condition that holds wins; at most 1,000). Each condition holds when every clause it has holds, and then gives its `value` (same forms as above):
-        - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not`: none);
+        - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not` or `nor`: none);
         - `dependency: { flag, value }`: another flag has this value;
         - `version: { operator, semver }`: the application's release version compares (`semver-gte`, `"2.0.0"`);
-        - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written.
+        - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written. A condition without a clause holds for everyone (`{ value: true }`, the dashboard's "All users").
         """
         return pulumi.get(self, "conditions")
 
@@ -161,14 +177,14 @@ class FlagConfigurationArgs:
 
     @_builtins.property
     @pulumi.getter
-    def labels(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+    def labels(self) -> Optional[Any]:
         """
-        Labels, a set.
+        Labels, a set; or one label as text, as the service writes some.
         """
         return pulumi.get(self, "labels")
 
     @labels.setter
-    def labels(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+    def labels(self, value: Optional[Any]):
         pulumi.set(self, "labels", value)
 
     @_builtins.property
@@ -202,7 +218,7 @@ class FlagConfigurationArgs:
         The value when no condition matches:
         - one of the flag's available values (`true`, `"green"`);
         - a percentage split `[{ option, percentage }]`: `percentage` % of users (default 100) get `option`; the percentages sum to at most 100, e.g. `[{ option: true, percentage: 50 }]`;
-        - a schedule `[{ from, percentage }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get true;
+        - a schedule `[{ from, percentage, option }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get `option` (default true);
         - null: the flag's default from the code. The service's default is false for a boolean flag, null otherwise.
         """
         return pulumi.get(self, "value")
@@ -219,13 +235,14 @@ class FlagConfiguration(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  application_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 archived: pulumi.Input[Optional[_builtins.bool]] = None,
                  conditions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ConditionArgs', 'ConditionArgsDict']]]]] = None,
                  connection: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  environment: pulumi.Input[Optional[_builtins.str]] = None,
                  flag: pulumi.Input[Optional[_builtins.str]] = None,
-                 labels: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 labels: Optional[Any] = None,
                  platforms: pulumi.Input[Optional[Sequence[pulumi.Input[Union['PlatformArgs', 'PlatformArgsDict']]]]] = None,
                  stickiness_property: pulumi.Input[Optional[_builtins.str]] = None,
                  value: Optional[Any] = None,
@@ -236,22 +253,23 @@ class FlagConfiguration(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] application_id: The application's id: an `Application`'s `applicationId`. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.bool] archived: An archived experiment, as the service marks one (`archived: true`). Compared only when given (absent: false).
         :param pulumi.Input[Sequence[pulumi.Input[Union['ConditionArgs', 'ConditionArgsDict']]]] conditions: An ordered if / else-if chain (the first condition that holds wins; at most 1,000). Each condition holds when every clause it has holds, and then gives its `value` (same forms as above):
-               - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not`: none);
+               - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not` or `nor`: none);
                - `dependency: { flag, value }`: another flag has this value;
                - `version: { operator, semver }`: the application's release version compares (`semver-gte`, `"2.0.0"`);
-               - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written.
+               - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written. A condition without a clause holds for everyone (`{ value: true }`, the dashboard's "All users").
         :param pulumi.Input[_builtins.str] connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`), whose operations center (or feature-flag account) this resource is on. Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. The state holds the name only, never a URL or a token. Changing it replaces the resource (it is another server).
         :param pulumi.Input[_builtins.bool] enabled: Targeting on (true, the service's default) or off: every user then gets the flag's off value, `false` for a boolean flag and the default from the code for a string or number flag (what the vendor's SDK does).
         :param pulumi.Input[_builtins.str] environment: The environment's name (an `Environment`'s `name`, or `Production`). Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] flag: The flag's name (a `Flag`'s `name`: pass the output, so that the flag exists first). Changing it replaces the resource.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] labels: Labels, a set.
+        :param Any labels: Labels, a set; or one label as text, as the service writes some.
         :param pulumi.Input[Sequence[pulumi.Input[Union['PlatformArgs', 'PlatformArgsDict']]]] platforms: Per-platform rules `[{ name, conditions?, value? }]` (a set by name), for platforms that differ from the default.
         :param pulumi.Input[_builtins.str] stickiness_property: The custom property whose value seeds percentage splits. The service's default is `rox.distinct_id`.
         :param Any value: The value when no condition matches:
                - one of the flag's available values (`true`, `"green"`);
                - a percentage split `[{ option, percentage }]`: `percentage` % of users (default 100) get `option`; the percentages sum to at most 100, e.g. `[{ option: true, percentage: 50 }]`;
-               - a schedule `[{ from, percentage }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get true;
+               - a schedule `[{ from, percentage, option }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get `option` (default true);
                - null: the flag's default from the code. The service's default is false for a boolean flag, null otherwise.
         """
         ...
@@ -279,13 +297,14 @@ class FlagConfiguration(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  application_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 archived: pulumi.Input[Optional[_builtins.bool]] = None,
                  conditions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ConditionArgs', 'ConditionArgsDict']]]]] = None,
                  connection: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  environment: pulumi.Input[Optional[_builtins.str]] = None,
                  flag: pulumi.Input[Optional[_builtins.str]] = None,
-                 labels: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 labels: Optional[Any] = None,
                  platforms: pulumi.Input[Optional[Sequence[pulumi.Input[Union['PlatformArgs', 'PlatformArgsDict']]]]] = None,
                  stickiness_property: pulumi.Input[Optional[_builtins.str]] = None,
                  value: Optional[Any] = None,
@@ -301,6 +320,7 @@ class FlagConfiguration(pulumi.CustomResource):
             if application_id is None and not opts.urn:
                 raise TypeError("Missing required property 'application_id'")
             __props__.__dict__["application_id"] = application_id
+            __props__.__dict__["archived"] = archived
             __props__.__dict__["conditions"] = conditions
             __props__.__dict__["connection"] = connection
             __props__.__dict__["description"] = description
@@ -341,6 +361,7 @@ class FlagConfiguration(pulumi.CustomResource):
         __props__ = FlagConfigurationArgs.__new__(FlagConfigurationArgs)
 
         __props__.__dict__["application_id"] = None
+        __props__.__dict__["archived"] = None
         __props__.__dict__["conditions"] = None
         __props__.__dict__["connection"] = None
         __props__.__dict__["description"] = None
@@ -364,13 +385,21 @@ class FlagConfiguration(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
+    def archived(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        An archived experiment, as the service marks one (`archived: true`). Compared only when given (absent: false).
+        """
+        return pulumi.get(self, "archived")
+
+    @_builtins.property
+    @pulumi.getter
     def conditions(self) -> pulumi.Output[Optional[Sequence['outputs.Condition']]]:
         """
         An ordered if / else-if chain (the first condition that holds wins; at most 1,000). Each condition holds when every clause it has holds, and then gives its `value` (same forms as above):
-        - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not`: none);
+        - `group: { name, operator? }`: the user is in the target group(s) named (`or`, the default: any of them; `and`: all; `not` or `nor`: none);
         - `dependency: { flag, value }`: another flag has this value;
         - `version: { operator, semver }`: the application's release version compares (`semver-gte`, `"2.0.0"`);
-        - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written.
+        - `property: { name, operator, operand? }`: a custom property compares (`eq`, `in-array`, `regex`, ... the target groups' operators). A named group or flag must exist when the configuration is written. A condition without a clause holds for everyone (`{ value: true }`, the dashboard's "All users").
         """
         return pulumi.get(self, "conditions")
 
@@ -413,9 +442,9 @@ class FlagConfiguration(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def labels(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+    def labels(self) -> pulumi.Output[Optional[Any]]:
         """
-        Labels, a set.
+        Labels, a set; or one label as text, as the service writes some.
         """
         return pulumi.get(self, "labels")
 
@@ -442,7 +471,7 @@ class FlagConfiguration(pulumi.CustomResource):
         The value when no condition matches:
         - one of the flag's available values (`true`, `"green"`);
         - a percentage split `[{ option, percentage }]`: `percentage` % of users (default 100) get `option`; the percentages sum to at most 100, e.g. `[{ option: true, percentage: 50 }]`;
-        - a schedule `[{ from, percentage }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get true;
+        - a schedule `[{ from, percentage, option }]` (boolean flags only): from the ISO-8601 instant `from` on, `percentage` % of users get `option` (default true);
         - null: the flag's default from the code. The service's default is false for a boolean flag, null otherwise.
         """
         return pulumi.get(self, "value")

@@ -24,7 +24,10 @@ __all__ = [
 
 @pulumi.output_type
 class GetFlagResult:
-    def __init__(__self__, available_values=None, conditions=None, description=None, enabled=None, is_permanent=None, labels=None, name=None, platforms=None, stickiness_property=None, value=None):
+    def __init__(__self__, archived=None, available_values=None, conditions=None, description=None, enabled=None, is_permanent=None, labels=None, name=None, platforms=None, stickiness_property=None, value=None):
+        if archived and not isinstance(archived, bool):
+            raise TypeError("Expected argument 'archived' to be a bool")
+        pulumi.set(__self__, "archived", archived)
         if available_values and not isinstance(available_values, list):
             raise TypeError("Expected argument 'available_values' to be a list")
         pulumi.set(__self__, "available_values", available_values)
@@ -40,8 +43,8 @@ class GetFlagResult:
         if is_permanent and not isinstance(is_permanent, bool):
             raise TypeError("Expected argument 'is_permanent' to be a bool")
         pulumi.set(__self__, "is_permanent", is_permanent)
-        if labels and not isinstance(labels, list):
-            raise TypeError("Expected argument 'labels' to be a list")
+        if labels and not isinstance(labels, dict):
+            raise TypeError("Expected argument 'labels' to be a dict")
         pulumi.set(__self__, "labels", labels)
         if name and not isinstance(name, str):
             raise TypeError("Expected argument 'name' to be a str")
@@ -55,6 +58,11 @@ class GetFlagResult:
         if value and not isinstance(value, dict):
             raise TypeError("Expected argument 'value' to be a dict")
         pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def archived(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "archived")
 
     @_builtins.property
     @pulumi.getter(name="availableValues")
@@ -83,7 +91,10 @@ class GetFlagResult:
 
     @_builtins.property
     @pulumi.getter
-    def labels(self) -> Optional[Sequence[_builtins.str]]:
+    def labels(self) -> Optional[Any]:
+        """
+        A list, or (as the service wrote some) one label as text.
+        """
         return pulumi.get(self, "labels")
 
     @_builtins.property
@@ -113,6 +124,7 @@ class AwaitableGetFlagResult(GetFlagResult):
         if False:
             yield self
         return GetFlagResult(
+            archived=self.archived,
             available_values=self.available_values,
             conditions=self.conditions,
             description=self.description,
@@ -144,6 +156,7 @@ def get_flag(application_id: Optional[_builtins.str] = None,
     __ret__ = pulumi.runtime.invoke('cloudbees:index:getFlag', __args__, opts=opts, typ=GetFlagResult).value
 
     return AwaitableGetFlagResult(
+        archived=pulumi.get(__ret__, 'archived'),
         available_values=pulumi.get(__ret__, 'available_values'),
         conditions=pulumi.get(__ret__, 'conditions'),
         description=pulumi.get(__ret__, 'description'),
@@ -172,6 +185,7 @@ def get_flag_output(application_id: pulumi.Input[Optional[_builtins.str]] = None
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('cloudbees:index:getFlag', __args__, opts=opts, typ=GetFlagResult)
     return __ret__.apply(lambda __response__: GetFlagResult(
+        archived=pulumi.get(__response__, 'archived'),
         available_values=pulumi.get(__response__, 'available_values'),
         conditions=pulumi.get(__response__, 'conditions'),
         description=pulumi.get(__response__, 'description'),

@@ -483,7 +483,7 @@ class CheckedOutBundleSourceBundle(dict):
 @pulumi.output_type
 class Condition(dict):
     """
-    One rule of an ordered if / else-if chain: it holds when every clause it has holds (at least one), and then gives `value`.
+    One rule of an ordered if / else-if chain: it holds when every clause it has holds, and then gives `value`. A condition without a clause holds for everyone (the dashboard's "All users": `{ value: true }`).
     """
     def __init__(__self__, *,
                  dependency: Optional['outputs.DependencyClause'] = None,
@@ -492,9 +492,9 @@ class Condition(dict):
                  value: Optional[Any] = None,
                  version: Optional['outputs.VersionClause'] = None):
         """
-        One rule of an ordered if / else-if chain: it holds when every clause it has holds (at least one), and then gives `value`.
+        One rule of an ordered if / else-if chain: it holds when every clause it has holds, and then gives `value`. A condition without a clause holds for everyone (the dashboard's "All users": `{ value: true }`).
 
-        :param Any value: What the flag gives when the condition holds (same forms as a configuration's `value`).
+        :param Any value: What the flag gives when the condition holds (same forms as a configuration's `value`); left out: the flag's default.
         """
         if dependency is not None:
             pulumi.set(__self__, "dependency", dependency)
@@ -526,7 +526,7 @@ class Condition(dict):
     @pulumi.getter
     def value(self) -> Optional[Any]:
         """
-        What the flag gives when the condition holds (same forms as a configuration's `value`).
+        What the flag gives when the condition holds (same forms as a configuration's `value`); left out: the flag's default.
         """
         return pulumi.get(self, "value")
 
@@ -673,7 +673,7 @@ class DependencyClause(dict):
         Holds when the other flag (by name) has this value. The flag must exist when the configuration is written.
 
         :param _builtins.str flag: The other flag's name.
-        :param Any value: The clause holds when the other flag's value equals this.
+        :param Any value: The clause holds when the other flag's value equals this (the service writes it as text: `"true"`).
         """
         pulumi.set(__self__, "flag", flag)
         pulumi.set(__self__, "value", value)
@@ -690,7 +690,7 @@ class DependencyClause(dict):
     @pulumi.getter
     def value(self) -> Any:
         """
-        The clause holds when the other flag's value equals this.
+        The clause holds when the other flag's value equals this (the service writes it as text: `"true"`).
         """
         return pulumi.get(self, "value")
 
@@ -849,6 +849,7 @@ class Experiment(dict):
     """
     def __init__(__self__, *,
                  flag: _builtins.str,
+                 archived: Optional[_builtins.bool] = None,
                  available_values: Optional[Sequence[Any]] = None,
                  conditions: Optional[Sequence['outputs.Condition']] = None,
                  description: Optional[_builtins.str] = None,
@@ -863,9 +864,13 @@ class Experiment(dict):
         """
         X1-X4: a flag's configuration in one environment, in the legacy experiment form. `flag` is the identity; `name` is ignored by the service (the legacy rule).
 
-        :param Any labels: A list, or (as some records have it) one comma-separated text.
+        :param _builtins.bool archived: An archived experiment (the service wrote `archived: true`).
+        :param Sequence[Any] available_values: The service wrote `[]` and lists holding `""` too.
+        :param Any labels: A list, or (as the service wrote some) one label as text.
         """
         pulumi.set(__self__, "flag", flag)
+        if archived is not None:
+            pulumi.set(__self__, "archived", archived)
         if available_values is not None:
             pulumi.set(__self__, "available_values", available_values)
         if conditions is not None:
@@ -895,8 +900,19 @@ class Experiment(dict):
         return pulumi.get(self, "flag")
 
     @_builtins.property
+    @pulumi.getter
+    def archived(self) -> Optional[_builtins.bool]:
+        """
+        An archived experiment (the service wrote `archived: true`).
+        """
+        return pulumi.get(self, "archived")
+
+    @_builtins.property
     @pulumi.getter(name="availableValues")
     def available_values(self) -> Optional[Sequence[Any]]:
+        """
+        The service wrote `[]` and lists holding `""` too.
+        """
         return pulumi.get(self, "available_values")
 
     @_builtins.property
@@ -918,7 +934,7 @@ class Experiment(dict):
     @pulumi.getter
     def labels(self) -> Optional[Any]:
         """
-        A list, or (as some records have it) one comma-separated text.
+        A list, or (as the service wrote some) one label as text.
         """
         return pulumi.get(self, "labels")
 
@@ -960,19 +976,24 @@ class FlagInfo(dict):
     """
     def __init__(__self__, *,
                  name: _builtins.str,
+                 archived: Optional[_builtins.bool] = None,
                  available_values: Optional[Sequence[Any]] = None,
                  conditions: Optional[Sequence['outputs.Condition']] = None,
                  description: Optional[_builtins.str] = None,
                  enabled: Optional[_builtins.bool] = None,
                  is_permanent: Optional[_builtins.bool] = None,
-                 labels: Optional[Sequence[_builtins.str]] = None,
+                 labels: Optional[Any] = None,
                  platforms: Optional[Sequence['outputs.Platform']] = None,
                  stickiness_property: Optional[_builtins.str] = None,
                  value: Optional[Any] = None):
         """
         F1/F2: a flag as one environment sees it, with that environment's configuration. Clients of the real service read `name`, `description`, `enabled` and `value`; the rest is the Flag Request's fields, echoed where the server has them.
+
+        :param Any labels: A list, or (as the service wrote some) one label as text.
         """
         pulumi.set(__self__, "name", name)
+        if archived is not None:
+            pulumi.set(__self__, "archived", archived)
         if available_values is not None:
             pulumi.set(__self__, "available_values", available_values)
         if conditions is not None:
@@ -996,6 +1017,11 @@ class FlagInfo(dict):
     @pulumi.getter
     def name(self) -> _builtins.str:
         return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def archived(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "archived")
 
     @_builtins.property
     @pulumi.getter(name="availableValues")
@@ -1024,7 +1050,10 @@ class FlagInfo(dict):
 
     @_builtins.property
     @pulumi.getter
-    def labels(self) -> Optional[Sequence[_builtins.str]]:
+    def labels(self) -> Optional[Any]:
+        """
+        A list, or (as the service wrote some) one label as text.
+        """
         return pulumi.get(self, "labels")
 
     @_builtins.property
@@ -1046,13 +1075,13 @@ class FlagInfo(dict):
 @pulumi.output_type
 class GroupClause(dict):
     """
-    Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` none.
+    Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` or `nor` none.
     """
     def __init__(__self__, *,
                  name: Any,
                  operator: Optional[_builtins.str] = None):
         """
-        Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` none.
+        Holds when the user is in the target group(s) named: `or` (default) any of them, `and` all, `not` or `nor` none.
 
         :param Any name: A target group's name, or a list of them (a set). The groups must exist when the configuration is written.
         :param _builtins.str operator: Default `or`.
@@ -1092,6 +1121,7 @@ class Platform(dict):
         The rules of one platform (as the SDK reports it: `Android`, `NodeJS`, ...), where it differs from the default.
 
         :param _builtins.str flag: Deprecated by the service: an override flag name.
+        :param Any value: Absent: the platform's conditions fall through to the default platform's rules.
         """
         pulumi.set(__self__, "name", name)
         if conditions is not None:
@@ -1122,20 +1152,23 @@ class Platform(dict):
     @_builtins.property
     @pulumi.getter
     def value(self) -> Optional[Any]:
+        """
+        Absent: the platform's conditions fall through to the default platform's rules.
+        """
         return pulumi.get(self, "value")
 
 
 @pulumi.output_type
 class PropertyClause(dict):
     """
-    Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false` take no operand; `in-array` takes a list of strings; `regex` a regular expression; `semver-*` a version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
+    Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false` take no operand; `in-array` takes a list of strings; `regex` a regular expression (sent as given: one JavaScript cannot compile, such as `*@example.com`, the service keeps, but the SDK cannot evaluate: check warns); `semver-*` a version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
     """
     def __init__(__self__, *,
                  name: _builtins.str,
                  operator: _builtins.str,
                  operand: Optional[Any] = None):
         """
-        Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false` take no operand; `in-array` takes a list of strings; `regex` a regular expression; `semver-*` a version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
+        Holds when the custom property `name` compares with `operand` by `operator`: `is-undefined`, `is-true`, `is-false` take no operand; `in-array` takes a list of strings; `regex` a regular expression (sent as given: one JavaScript cannot compile, such as `*@example.com`, the service keeps, but the SDK cannot evaluate: check warns); `semver-*` a version; `eq`, `ne`, `gt`, `gte`, `lt`, `lte` a string or a number.
 
         :param _builtins.str name: The custom property's name (`rox.<attribute>` for the built-in ones).
         """
@@ -1243,17 +1276,20 @@ class TargetGroupInfo(dict):
     T1/T2: a target group.
     """
     def __init__(__self__, *,
-                 conditions: Sequence['outputs.TargetGroupCondition'],
                  name: _builtins.str,
+                 conditions: Optional[Sequence['outputs.TargetGroupCondition']] = None,
                  description: Optional[_builtins.str] = None,
                  operator: Optional[_builtins.str] = None,
                  type: Optional[_builtins.str] = None,
                  version: Optional[_builtins.str] = None):
         """
         T1/T2: a target group.
+
+        :param Sequence['TargetGroupCondition'] conditions: The service also kept a group whose conditions are null or absent.
         """
-        pulumi.set(__self__, "conditions", conditions)
         pulumi.set(__self__, "name", name)
+        if conditions is not None:
+            pulumi.set(__self__, "conditions", conditions)
         if description is not None:
             pulumi.set(__self__, "description", description)
         if operator is not None:
@@ -1265,13 +1301,16 @@ class TargetGroupInfo(dict):
 
     @_builtins.property
     @pulumi.getter
-    def conditions(self) -> Sequence['outputs.TargetGroupCondition']:
-        return pulumi.get(self, "conditions")
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
 
     @_builtins.property
     @pulumi.getter
-    def name(self) -> _builtins.str:
-        return pulumi.get(self, "name")
+    def conditions(self) -> Optional[Sequence['outputs.TargetGroupCondition']]:
+        """
+        The service also kept a group whose conditions are null or absent.
+        """
+        return pulumi.get(self, "conditions")
 
     @_builtins.property
     @pulumi.getter
@@ -1532,16 +1571,19 @@ class ValidationLogRecord(dict):
 @pulumi.output_type
 class VersionClause(dict):
     """
-    Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...).
+    Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...). The service also keeps null or a text that is not a version, which no release matches (check warns).
     """
     def __init__(__self__, *,
                  operator: _builtins.str,
-                 semver: _builtins.str):
+                 semver: Optional[_builtins.str] = None):
         """
-        Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...).
+        Holds when the application's release version compares with `semver` ("2.0.0") by `operator` (`semver-gte`, ...). The service also keeps null or a text that is not a version, which no release matches (check warns).
+
+        :param _builtins.str semver: The version compared with: usually `"2.0.0"`; the service also kept texts that are not versions (`"1,2,0"`) and null ("Version >= null" in its audit log), which no release matches.
         """
         pulumi.set(__self__, "operator", operator)
-        pulumi.set(__self__, "semver", semver)
+        if semver is not None:
+            pulumi.set(__self__, "semver", semver)
 
     @_builtins.property
     @pulumi.getter
@@ -1550,7 +1592,10 @@ class VersionClause(dict):
 
     @_builtins.property
     @pulumi.getter
-    def semver(self) -> _builtins.str:
+    def semver(self) -> Optional[_builtins.str]:
+        """
+        The version compared with: usually `"2.0.0"`; the service also kept texts that are not versions (`"1,2,0"`) and null ("Version >= null" in its audit log), which no release matches.
+        """
         return pulumi.get(self, "semver")
 
 

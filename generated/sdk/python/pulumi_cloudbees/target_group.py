@@ -22,8 +22,8 @@ __all__ = ['TargetGroupArgs', 'TargetGroup']
 class TargetGroupArgs:
     def __init__(__self__, *,
                  application_id: pulumi.Input[_builtins.str],
-                 conditions: pulumi.Input[Sequence[pulumi.Input['TargetGroupConditionArgs']]],
                  name: pulumi.Input[_builtins.str],
+                 conditions: pulumi.Input[Optional[Sequence[pulumi.Input['TargetGroupConditionArgs']]]] = None,
                  connection: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  operator: pulumi.Input[Optional[_builtins.str]] = None):
@@ -31,15 +31,16 @@ class TargetGroupArgs:
         The set of arguments for constructing a TargetGroup resource.
 
         :param pulumi.Input[_builtins.str] application_id: The application's id: an `Application`'s `applicationId`. Changing it replaces the resource.
-        :param pulumi.Input[Sequence[pulumi.Input['TargetGroupConditionArgs']]] conditions: The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`).
         :param pulumi.Input[_builtins.str] name: The group's name, which flag conditions name (`group: { name }`). Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input['TargetGroupConditionArgs']]] conditions: The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression, sent as given: see FlagConfiguration's `property`), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`). Left out or null: a group without tests, as the service keeps some (the SDK then counts everyone in for `and`, no one for `or`).
         :param pulumi.Input[_builtins.str] connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`), whose operations center (or feature-flag account) this resource is on. Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. The state holds the name only, never a URL or a token. Changing it replaces the resource (it is another server).
         :param pulumi.Input[_builtins.str] description: Compared and written only when given.
         :param pulumi.Input[_builtins.str] operator: How the conditions combine: `and` (the service's default: all hold) or `or` (any holds). Compared only when given.
         """
         pulumi.set(__self__, "application_id", application_id)
-        pulumi.set(__self__, "conditions", conditions)
         pulumi.set(__self__, "name", name)
+        if conditions is not None:
+            pulumi.set(__self__, "conditions", conditions)
         if connection is not None:
             pulumi.set(__self__, "connection", connection)
         if description is not None:
@@ -61,18 +62,6 @@ class TargetGroupArgs:
 
     @_builtins.property
     @pulumi.getter
-    def conditions(self) -> pulumi.Input[Sequence[pulumi.Input['TargetGroupConditionArgs']]]:
-        """
-        The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`).
-        """
-        return pulumi.get(self, "conditions")
-
-    @conditions.setter
-    def conditions(self, value: pulumi.Input[Sequence[pulumi.Input['TargetGroupConditionArgs']]]):
-        pulumi.set(self, "conditions", value)
-
-    @_builtins.property
-    @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
         """
         The group's name, which flag conditions name (`group: { name }`). Changing it replaces the resource.
@@ -82,6 +71,18 @@ class TargetGroupArgs:
     @name.setter
     def name(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def conditions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TargetGroupConditionArgs']]]]:
+        """
+        The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression, sent as given: see FlagConfiguration's `property`), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`). Left out or null: a group without tests, as the service keeps some (the SDK then counts everyone in for `and`, no one for `or`).
+        """
+        return pulumi.get(self, "conditions")
+
+    @conditions.setter
+    def conditions(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['TargetGroupConditionArgs']]]]):
+        pulumi.set(self, "conditions", value)
 
     @_builtins.property
     @pulumi.getter
@@ -139,7 +140,7 @@ class TargetGroup(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] application_id: The application's id: an `Application`'s `applicationId`. Changing it replaces the resource.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['TargetGroupConditionArgs', 'TargetGroupConditionArgsDict']]]] conditions: The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`).
+        :param pulumi.Input[Sequence[pulumi.Input[Union['TargetGroupConditionArgs', 'TargetGroupConditionArgsDict']]]] conditions: The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression, sent as given: see FlagConfiguration's `property`), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`). Left out or null: a group without tests, as the service keeps some (the SDK then counts everyone in for `and`, no one for `or`).
         :param pulumi.Input[_builtins.str] connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`), whose operations center (or feature-flag account) this resource is on. Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. The state holds the name only, never a URL or a token. Changing it replaces the resource (it is another server).
         :param pulumi.Input[_builtins.str] description: Compared and written only when given.
         :param pulumi.Input[_builtins.str] name: The group's name, which flag conditions name (`group: { name }`). Changing it replaces the resource.
@@ -187,8 +188,6 @@ class TargetGroup(pulumi.CustomResource):
             if application_id is None and not opts.urn:
                 raise TypeError("Missing required property 'application_id'")
             __props__.__dict__["application_id"] = application_id
-            if conditions is None and not opts.urn:
-                raise TypeError("Missing required property 'conditions'")
             __props__.__dict__["conditions"] = conditions
             __props__.__dict__["connection"] = connection
             __props__.__dict__["description"] = description
@@ -240,9 +239,9 @@ class TargetGroup(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def conditions(self) -> pulumi.Output[Sequence['outputs.TargetGroupCondition']]:
+    def conditions(self) -> pulumi.Output[Optional[Sequence['outputs.TargetGroupCondition']]]:
         """
-        The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`).
+        The tests, a set (order does not matter; at most 1,000): `{ property, operator, operand? }`, where `property` is a custom property's name (`rox.<attribute>` for the built-in ones) and `operator` one of `is-undefined`, `is-true`, `is-false` (no operand), `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in-array` (a list of strings), `regex` (a regular expression, sent as given: see FlagConfiguration's `property`), `semver-eq`, `semver-ne`, `semver-gt`, `semver-gte`, `semver-lt`, `semver-lte` (a version, `"2.0.0"`). Left out or null: a group without tests, as the service keeps some (the SDK then counts everyone in for `and`, no one for `or`).
         """
         return pulumi.get(self, "conditions")
 
