@@ -253,7 +253,7 @@ export class ProgramRunner implements StackRunner {
         await proc.finish(error !== undefined || deployment.failure !== undefined);
         this.active.delete(handle);
         this.spares.returnChild(proc);
-        const programOutput = proc.output();
+        const programOutput = proc.output() + deployment.infoText();
         // Outstanding provider steps finish (each has its own RPC deadline) so the state records what they did.
         await proc.settled();
         // A failed step is the cause; the program's own failure (its registration was refused) is the consequence.
@@ -267,7 +267,6 @@ export class ProgramRunner implements StackRunner {
         } catch (e) {
             error = e;
         } finally {
-            error = deployment.withUndeleted(error);
             if (unrefreshed) this.st.resources = unrefreshed;
             if (!dryRun) {
                 this.st.resources = deployment.nextState();
