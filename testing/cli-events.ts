@@ -7,16 +7,36 @@
  */
 import type { EngineEvent, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
 import type { PlanEntry, PlanOp, ProgramPlan } from "./plan";
+import type { StateResource } from "./state";
 import { changedKeys } from "./values";
 
 const PROVIDER_KEY = "__provider";
 
 /** What one command's events say, gathered as they arrive. */
 export class EventRecorder {
-    readonly plan: ProgramPlan = [];
+    private readonly entries: ProgramPlan = [];
 
-    /** `kind`: the command whose events these are. */
-    constructor(private readonly kind: "up" | "preview" | "refresh" | "destroy") {}
+    /**
+     * `kind`: the command whose events these are; `previous`: the state before it (what the events leave out: a
+     * resource's deletedWith, the old objects left pending deletion).
+     */
+    constructor(
+        private readonly kind: "up" | "preview" | "refresh" | "destroy",
+        private readonly previous: StateResource[] = [],
+    ) {}
+
+    /**
+     * The plan so far. A delete of a resource whose deletedWith resource is deleted in the same deployment made no
+     * provider call (step.go DeleteStep.Apply, isDeletedWith): its entry names that resource, as the stand-in's does.
+     */
+    get plan(): ProgramPlan {
+        const deleted = new Set(this.entries.filter((e) => e.op === "delete").map((e) => e.urn));
+        for (const e of this.entries) {
+            const owner = e.op === "delete" ? this.previous.find((r) => r.urn === e.urn && !r.delete)?.deletedWith : undefined;
+            if (owner && deleted.has(owner)) e.deletedWith = owner;
+        }
+        return this.entries;
+    }
 
     /** Program output (stdout of the program, info diagnostics) and provider output (their stderr), as printed. */
     private programText = "";
@@ -28,7 +48,7 @@ export class EventRecorder {
     readonly onEvent = (event: EngineEvent): void => {
         if (event.diagnosticEvent) {
             const d = event.diagnosticEvent;
-            if (d.severity === "error") this.errors.push(d.message.trim());
+            if (d.severity === "error") this.error(d.message.trim(), d.urn);
             else if (d.severity === "info#err" || d.severity === "warning") this.hostText += d.message.replace(/\n+$/, "\n");
             else if (d.severity === "info") this.programText += d.message;
         } else if (event.stdoutEvent) {
@@ -49,9 +69,19 @@ export class EventRecorder {
         return this.programText;
     }
 
-    /** The engine's error diagnostics, in order. */
+    /** The engine's error diagnostics, in order, each named by its resource's URN as the stand-in names them. */
     get errorMessages(): string[] {
         return this.errors;
+    }
+
+    /**
+     * An error diagnostic. The CLI shows a resource's under its name; here the URN leads it (unless the text names
+     * it already), as in the stand-in's errors. The deployment's closing "update failed" / "preview failed"
+     * (deployment_executor.go reportExecResult, no URN) only repeats "pulumi <kind> failed" and is left out.
+     */
+    private error(message: string, urn: string | undefined): void {
+        if (!urn && /^(update|preview) failed$/.test(message)) return;
+        this.errors.push(urn && isResource(urnType(urn)) && !message.includes(urn) ? `${urn}: ${message}` : message);
     }
 
     private step(m: StepEventMetadata): void {
@@ -68,6 +98,13 @@ export class EventRecorder {
             if (gone) entry.dropped = true;
             return;
         }
+        // Steps that only drop an entry from the state, as the stand-in's deletes do: the old object of a replacement
+        // left pending deletion by an earlier up (GenerateDeletes: a DeleteReplacementStep of a `delete` entry), and
+        // one pending replacement that the program dropped (RemovePendingReplaceStep, no provider call).
+        if (op === "remove-pending-replace" || (op === "delete-replaced" && !this.replacing.has(m.urn) && this.pendingDelete(m))) {
+            this.push(m, "delete", []);
+            return;
+        }
         if (op === "create-replacement" || op === "delete-replaced" || op === "replace") {
             // One replacement is several steps of one URN: one entry. Delete-first shows its delete before the rest.
             let entry = this.replacing.get(m.urn);
@@ -78,6 +115,8 @@ export class EventRecorder {
             }
             if (m.keys?.length || !entry.replaces) entry.replaces = [...(m.keys ?? [])];
             if (op === "replace" && m.old && m.new) entry.changedFields = changedInputs(m.old, m.new);
+            // step.go DeleteStep.Apply: the old object of a state that says retainOnDelete stays on the service.
+            if (m.old?.retainOnDelete) entry.retained = true;
             return;
         }
         switch (op) {
@@ -87,8 +126,13 @@ export class EventRecorder {
             case "update":
                 this.push(m, "update", changedInputs(m.old, m.new)).replaces = [...(m.keys ?? [])];
                 return;
+            case "delete":
+                // retainOnDelete: dropped from the state, not deleted (DeleteStep.Apply).
+                if (m.old?.retainOnDelete) this.push(m, "delete", []).retained = true;
+                else this.push(m, "delete", []);
+                return;
             default:
-                // same, delete, read, and what the kit's plans have no name of their own for (discard, import...).
+                // same, read, and what the kit's plans have no name of their own for (discard, import...).
                 this.push(m, op as PlanOp, []);
         }
     }
@@ -102,9 +146,14 @@ export class EventRecorder {
         if (m && m.op === "refresh") this.refreshing.add(m.urn);
     };
 
+    /** The step's old object was left pending deletion by an earlier up. */
+    private pendingDelete(m: StepEventMetadata): boolean {
+        return this.previous.some((r) => r.delete && r.urn === m.urn && r.id === m.old?.id);
+    }
+
     private push(m: StepEventMetadata, op: PlanOp, changedFields: string[]): PlanEntry {
         const entry: PlanEntry = { urn: m.urn, name: m.urn.split("::").at(-1)!, type: m.type, op, changedFields };
-        this.plan.push(entry);
+        this.entries.push(entry);
         return entry;
     }
 }
@@ -112,6 +161,11 @@ export class EventRecorder {
 /** Resources the kit's plans list: custom and component resources of the program, not the stack or providers. */
 function isResource(type: string): boolean {
     return type !== "pulumi:pulumi:Stack" && !type.startsWith("pulumi:providers:");
+}
+
+/** The type of a URN: `urn:pulumi:<stack>::<project>::<qualified type>::<name>`, the last type of the chain. */
+function urnType(urn: string): string {
+    return urn.split("::")[2]?.split("$").at(-1) ?? "";
 }
 
 function changedInputs(old: StepEventStateMetadata | undefined, next: StepEventStateMetadata | undefined): string[] {

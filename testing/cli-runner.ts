@@ -172,7 +172,7 @@ export class PulumiCliRunner implements StackRunner {
 
     private async step(kind: StepRecord["kind"], opts: RunStepOptions | undefined): Promise<ProgramPlan> {
         const started = Date.now();
-        const recorder = new EventRecorder(kind);
+        const recorder = new EventRecorder(kind, this.st.resources);
         const timeoutMs = opts?.timeoutMs ?? this.opts.timeoutMs;
         const common = {
             onEvent: recorderCallback(recorder),

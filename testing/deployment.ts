@@ -5,7 +5,8 @@
  * order; then the state the engine saves, also after a failure.
  */
 import { aliasUrns, type AliasContext } from "./aliases";
-import { ProtectedError, throwIfRefused, type Lifecycle } from "./engine";
+import type { Lifecycle } from "./engine";
+import { ProtectedError, protectedDependentError, stepFailed, throwIfRefused } from "./engine-errors";
 import type { PlanEntry, ProgramPlan } from "./plan";
 import type { JsonObject } from "./provider-host";
 import { UNKNOWN } from "./values";
@@ -102,9 +103,10 @@ export class Deployment {
             const deferDelete = (run: () => Promise<void>) => this.deleteOld.set(prev!, run);
             return await registerStep(lc, msg, slot, prev, this.dryRun, deferDelete, (e) => this.previewErrors.push(e), (root) => this.deleteDependentsFirst(root));
         } catch (e) {
-            const text = (e as Error).message ?? String(e);
-            this.failure ??= new Error(text.includes(msg.urn) ? text : `${msg.urn}: ${text}`);
-            throw e;
+            // The program's registration fails with the engine's words for it.
+            const failed = stepFailed(msg.urn, e);
+            this.failure ??= failed;
+            throw failed;
         } finally {
             this.running.delete(msg.urn);
         }
@@ -149,12 +151,7 @@ export class Deployment {
             }
         }
         const guarded = toReplace.find((d) => d.protect);
-        if (guarded) {
-            throw new Error(
-                `unable to replace resource "${guarded.urn}" as part of replacing "${root.urn}" as it is currently marked for protection ` +
-                    "(protect: true). To unprotect the resource, remove the `protect` option from it in your Pulumi program and run `pulumi up`",
-            );
-        }
+        if (guarded) throw protectedDependentError(guarded.urn, root.urn);
         for (const d of toReplace.reverse()) {
             await deleteResource(lc, d);
             // DeleteStep.Apply marks it pending replacement: its next registration creates it again, without a delete.
@@ -184,7 +181,7 @@ export class Deployment {
             for (const s of topoSort([...dropped, ...this.pending]).reverse()) {
                 this.deletes.push({ urn: s.urn, name: s.name, type: s.type, op: "delete", changedFields: [] });
                 // step.go DeleteStep.Apply checks protect before the preview check: the preview fails too.
-                if (s.protect && !s.delete) this.previewErrors.push(new ProtectedError(s.urn, "delete"));
+                if (s.protect && !s.delete) this.previewErrors.push(new ProtectedError(s.urn, "delete", true));
             }
             return;
         }
@@ -197,17 +194,16 @@ export class Deployment {
         const deleting = new Set([...dropped, ...this.pending].map((s) => s.urn));
         const run = async (s: StateResource): Promise<DeleteOutcome<PlanEntry>> => {
             const deleteOld = this.deleteOld.get(s);
+            const failed = (e: unknown) => {
+                throw stepFailed(s.urn, e);
+            };
             if (deleteOld) {
-                await deleteOld().catch((e: unknown) => {
-                    throw new Error(`deleting the replaced object ${s.id} of ${s.urn} failed: ${(e as Error).message ?? e}`);
-                });
+                await deleteOld().catch(failed);
                 this.deleteOld.delete(s);
                 return {};
             }
             if (s.delete) {
-                const entry = await deleteResource(lc, s, deleting).catch((e: unknown) => {
-                    throw new Error(`deleting the object ${s.id} of ${s.urn} left pending deletion by an earlier up failed: ${(e as Error).message ?? e}`);
-                });
+                const entry = await deleteResource(lc, s, deleting).catch(failed);
                 this.pending.splice(this.pending.indexOf(s), 1);
                 return { entry };
             }
@@ -216,22 +212,12 @@ export class Deployment {
                 refused.push(new ProtectedError(s.urn, "delete"));
                 return { kept: true };
             }
-            const entry = await deleteResource(lc, s, deleting);
+            const entry = await deleteResource(lc, s, deleting).catch(failed);
             this.old.delete(s.urn);
             return { entry };
         };
         await scheduleDeletes([...dropped, ...this.deleteOld.keys(), ...this.pending], run, (e) => this.deletes.push(e));
         throwIfRefused(refused);
-    }
-
-    /** The error to report: with the old objects of replacements that were not deleted, when there are any. */
-    withUndeleted(error: unknown): unknown {
-        const left = [...this.deleteOld.keys()].map((old) => `${old.id} (${old.urn})`);
-        if (!error || !left.length) return error;
-        return new Error(
-            `${(error as Error).message ?? error}\n(the old objects of replacements were not deleted: ${left.join(", ")}; they stay in the ` +
-                "state marked for deletion, and the next up deletes them)",
-        );
     }
 
     /**
@@ -255,6 +241,11 @@ export class Deployment {
         const rename = (u: string) => (this.claimed.has(u) ? this.claimed.get(u)! : u);
         const renamed = next.map((s) => (carried.has(s) || this.old.get(s.urn) === s || s.delete ? { ...s, parent: rename(s.parent), dependencies: s.dependencies.map(rename) } : s));
         return topoSort(renamed);
+    }
+
+    /** The engine's info messages of the registrations, a line each (the CLI shows them with the program's output). */
+    infoText(): string {
+        return this.slots.flatMap((s) => s.info ?? []).map((m) => `${m}\n`).join("");
     }
 
     /** The registrations' entries, then the deletes. */

@@ -15,10 +15,12 @@
  *   checked inputs, unknowns included.
  * - secrets: sent unwrapped (acceptSecrets=false); outputs whose key held a secret input are re-marked secret.
  */
+import { CheckFailedError, initFailureOf } from "./engine-errors";
 import type { PlanEntry, PlanOp } from "./plan";
-import type { CheckFailure, JsonObject, ProviderHost } from "./provider-host";
-import { parsePropertyPath, pathContains, processIgnoreChanges } from "./property-path";
-import { changedKeys, containsSecrets, containsUnknowns, isSecret, secret, UNKNOWN } from "./values";
+import type { InitFailure, JsonObject, ProviderHost } from "./provider-host";
+import { processIgnoreChanges } from "./property-path";
+import { chooseStep, refuseProtectedReplace, type Goal } from "./step-choice";
+import { annotateSecrets, changedKeys, containsUnknowns } from "./values";
 
 export { secret, isSecret, UNKNOWN, unwrapSecrets, containsUnknowns, SPECIAL_SIG_KEY, SECRET_SIG } from "./values";
 
@@ -48,14 +50,17 @@ export interface ResourceState {
     pendingReplacement?: boolean;
 }
 
-export class CheckFailedError extends Error {
-    constructor(
-        readonly urn: string,
-        readonly failures: CheckFailure[],
-    ) {
-        super(`resource ${urn} has check errors: ${failures.map((f) => `${f.property || "(resource)"}: ${f.reason}`).join("; ")}`);
-        this.name = "CheckFailedError";
-    }
+/** The marks a failed step left on an object's state, which its next state carries: init errors, pending replacement. */
+export function marksOf(s: Pick<ResourceState, "initErrors" | "pendingReplacement">): { initErrors?: string[]; pendingReplacement?: true } {
+    return { ...(s.initErrors?.length ? { initErrors: [...s.initErrors] } : {}), ...(s.pendingReplacement ? { pendingReplacement: true as const } : {}) };
+}
+
+/**
+ * step.go CreateStep.Apply, UpdateStep.Apply: a partial failure saves the object with the inputs, the outputs the
+ * provider gave and its reasons as init errors, so that the next up updates it.
+ */
+function partialState(id: string, init: InitFailure, checked: JsonObject): ResourceState {
+    return { id, inputs: checked, outputs: annotateSecrets(init.properties, checked), initErrors: init.reasons };
 }
 
 export interface LifecycleOptions {
@@ -121,8 +126,9 @@ export interface StepOptions {
      */
     goal?: Goal;
     /**
-     * The program's inputs before ignoreChanges (without `__provider`): a replacement re-checks these, not the
-     * patched ones (step_generator.go continueStepsFromDiff checks `goal.Properties`).
+     * The program's inputs (without `__provider`): a replacement re-checks these, not the patched ones
+     * (step_generator.go continueStepsFromDiff checks `goal.Properties`), nested ignored paths excepted
+     * (processIgnoreChanges changes those in place, property-path.ts).
      */
     programInputs?: JsonObject;
     /**
@@ -130,43 +136,6 @@ export interface StepOptions {
      * that would be replaced, step_generator.go calculateDependentReplacements).
      */
     beforeDeleteFirst?: () => Promise<void>;
-}
-
-export interface Goal {
-    /** `protect` of the program and of the state: a replacement is refused when both are set. */
-    protect?: boolean;
-    oldProtect?: boolean;
-    /** The state's `retainOnDelete`: the old object of a replacement stays on the service (DeleteStep.Apply). */
-    oldRetainOnDelete?: boolean;
-    /** The `deleteBeforeReplace` option; when set it overrides what the provider's diff says. */
-    deleteBeforeReplace?: boolean;
-    /** `replaceOnChanges` paths: changed keys they contain are replaced (applyReplaceOnChanges). */
-    replaceOnChanges?: string[];
-    /** The state holds init errors (a partial create or update): an update runs even without a diff. */
-    hasInitErrors?: boolean;
-}
-
-/** Refused by the engine: a replacement of a resource that the program and the state protect. */
-export class ProtectedError extends Error {
-    constructor(readonly urn: string, action: "replace" | "delete") {
-        super(
-            action === "replace"
-                ? `unable to replace resource "${urn}" as it is currently marked for protection (protect: true). To unprotect the ` +
-                      "resource, remove the `protect` option from the resource in your Pulumi program and run `pulumi up`; then run the change"
-                : `resource "${urn}" cannot be deleted because it is protected (protect: true). To unprotect the resource, remove the ` +
-                      "`protect` option from the resource in your Pulumi program and run `pulumi up` (or `pulumi state unprotect`) first",
-        );
-        this.name = "ProtectedError";
-    }
-}
-
-/**
- * step.go DeleteStep.Apply refuses to delete a protected resource; the step executor goes on with the other deletes
- * and fails the deployment at the end, naming every one refused: the one refusal, or all of them in one error.
- */
-export function throwIfRefused(refused: ProtectedError[]): void {
-    if (refused.length === 1) throw refused[0];
-    if (refused.length > 1) throw new Error(refused.map((e) => e.message).join("\n"));
 }
 
 export class ManagedResource {
@@ -209,36 +178,14 @@ export class ManagedResource {
         return annotateSecrets(res.inputs, news);
     }
 
-    /** check + diff against the current state, as the step generator does before choosing a step. */
+    /** check + diff against the current state, then the step the step generator chooses (step-choice.ts). */
     private async plan(news: JsonObject, goal: Goal = {}) {
         const st = this.state!;
         const checked = await this.check(st.inputs, news);
         const d = await this.host.diff(st.id, this.urn, st.outputs, checked, { oldInputs: st.inputs });
-        const inputDiff = changedKeys(st.inputs, checked);
-        let changes = d.changes;
-        // The keys the engine knows changed: the diff's `diffs` (the dynamic host never sets them).
-        let changed = d.diffs ?? [];
-        // DIFF_UNKNOWN: the engine decides by comparing old and new inputs itself (diffResource).
-        if (changes === undefined) {
-            changes = inputDiff.length > 0;
-            changed = inputDiff;
-        }
         // Init errors: the caller's word (ProgramRunner passes the state's), else this resource's own state.
         goal = { ...goal, hasInitErrors: goal.hasInitErrors ?? (st.initErrors?.length ?? 0) > 0 };
-        const replaces = applyReplaceOnChanges(changes, changed, d.replaces, goal);
-        if (replaces.includes(INIT_ERROR_KEY)) changes = true;
-        // continueStepsFromDiff: no change but init errors = an update, to finish the resource's initialization; a
-        // resource pending replacement is replaced whatever the diff says.
-        let op: PlanOp = !changes ? (goal.hasInitErrors ? "update" : "same") : replaces.length ? "replace" : "update";
-        if (st.pendingReplacement) op = "replace";
-        // The option overrides the provider's choice either way.
-        const dbr = goal.deleteBeforeReplace ?? d.deleteBeforeReplace;
-        return { checked, op, changedFields: op === "same" ? [] : inputDiff, replaces, dbr };
-    }
-
-    /** continueStepsFromDiff: a replacement of a resource protected in the program and in the state is refused. */
-    private refuseProtectedReplace(op: PlanOp, goal: Goal | undefined): void {
-        if (op === "replace" && goal?.protect && goal.oldProtect) throw new ProtectedError(this.urn, "replace");
+        return { checked, ...chooseStep(d, st.inputs, checked, goal, st.pendingReplacement) };
     }
 
     private setDesired(newInputs: JsonObject | undefined, opts: StepOptions | undefined): JsonObject {
@@ -265,7 +212,7 @@ export class ManagedResource {
             return this.lc.record({ ...this.entry("create", inputKeys(checked)), outputs });
         }
         const p = await this.plan(news, opts?.goal);
-        this.refuseProtectedReplace(p.op, opts?.goal);
+        refuseProtectedReplace(this.urn, p.op, opts?.goal);
         let outputs: JsonObject | undefined;
         if (p.op === "replace") {
             const fresh = opts?.programInputs ? { ...this.withProvider(opts.programInputs), [PROVIDER_KEY]: news[PROVIDER_KEY] } : news;
@@ -302,7 +249,7 @@ export class ManagedResource {
 
         const p = await this.plan(news, opts?.goal);
         // Before any step: in an update the engine bails out here, so nothing is created or deleted.
-        this.refuseProtectedReplace(p.op, opts?.goal);
+        refuseProtectedReplace(this.urn, p.op, opts?.goal);
         const old = this.state;
         const entry: PlanEntry = this.entry(p.op, p.changedFields);
         if (p.op === "same") {
@@ -316,7 +263,7 @@ export class ManagedResource {
                 // step.go UpdateStep.Apply: a partial failure saves the new inputs, the outputs the provider gave and
                 // its reasons as init errors; any other failure keeps the old state.
                 const init = initFailureOf(e);
-                if (init) this.state = { id: old.id, inputs: p.checked, outputs: annotateSecrets(init.properties, p.checked), initErrors: init.reasons };
+                if (init) this.state = partialState(old.id, init, p.checked);
                 throw e;
             }
             this.state = { id: old.id, inputs: p.checked, outputs: annotateSecrets(res.outs, p.checked) };
@@ -364,9 +311,7 @@ export class ManagedResource {
             // An error carrying an id: the engine keeps the partially created resource in the state, with its
             // reasons as init errors (step.go CreateStep.Apply), so that the next up updates it.
             const init = initFailureOf(e);
-            if (init) {
-                this.state = { id: init.id, inputs: checked, outputs: annotateSecrets(init.properties, checked), initErrors: init.reasons };
-            }
+            if (init) this.state = partialState(init.id, init, checked);
             throw e;
         }
     }
@@ -393,12 +338,12 @@ export class ManagedResource {
         }
         const outputs = annotateSecrets(res.props, old.outputs);
         const inputs = res.inputs ? annotateSecrets(res.inputs, old.inputs) : old.inputs;
-        this.state = { id: res.id, inputs, outputs, ...(old.initErrors ? { initErrors: old.initErrors } : {}) };
+        this.state = { id: res.id, inputs, outputs, ...marksOf(old) };
         const outputKeys = changedKeys(old.outputs, outputs);
         if (opts.judge !== "diff") return this.lc.record(this.entry("refresh", outputKeys));
         const d = await this.host.diff(res.id, this.urn, outputs, old.inputs, { oldInputs: inputs });
         let changes = d.changes;
-        if (changes === undefined) changes = changedKeys(inputs, processIgnoreChanges(old.inputs, inputs, opts.ignoreChanges ?? [])).length > 0;
+        if (changes === undefined) changes = changedKeys(inputs, processIgnoreChanges(structuredClone(old.inputs), inputs, opts.ignoreChanges ?? []).inputs).length > 0;
         const keys = [...new Set([...outputKeys, ...changedKeys(old.inputs, inputs)])].filter((k) => k !== PROVIDER_KEY).sort();
         // A change the diff reports where no key differs (a provider's own judgement) still counts: name the diff.
         return this.lc.record(this.entry("refresh", !changes ? [] : keys.length ? keys : ["(provider diff)"]));
@@ -415,51 +360,6 @@ export class ManagedResource {
     }
 }
 
-/** The key a replaceOnChanges path names to replace a resource whose state holds init errors (initErrorSpecialKey). */
-export const INIT_ERROR_KEY = "#initerror";
-
-/**
- * step_generator.go applyReplaceOnChanges: with changes (or init errors), a changed key that a replaceOnChanges path
- * contains becomes a replace key; a path containing `#initerror` replaces a resource with init errors. The changed
- * keys are the diff's own (none from the dynamic host) or, for DIFF_UNKNOWN, the top-level input keys that differ:
- * a nested path (`a.b`) never contains a top-level key, so only top-level paths and `*` take effect.
- */
-export function applyReplaceOnChanges(changes: boolean, changed: string[], replaces: string[], goal: Goal): string[] {
-    const paths = (goal.replaceOnChanges ?? []).map((p) => parsePropertyPath(p));
-    if ((!changes && !goal.hasInitErrors) || paths.length === 0) return [...replaces];
-    const result = new Set(replaces);
-    if (changes) for (const k of changed) if (paths.some((p) => pathContains(p, [k]))) result.add(k);
-    if (goal.hasInitErrors && paths.some((p) => pathContains(p, [INIT_ERROR_KEY]))) result.add(INIT_ERROR_KEY);
-    return [...result];
-}
-
-function initFailureOf(e: unknown): { id: string; properties: JsonObject; reasons: string[] } | undefined {
-    const init = (e as { initFailure?: { id: string; properties: JsonObject; reasons?: string[] } }).initFailure;
-    return init?.id ? { id: init.id, properties: init.properties, reasons: init.reasons ?? [] } : undefined;
-}
-
 function inputKeys(inputs: JsonObject): string[] {
     return Object.keys(inputs).filter((k) => k !== PROVIDER_KEY).sort();
-}
-
-/**
- * provider_plugin.go annotateSecrets: for a provider that cannot take secrets, an output whose key held a secret
- * input is marked secret again (recursing where both sides are objects). Returns a new object.
- */
-export function annotateSecrets(outs: JsonObject, ins: JsonObject): JsonObject {
-    const result: JsonObject = { ...outs };
-    for (const [key, inValue] of Object.entries(ins)) {
-        if (!(key in result)) continue;
-        const outValue = result[key];
-        if (isObject(outValue) && !isSecret(outValue) && isObject(inValue) && !isSecret(inValue)) {
-            result[key] = annotateSecrets(outValue, inValue);
-        } else if (!isSecret(outValue) && containsSecrets(inValue)) {
-            result[key] = secret(outValue);
-        }
-    }
-    return result;
-}
-
-function isObject(v: unknown): v is JsonObject {
-    return typeof v === "object" && v !== null && !Array.isArray(v);
 }

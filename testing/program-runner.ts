@@ -14,6 +14,7 @@
  *   against a provider host started for the step, as the engine starts the provider plugin for each deployment;
  *   then the resources the program no longer declares are deleted in reverse dependency order (`up`) or shown as
  *   deletes (`preview`).
+ * - spare-processes.ts: the next step's program process and provider host, booted while a step runs.
  * - state.ts: the state (in memory, optionally in a JSON file); plan.ts: the plan and its table.
  *
  * As the engine does, where users can see it: refresh steps run in parallel (`parallel`, like `--parallel`; default
@@ -38,15 +39,14 @@ import * as path from "path";
 import { Deployment } from "./deployment";
 import { Lifecycle } from "./engine";
 import { assertNoChanges, type ProgramPlan } from "./plan";
-import { ProgramProcess } from "./program-process";
 import type { DoneMessage, StartMessage } from "./program-protocol";
-import { startProviderHost, type JsonObject, type ProviderHost } from "./provider-host";
+import type { JsonObject, ProviderHost } from "./provider-host";
 import { clone, loadState, saveState, type ProgramState } from "./state";
 import { destroyAll, refreshAll } from "./steps";
 import { programConfig, programEntry, readProjectFile } from "./project";
 import type { ProgramRunnerOptions, RunStepOptions, StackRunner } from "./runner-options";
+import { SpareProcesses } from "./spare-processes";
 import { failureText, ProgramRunError, warningsOf, type StepRecord } from "./step-record";
-
 
 export class ProgramRunner implements StackRunner {
     /** Current stack config (`setConfig` changes it, like `pulumi config set`). */
@@ -60,28 +60,8 @@ export class ProgramRunner implements StackRunner {
     private queue: Promise<unknown> = Promise.resolve();
     private readonly active = new Set<{ close(): Promise<void> }>();
     private closed = false;
-    /**
-     * The program process for the next step: the last step's, when its run ended cleanly (each run requires the
-     * program afresh), else one booted ahead. And a provider host booted ahead (it loads @pulumi/pulumi, about a
-     * second): it has served nothing yet, and is only configured when the step starts, so each deployment gets a
-     * fresh one, as each `pulumi up` does.
-     */
-    private spareChild: ProgramProcess | undefined;
-    /** The program process of the running step. */
-    private childInUse: ProgramProcess | undefined;
-    private spareHost: Promise<ProviderHost> | undefined;
-    /** Provider hosts started and not closed yet, killed if the process exits without close(). */
-    private readonly hostPids = new Set<number>();
-    private readonly onExit = () => {
-        this.spareChild?.kill();
-        for (const pid of this.hostPids) {
-            try {
-                process.kill(pid, "SIGKILL");
-            } catch {
-                // already gone
-            }
-        }
-    };
+    /** The next step's program process and provider host, booted ahead. */
+    private readonly spares: SpareProcesses;
 
     private constructor(
         private readonly opts: ProgramRunnerOptions,
@@ -93,7 +73,7 @@ export class ProgramRunner implements StackRunner {
         this.project = project;
         this.stack = opts.stack ?? "stack";
         this.st = state;
-        process.once("exit", this.onExit);
+        this.spares = new SpareProcesses({ ...opts, project, stack: this.stack });
     }
 
     static async start(opts: ProgramRunnerOptions): Promise<ProgramRunner> {
@@ -144,17 +124,7 @@ export class ProgramRunner implements StackRunner {
     /** Stops the processes booted ahead for the next step (and whatever a running step has). Idempotent. */
     async close(): Promise<void> {
         this.closed = true;
-        process.removeListener("exit", this.onExit);
-        const spareChild = this.spareChild;
-        const spareHost = this.spareHost;
-        this.spareChild = undefined;
-        this.spareHost = undefined;
-        spareChild?.kill();
-        await Promise.allSettled([
-            ...[...this.active].map((a) => a.close()),
-            spareHost?.then((h) => this.closeHost(h)),
-            spareChild?.exited,
-        ]);
+        await Promise.allSettled([...[...this.active].map((a) => a.close()), this.spares.close()]);
         await this.queue.catch(() => undefined);
     }
 
@@ -166,77 +136,12 @@ export class ProgramRunner implements StackRunner {
             try {
                 return await fn();
             } finally {
-                this.warm();
+                this.spares.warm();
             }
         };
         const next = this.queue.then(step, step);
         this.queue = next.catch(() => undefined);
         return next;
-    }
-
-    /** Boot a program process and a provider host for the next step. */
-    private warm(): void {
-        if (this.closed || this.opts.prestart === false) return;
-        if (!this.spareHost) {
-            this.spareHost = this.startHost();
-            this.spareHost.catch(() => undefined);
-        }
-        // The running step's process serves the next step when its run ends cleanly.
-        if (this.childInUse?.alive()) return;
-        if (!this.spareChild || !this.spareChild.alive()) this.spareChild = this.forkProgram();
-    }
-
-    private takeHost(): Promise<ProviderHost> {
-        const spare = this.spareHost;
-        this.spareHost = undefined;
-        if (!spare) return this.startHost();
-        return spare.then((h) => (h.exited ? this.startHost() : h), () => this.startHost());
-    }
-
-    /** The spare program process, unless it last ran another program (a new process then). */
-    private takeChild(program: string): ProgramProcess {
-        const spare = this.spareChild;
-        this.spareChild = undefined;
-        const proc = spare?.alive() && (spare.program === undefined || spare.program === program) ? spare : undefined;
-        if (spare !== proc) spare?.kill();
-        const taken = proc ?? this.forkProgram();
-        taken.ref();
-        this.childInUse = taken;
-        return taken;
-    }
-
-    /** After a step: its process, alive after a clean run, serves the next one. */
-    private returnChild(proc: ProgramProcess): void {
-        this.childInUse = undefined;
-        if (this.closed || !proc.alive()) return;
-        if (this.spareChild?.alive()) {
-            proc.kill();
-            return;
-        }
-        proc.unref();
-        this.spareChild = proc;
-    }
-
-    private forkProgram(): ProgramProcess {
-        return ProgramProcess.fork({ cwd: this.opts.cwd, env: this.opts.env, tsconfig: this.opts.tsconfig });
-    }
-
-    private async startHost(): Promise<ProviderHost> {
-        const host = await startProviderHost({
-            cwd: this.opts.cwd,
-            env: this.opts.env,
-            project: this.project,
-            stack: this.stack,
-            callTimeoutMs: this.opts.callTimeoutMs,
-        });
-        this.hostPids.add(host.pid);
-        return host;
-    }
-
-    private async closeHost(host: ProviderHost | undefined): Promise<void> {
-        if (!host) return;
-        await host.close();
-        this.hostPids.delete(host.pid);
     }
 
     private lifecycle(host: ProviderHost): Lifecycle {
@@ -263,8 +168,8 @@ export class ProgramRunner implements StackRunner {
         const timeoutMs = this.timeoutOf(opts);
         try {
             if (this.st.resources.length === 0) return plan;
-            const hostPromise = this.takeHost();
-            this.warm(); // the next step's host boots while this one runs
+            const hostPromise = this.spares.takeHost();
+            this.spares.warm(); // the next step's host boots while this one runs
             host = await hostPromise;
             const h = host;
             const handle = { close: () => h.close() };
@@ -279,7 +184,7 @@ export class ProgramRunner implements StackRunner {
         } catch (e) {
             throw new ProgramRunError(failureText(kind, String((e as Error).message ?? e), host?.output() ?? ""), kind, [...plan], "", host?.output() ?? "", e);
         } finally {
-            await this.closeHost(host);
+            await this.spares.closeHost(host);
             await this.saveState();
             const hostOutput = host?.output() ?? "";
             this.last = { kind, plan: [...plan], programOutput: "", hostOutput, warnings: warningsOf(hostOutput), echoed: [], durationMs: Date.now() - started };
@@ -300,7 +205,7 @@ export class ProgramRunner implements StackRunner {
         const refreshPlan: ProgramPlan = [];
 
         // The provider host starts while the program process starts (or both were booted ahead).
-        const hostPromise = this.takeHost();
+        const hostPromise = this.spares.takeHost();
         hostPromise.catch(() => undefined);
         let host: ProviderHost | undefined;
         const lcPromise = hostPromise.then((h) => {
@@ -309,8 +214,8 @@ export class ProgramRunner implements StackRunner {
         });
         lcPromise.catch(() => undefined);
 
-        const proc = this.takeChild(program);
-        this.warm(); // the next step's host boots while this one runs
+        const proc = this.spares.takeChild(program);
+        this.spares.warm(); // the next step's host boots while this one runs
         const handle = { close: async () => proc.kill() };
         this.active.add(handle);
 
@@ -321,10 +226,10 @@ export class ProgramRunner implements StackRunner {
             } catch (e) {
                 this.active.delete(handle);
                 proc.kill();
-                this.returnChild(proc);
+                this.spares.returnChild(proc);
                 if (unrefreshed) this.st.resources = unrefreshed;
                 else await this.saveState();
-                await this.closeHost(await hostPromise.catch(() => undefined));
+                await this.spares.closeHost(await hostPromise.catch(() => undefined));
                 const msg = (e as Error).message ?? String(e);
                 throw new ProgramRunError(`pulumi ${kind} failed: ${msg}`, kind, refreshPlan, "", host?.output() ?? "", e);
             }
@@ -347,8 +252,8 @@ export class ProgramRunner implements StackRunner {
         // process must not serve the next step.
         await proc.finish(error !== undefined || deployment.failure !== undefined);
         this.active.delete(handle);
-        this.returnChild(proc);
-        const programOutput = proc.output();
+        this.spares.returnChild(proc);
+        const programOutput = proc.output() + deployment.infoText();
         // Outstanding provider steps finish (each has its own RPC deadline) so the state records what they did.
         await proc.settled();
         // A failed step is the cause; the program's own failure (its registration was refused) is the consequence.
@@ -362,14 +267,13 @@ export class ProgramRunner implements StackRunner {
         } catch (e) {
             error = e;
         } finally {
-            error = deployment.withUndeleted(error);
             if (unrefreshed) this.st.resources = unrefreshed;
             if (!dryRun) {
                 this.st.resources = deployment.nextState();
                 if (!error && done) this.st.outputs = done.outputs;
                 await this.saveState();
             }
-            await this.closeHost(host ?? (await hostPromise.catch(() => undefined)));
+            await this.spares.closeHost(host ?? (await hostPromise.catch(() => undefined)));
         }
 
         const plan: ProgramPlan = [...refreshPlan, ...deployment.plan()];

@@ -62,8 +62,8 @@ const inner = (v: unknown): unknown => (isSecret(v) ? (v as { value: unknown }).
 
 /**
  * PropertyPath.Reset: the value at `path` in `news` becomes the one in `olds` (removed when `olds` has none),
- * without creating intermediate objects or array slots. Changes `news` in place; false on a path error (an
- * element missing on one side only).
+ * without creating intermediate objects or array slots. Changes `news` in place (the objects and arrays along the
+ * path included); false on a path error (an element missing on one side only).
  */
 export function resetPath(path: PropertyPath, olds: Obj, news: Obj): boolean {
     return reset(path, olds, news, false, false);
@@ -76,7 +76,11 @@ function reset(p: PropertyPath, oldV: unknown, newV: unknown, oldSecret: boolean
     const n = inner(newV);
     const key = p[0]!;
     const leaf = p.length === 1;
-    const carry = (v: unknown) => (oldSecret && !newSecret && !isSecret(v) ? secret(v) : v);
+    const carry = (v: unknown) => {
+        // A copy: a later path through it must not change the old inputs.
+        const own = v === undefined ? v : (JSON.parse(JSON.stringify(v)) as unknown);
+        return oldSecret && !newSecret && !isSecret(own) ? secret(own) : own;
+    };
     if (typeof key === "number") {
         const oa = Array.isArray(o), na = Array.isArray(n);
         if (!oa || !na) return !oa && !na;
@@ -129,11 +133,16 @@ function reset(p: PropertyPath, oldV: unknown, newV: unknown, oldSecret: boolean
 }
 
 /**
- * step_generator.go processIgnoreChanges: a copy of `news` with every ignored path set back to its value in `olds`.
- * A path whose elements are missing on one side is an error, as the engine reports it.
+ * step_generator.go processIgnoreChanges, as pulumi v3.248.0 runs it: `inputs` is a copy of `news` with every
+ * ignored path set back to its value in `olds`. The copy is shallow (PropertyMap.Copy) and Reset sets values in
+ * place, so a path below the top level changes the nested objects and arrays of `news` too: the engine sees those
+ * changes again when a replacement checks the program's inputs afresh (continueStepsFromDiff: Check with
+ * `goal.Properties`), and creates the new object with the old value at a nested ignored path, and the program's at a
+ * top-level one. A path that cannot be reset (an element missing on one side) is listed in `invalid`; the engine
+ * says so in an info message (`invalidPathsMessage`) and goes on.
  */
-export function processIgnoreChanges(news: Obj, olds: Obj, ignoreChanges: string[]): Obj {
-    const result = JSON.parse(JSON.stringify(news)) as Obj;
+export function processIgnoreChanges(news: Obj, olds: Obj, ignoreChanges: string[]): { inputs: Obj; invalid: string[] } {
+    const inputs: Obj = { ...news };
     const invalid: string[] = [];
     for (const text of ignoreChanges) {
         let path: PropertyPath;
@@ -142,10 +151,12 @@ export function processIgnoreChanges(news: Obj, olds: Obj, ignoreChanges: string
         } catch {
             continue; // the engine skips a path it cannot parse
         }
-        if (!resetPath(path, olds, result)) invalid.push(text);
+        if (!resetPath(path, olds, inputs)) invalid.push(text);
     }
-    if (invalid.length) {
-        throw new Error(`cannot ignore changes to the following properties because one or more elements of the path are missing: ${invalid.map((p) => JSON.stringify(p)).join(", ")}`);
-    }
-    return result;
+    return { inputs, invalid };
+}
+
+/** The engine's info message for paths processIgnoreChanges could not reset (Go's %q of the list). */
+export function invalidPathsMessage(invalid: string[]): string {
+    return `cannot ignore changes in added or removed elements of the path: ${JSON.stringify(invalid.join(", "))}`;
 }

@@ -7,13 +7,15 @@
  * Configure with acceptSecrets=false), and outputs are re-marked by key (plus `additionalSecretOutputs`) before they
  * go back to the program.
  */
-import { annotateSecrets, type Goal, type Lifecycle, type ManagedResource, PROVIDER_KEY, ProtectedError, throwIfRefused } from "./engine";
-import { processIgnoreChanges } from "./property-path";
+import { marksOf, type Lifecycle, type ManagedResource, PROVIDER_KEY } from "./engine";
+import { ProtectedError, stepFailed, throwIfRefused } from "./engine-errors";
+import { invalidPathsMessage, processIgnoreChanges } from "./property-path";
 import type { PlanEntry, ProgramPlan } from "./plan";
 import type { RegisterMessage } from "./program-protocol";
 import type { JsonObject } from "./provider-host";
-import { scheduleDeletes, type DeleteOutcome, type ProgramState, type StateResource } from "./state";
-import { changedKeys, isSecret, secret, unwrapSecrets } from "./values";
+import { clone, scheduleDeletes, type DeleteOutcome, type ProgramState, type StateResource } from "./state";
+import type { Goal } from "./step-choice";
+import { annotateSecrets, changedKeys, isSecret, secret, unwrapSecrets } from "./values";
 
 /** One registration of a deployment: its plan entry and the state its step left. */
 export interface Slot {
@@ -24,6 +26,8 @@ export interface Slot {
     state?: StateResource;
     /** The old state the step started from (found by URN or by an alias). */
     prev?: StateResource;
+    /** The engine's info messages about the registration (ignoreChanges paths it could not reset). */
+    info?: string[];
 }
 
 /** What the program gets back for a registration. */
@@ -53,28 +57,22 @@ export async function registerStep(
     if (typeof providerText !== "string" || !providerText) {
         throw new Error(`${msg.urn}: the dynamic resource has no serialized provider in __provider`);
     }
-    const inputs: JsonObject = { ...msg.inputs };
-    delete inputs[PROVIDER_KEY];
-    const programInputs: JsonObject = { ...inputs };
+    // The program's inputs (a copy: ignoreChanges changes their nested values, as in the engine).
+    const programInputs = clone(msg.inputs);
+    delete programInputs[PROVIDER_KEY];
     const managedPrev = prev && !prev.external ? prev : undefined;
-    let patched = inputs;
+    let patched = programInputs;
     if (managedPrev) {
         // ignoreChanges: the old value at each path (nested ones too) stands for the program's, before Check
         // (step_generator.go generateSteps -> processIgnoreChanges).
-        try {
-            patched = processIgnoreChanges(inputs, managedPrev.inputs, msg.ignoreChanges);
-        } catch (e) {
-            throw new Error(`${msg.urn}: the ignoreChanges option: ${(e as Error).message} (name paths that exist in the resource's inputs, e.g. "rules[0].value")`);
-        }
+        const ignored = processIgnoreChanges(programInputs, managedPrev.inputs, msg.ignoreChanges);
+        patched = ignored.inputs;
         delete patched[PROVIDER_KEY];
+        if (ignored.invalid.length) slot.info = [...(slot.info ?? []), invalidPathsMessage(ignored.invalid)];
     }
     const r = lc.resource(msg.type, msg.name, providerText, patched, { urn: msg.urn });
     if (managedPrev) {
-        r.state = {
-            id: managedPrev.id, inputs: managedPrev.inputs, outputs: managedPrev.outputs,
-            ...(managedPrev.initErrors ? { initErrors: managedPrev.initErrors } : {}),
-            ...(managedPrev.pendingReplacement ? { pendingReplacement: true } : {}),
-        };
+        r.state = { id: managedPrev.id, inputs: managedPrev.inputs, outputs: managedPrev.outputs, ...marksOf(managedPrev) };
     }
     const goal: Goal = {
         protect: msg.protect,
@@ -106,18 +104,22 @@ export async function registerStep(
         return { id, outputs: finish(outputs) };
     }
 
+    const before = r.state;
+    let failed = true;
     try {
         const beforeDeleteFirst = managedPrev && deleteDependentsFirst ? () => deleteDependentsFirst(managedPrev) : undefined;
         slot.entry = await r.up(undefined, { deferDelete, goal, programInputs, beforeDeleteFirst });
+        failed = false;
     } finally {
-        // Also after a failure: a partially created resource, the old state of a failed update, or the old
-        // entry pending replacement when a delete-before-replace deleted the old object and the create failed.
+        // Also after a failure: a partially created resource, or the old entry pending replacement when a
+        // delete-before-replace deleted the old object and the create failed. A step that failed without changing
+        // the object leaves its old state as it was: its flags, and its old URN when an alias found it.
         slot.settled = true;
-        if (r.state) {
+        if (failed && managedPrev && r.state === before) {
+            slot.state = managedPrev;
+        } else if (r.state) {
             const inputsState = isSecret(providerWire) ? markSecret(r.state.inputs, PROVIDER_KEY) : r.state.inputs;
-            const initErrors = r.state.initErrors?.length ? { initErrors: r.state.initErrors } : {};
-            const pending = r.state.pendingReplacement ? { pendingReplacement: true as const } : {};
-            slot.state = stateOf(msg, { id: r.state.id, inputs: inputsState, outputs: finish(r.state.outputs), ...initErrors, ...pending }, false);
+            slot.state = stateOf(msg, { id: r.state.id, inputs: inputsState, outputs: finish(r.state.outputs), ...marksOf(r.state) }, false);
         }
     }
     return { id: slot.state!.id, outputs: slot.state!.outputs };
@@ -134,7 +136,8 @@ export async function readStep(
     await lc.ensureConfigured();
     const id = msg.read!.id;
     const res = await lc.host.read(id, msg.urn, msg.inputs);
-    if (!res.id) throw new Error(`${msg.urn}: resource '${id}' does not exist`);
+    // step.go ReadStep.Apply; a preview reports its failed step as such (GetPreviewFailedError).
+    if (!res.id) throw new Error(`${msg.urn}: ${dryRun ? "Preview failed: " : ""}resource '${id}' does not exist`);
     const outputs = markAdditionalSecrets(annotateSecrets(res.props, msg.inputs), msg.additionalSecretOutputs);
     const inputs = res.inputs ? annotateSecrets(res.inputs, msg.inputs) : msg.inputs;
     const changedFields = prev?.external ? changedKeys(prev.outputs, outputs) : Object.keys(outputs).filter((k) => k !== PROVIDER_KEY).sort();
@@ -200,7 +203,9 @@ export async function refreshAll(lc: Lifecycle, state: ProgramState, plan: Progr
         await forEachLimited(list, parallel, async (s, i) => {
             const r = managedFrom(lc, s);
             // The engine judges a refresh by the provider's diff, an external resource by its outputs.
-            const e = await r.refresh({ ignoreChanges: s.ignoreChanges, judge: s.external ? "outputs" : "diff" });
+            const e = await r.refresh({ ignoreChanges: s.ignoreChanges, judge: s.external ? "outputs" : "diff" }).catch((err: unknown) => {
+                throw stepFailed(s.urn, err);
+            });
             entries[i] = e;
             if (e.dropped) {
                 dropped.add(s);
@@ -228,7 +233,9 @@ export async function destroyAll(lc: Lifecycle, state: ProgramState, plan: Progr
             refused.push(new ProtectedError(s.urn, "delete"));
             return { kept: true };
         }
-        const entry = await deleteResource(lc, s, deleting);
+        const entry = await deleteResource(lc, s, deleting).catch((e: unknown) => {
+            throw stepFailed(s.urn, e);
+        });
         // Mostly near the end (deletes go in the state's order, reversed): not a filter of the whole state per delete.
         const at = state.resources.lastIndexOf(s);
         if (at >= 0) state.resources.splice(at, 1);

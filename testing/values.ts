@@ -102,3 +102,21 @@ export function changedKeys(olds: Record<string, unknown>, news: Record<string, 
     const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
     return [...keys].filter((k) => !deepEqual(olds[k], news[k])).sort();
 }
+
+/**
+ * provider_plugin.go annotateSecrets: for a provider that cannot take secrets, an output whose key held a secret
+ * input is marked secret again (recursing where both sides are objects). Returns a new object.
+ */
+export function annotateSecrets(outs: Record<string, unknown>, ins: Record<string, unknown>): Record<string, unknown> {
+    const result: Record<string, unknown> = { ...outs };
+    for (const [key, inValue] of Object.entries(ins)) {
+        if (!(key in result)) continue;
+        const outValue = result[key];
+        if (isPlainObject(outValue) && !isSecret(outValue) && isPlainObject(inValue) && !isSecret(inValue)) {
+            result[key] = annotateSecrets(outValue, inValue);
+        } else if (!isSecret(outValue) && containsSecrets(inValue)) {
+            result[key] = secret(outValue);
+        }
+    }
+    return result;
+}

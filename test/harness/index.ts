@@ -1,5 +1,6 @@
 export * from "../../testing/provider-host";
 export * from "../../testing/engine";
+export * from "../../testing/engine-errors";
 export * from "./serialize";
 export { changedKeys, containsSecrets, deepEqual, normalizeForWire } from "../../testing/values";
 export type { SecretValue } from "../../testing/values";

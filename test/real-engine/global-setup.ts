@@ -1,6 +1,7 @@
 /**
  * The real-engine tier (`npm run test:pulumi`) starts only with a real Pulumi CLI: `npm run pulumi-cli` builds one,
- * or a `pulumi` on PATH of the lockfile's version or later. Its folder reaches the test files through a variable.
+ * or a `pulumi` on PATH of the lockfile's version or later. Its folder reaches the test files through a variable, and
+ * so does the engine the stand-in's own tests run on.
  * The tier's temp files go to a scratch folder of its own (on a RAM disk where there is one), removed afterwards.
  */
 import * as fs from "node:fs";
@@ -18,6 +19,8 @@ export default function globalSetup(): void {
     throw new Error(`the real-engine tier needs a Pulumi CLI v${version} or later: run \`npm run pulumi-cli\` first (it builds one, or finds one on PATH)`);
   }
   process.env[CLI_DIR_VARIABLE] = JSON.stringify(cli);
+  // The engine stand-in's own tests (test/testing/engine-*.test.ts) run on the real CLI in this tier (engine-program.ts).
+  process.env.PULUMI_CLOUDBEES_TEST_ENGINE = "pulumi";
   const scratch = fs.mkdtempSync(path.join(ramDisk() ?? os.tmpdir(), "pulumi-cloudbees-real-engine-"));
   process.env[SCRATCH_VARIABLE] = scratch;
   process.env.TMPDIR = scratch;

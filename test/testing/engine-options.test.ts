@@ -54,6 +54,15 @@ class Stack {
     return `urn:pulumi:dev::engine-program::${qualifiedType}::${resource}`;
   }
 
+  /** The engine's refusal to delete a protected resource (step.go deleteProtectedError). */
+  refusedDelete(resource: string): string {
+    const urn = this.urn(resource);
+    return (
+      `resource "${urn}" cannot be deleted\nbecause it is protected. To unprotect the resource, either remove the \`protect\` flag from ` +
+      `the resource in your Pulumi program and run \`pulumi up\`, or use the command:\n\`pulumi state unprotect '${urn}'\``
+    );
+  }
+
   /** `pulumi up` of the program with these flags, the journal cleared first. */
   async up(flags: FlagSpec[], groups?: unknown[]): Promise<ProgramPlan> {
     this.declare(flags, groups);
@@ -124,9 +133,8 @@ describe("protect: true", () => {
   it("a replacing up fails naming the resource and the option, and writes nothing", async () => {
     const before = s.t.state();
     const e = await s.failing(s.up([guarded("eng.guarded-2")]));
-    expect(e.message).toContain(`unable to replace resource "${s.urn("guarded")}"`);
-    expect(e.message).toContain("protect: true");
-    expect(e.message).toContain("remove the `protect` option");
+    expect(e.message).toContain(`unable to replace resource "${s.urn("guarded")}"\nas it is currently marked for protection`);
+    expect(e.message).toContain("remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`");
     expect(s.flagWrites()).toEqual([]);
     expect(await s.serviceFlags()).toEqual(["eng.guarded"]);
     expect(s.t.state().resources).toEqual(before.resources);
@@ -135,7 +143,7 @@ describe("protect: true", () => {
   it("a preview of it plans the replacement and fails the same way", async () => {
     const e = await s.failing(s.preview([guarded("eng.guarded-2")]));
     expect(e.plan.filter((p) => p.type === FLAG).map((p) => [p.name, p.op, p.replaces])).toEqual([["guarded", "replace", ["name"]]]);
-    expect(e.message).toContain("marked for protection (protect: true)");
+    expect(e.message).toContain(`unable to replace resource "${s.urn("guarded")}"\nas it is currently marked for protection`);
     expect(s.flagWrites()).toEqual([]);
   }, STEP_MS);
 
@@ -144,11 +152,11 @@ describe("protect: true", () => {
     expect(await s.serviceFlags()).toEqual(["eng.guarded", "eng.plain"]);
     // The CLI's `pulumi up` previews first (unless --skip-preview): that preview fails, and nothing is deleted.
     const p = await s.failing(s.preview([]));
-    expect(p.message).toContain(`resource "${s.urn("guarded")}" cannot be deleted because it is protected (protect: true)`);
+    expect(p.message).toContain(`Preview failed: ${s.refusedDelete("guarded")}`);
     expect(s.flagWrites()).toEqual([]);
     // The update itself (as with --skip-preview): the engine goes on with the other deletes.
     const e = await s.failing(s.up([]));
-    expect(e.message).toContain(`resource "${s.urn("guarded")}" cannot be deleted because it is protected (protect: true)`);
+    expect(e.message).toContain(s.refusedDelete("guarded"));
     expect(s.flagWrites()).toEqual(["DELETE eng.plain"]);
     expect(await s.serviceFlags()).toEqual(["eng.guarded"]);
     expect(s.stateFlags()).toEqual({ guarded: "eng.guarded" });
@@ -165,7 +173,7 @@ describe("protect: true", () => {
     await s.up([guarded("eng.guarded-2"), { resource: "plain", name: "eng.plain" }]);
     emu.journal.clear();
     const e = await s.failing(s.t.destroy());
-    expect(e.message).toContain(`resource "${s.urn("guarded")}" cannot be deleted because it is protected (protect: true)`);
+    expect(e.message).toContain(s.refusedDelete("guarded"));
     expect(s.flagWrites()).toEqual(["DELETE eng.plain"]);
     expect(await s.serviceFlags()).toEqual(["eng.guarded-2"]);
     // The application it depends on stays too.
@@ -306,10 +314,12 @@ describe("aliases", () => {
     const e = await s.failing(
       s.up([{ resource: "banner", name: "eng.banner", isPermanent: true, opts: { aliases: [{ name: "hero", parent: "ui" }] } }], [{ resource: "ui", type: "engine:index:Panel" }]),
     );
-    expect(e.message).toContain(`${s.urn("banner")}: update failed: updating Flag "eng.banner" (${s.appId}/eng.banner)`);
+    expect(e.message).toContain(`${s.urn("banner")}: updating Flag "eng.banner" (${s.appId}/eng.banner)`);
     expect(s.flagWrites()).toEqual([]);
     expect(await s.serviceFlags()).toEqual(["eng.banner"]);
-    // The old state stands, under its new URN.
-    expect(s.t.state().resources.filter((r) => r.type === FLAG).map((r) => [r.urn, r.outputs.isPermanent])).toEqual([[s.urn("banner"), false]]);
+    // The old state stands as it was, under its old URN: the failed update changed nothing (seen under the CLI).
+    expect(s.t.state().resources.filter((r) => r.type === FLAG).map((r) => [r.urn, r.outputs.isPermanent])).toEqual([
+      [s.urn("hero", `engine:index:Panel$${FLAG}`), false],
+    ]);
   }, STEP_MS);
 });

@@ -1,0 +1,92 @@
+/**
+ * The real engine's words for what fails a step, so that a test reads the same text whichever engine runs it (the
+ * stand-in, or the Pulumi CLI through PulumiCliRunner, which leads a resource's error with its URN the same way).
+ * Texts of pulumi/pulumi v3.248.0 (the CLI of the lockfile's SDK): pkg/resource/deploy/step_generator.go,
+ * step.go, sdk/go/common/resource/plugin/provider_plugin.go and sdk/go/common/diag/errors.go.
+ */
+import { ProviderHostError, type CheckFailure, type InitFailure } from "./provider-host-api";
+
+/** The gRPC status the dynamic host answers with when the provider threw (grpcResponseFromError). */
+const PROVIDER_THREW = 2;
+
+/** Check answered failures: the step is invalid. */
+export class CheckFailedError extends Error {
+    constructor(
+        readonly urn: string,
+        readonly failures: CheckFailure[],
+    ) {
+        super(`resource ${urn} has check errors: ${failures.map((f) => `${f.property || "(resource)"}: ${f.reason}`).join("; ")}`);
+        this.name = "CheckFailedError";
+    }
+}
+
+/** Refused by the engine: a replacement or a delete of a protected resource. */
+export class ProtectedError extends Error {
+    constructor(
+        readonly urn: string,
+        action: "replace" | "delete",
+        /** A delete refused in a preview: the engine reports a failed step of a preview as such (GetPreviewFailedError). */
+        preview = false,
+    ) {
+        super(
+            action === "replace"
+                ? // step_generator.go continueStepsFromDiff
+                  `unable to replace resource "${urn}"\nas it is currently marked for protection. To unprotect the resource, ` +
+                      "remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`"
+                : // step.go deleteProtectedError
+                  `${preview ? "Preview failed: " : ""}resource "${urn}" cannot be deleted\nbecause it is protected. To unprotect the ` +
+                      "resource, either remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`, or use " +
+                      `the command:\n\`pulumi state unprotect '${urn}'\``,
+        );
+        this.name = "ProtectedError";
+    }
+}
+
+/** step_generator.go calculateDependentReplacements: a protected dependent of a delete-before-replace resource. */
+export function protectedDependentError(dependent: string, root: string): Error {
+    return new Error(
+        `unable to replace resource "${dependent}" as part of replacing "${root}" as it is currently marked for protection. ` +
+            "To unprotect the resource, remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`, " +
+            `or use the command:\n\`pulumi state unprotect '${dependent}'\``,
+    );
+}
+
+/**
+ * step.go DeleteStep.Apply refuses to delete a protected resource; the step executor goes on with the other deletes
+ * and fails the deployment at the end, naming every one refused: the one refusal, or all in one error, one a line.
+ */
+export function throwIfRefused(refused: ProtectedError[]): void {
+    if (refused.length === 1) throw refused[0];
+    if (refused.length > 1) throw new Error(refused.map((e) => e.message).join("\n"));
+}
+
+/**
+ * What the engine says when a provider call of a step failed: the provider's own message; for a partial failure (an
+ * error carrying an id) the reasons, as provider_plugin.go InitError lists them. Any other failure of the stand-in
+ * (a host that did not answer, or died) keeps its own explanation.
+ */
+export function providerFailureText(e: unknown): string {
+    if (e instanceof ProviderHostError && e.code === PROVIDER_THREW) {
+        return e.initFailure ? initErrorText(e.initFailure.reasons ?? []) : e.details;
+    }
+    return String((e as Error)?.message ?? e);
+}
+
+/** InitError.Error(): the reasons in hashicorp/go-multierror's list form. */
+export function initErrorText(reasons: string[]): string {
+    if (reasons.length === 0) return "resource init failed";
+    if (reasons.length === 1) return `1 error occurred:\n\t* ${reasons[0]}`;
+    return `${reasons.length} errors occurred:\n\t${reasons.map((r) => `* ${r}`).join("\n\t")}`;
+}
+
+/** A step of the resource `urn` failed: its error as the engine reports it, led by the URN (unless it names it). */
+export function stepFailed(urn: string, e: unknown): Error {
+    const text = providerFailureText(e);
+    return new Error(text.includes(urn) ? text : `${urn}: ${text}`, { cause: e });
+}
+
+/** The partial failure a create or update threw (an error carrying an id: ErrorResourceInitFailed), if it is one. */
+export function initFailureOf(e: unknown): InitFailure | undefined {
+    const init = (e as { initFailure?: Partial<InitFailure> }).initFailure;
+    return init?.id ? { id: init.id, properties: init.properties ?? {}, reasons: init.reasons ?? [] } : undefined;
+}
