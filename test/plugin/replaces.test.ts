@@ -14,7 +14,7 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   Environment: { applicationId: "a1", name: "Staging", description: "d" },
   Flag: { applicationId: "a1", name: "checkout.newFlow", availableValues: [false, true], isPermanent: false },
   FlagConfiguration: {
-    applicationId: "a1", environment: "Production", flag: "f", enabled: true, value: true, labels: ["l"], description: "d", stickinessProperty: "p",
+    applicationId: "a1", environment: "Production", flag: "f", enabled: true, value: true, labels: ["l"], description: "d", stickinessProperty: "p", archived: false,
     conditions: [{ group: { name: "beta" }, value: true }], platforms: [{ name: "Android", value: false }],
   },
   TargetGroup: { applicationId: "a1", name: "beta", description: "d", operator: "and", conditions: [{ property: "p", operator: "is-true" }] },
