@@ -3,8 +3,9 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
-  // The real-engine tier has its own command (npm run test:pulumi, jest.pulumi.config.js).
-  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/real-engine/"],
+  // The second tier has its own command (npm run test:pulumi, jest.pulumi.config.js): the real engine, and the
+  // package installed into projects outside the repository as users install it (test/package/consumer).
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/real-engine/", "<rootDir>/test/package/consumer.test.ts"],
   transform: { "^.+\\.ts$": "ts-jest" },
   // Each test file starts its own emulator on a random loopback port. Most of a file's time is spent waiting (provider
   // hosts and program processes starting, the feature-flag service's one request per second), so four workers on two

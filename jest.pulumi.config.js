@@ -2,14 +2,20 @@
  * The real-engine tier, `npm run test:pulumi`: the test files of test/real-engine, each running the real Pulumi CLI
  * (`npm run pulumi-cli` provides it) against emulators of its own; and the engine stand-in's own tests
  * (test/testing/engine-*.test.ts, which `npm test` runs on the stand-in), here on the real CLI (the global setup sets
- * PULUMI_CLOUDBEES_TEST_ENGINE=pulumi): what they expect of the engine holds for both. Two workers: every step is a
- * CLI process, a language host, the program and a provider host, on two cores.
+ * PULUMI_CLOUDBEES_TEST_ENGINE=pulumi): what they expect of the engine holds for both; and the package test
+ * (test/package/consumer.test.ts: npm pack installed into projects outside the repository, offline, type-checked under
+ * Pulumi's template settings and run), an eighth of `npm test`'s CPU before it moved here. Two workers: every step is a CLI
+ * process, a language host, the program and a provider host, on two cores.
  * @type {import('jest').Config}
  */
 module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
-  testMatch: ["<rootDir>/test/real-engine/**/*.test.ts", "<rootDir>/test/testing/engine-{diffs,steps,options}.test.ts"],
+  testMatch: [
+    "<rootDir>/test/real-engine/**/*.test.ts",
+    "<rootDir>/test/testing/engine-{diffs,steps,options}.test.ts",
+    "<rootDir>/test/package/consumer.test.ts",
+  ],
   transform: { "^.+\\.ts$": "ts-jest" },
   maxWorkers: 2,
   testTimeout: 240000,
