@@ -173,7 +173,7 @@ async function flags(emu: Emulator): Promise<void> {
 
     const warnings = await driftJob(runner);
     // Each changed resource once, naming Alice where the audit log records it; the description is not the program's.
-    const named = warnings.filter((w) => / changed outside this stack by alice@example\.com at /.test(w));
+    const named = warnings.filter((w) => / changed outside this stack by "alice@example\.com" at /.test(w));
     if (named.length !== 2 || warnings.length !== 3 || !warnings.some((w) => w.startsWith("TeamMember lee@checkout.example changed outside this stack"))) {
       throw new Error(`UNEXPECTED: the drift job's warnings should name Alice for the two configurations and report lee's permissions: ${JSON.stringify(warnings)}`);
     }

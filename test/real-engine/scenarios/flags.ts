@@ -35,7 +35,7 @@ export function flagsScenario(): ExampleScenario {
             },
             resource: "banner-color-production",
             property: "value",
-            warning: /warning: FlagConfiguration checkout\.bannerColor\/Production changed outside this stack by alice@example\.com at \d{4}-\d\d-\d\dT[\d:]+Z/,
+            warning: /warning: FlagConfiguration checkout\.bannerColor\/Production changed outside this stack by "alice@example\.com" at \d{4}-\d\d-\d\dT[\d:]+Z/,
         },
         secretOutputs: [],
         secrets: () => ["fm-token-acme-5d1e0b", "admin-api-token-7f3c9d"],
