@@ -231,10 +231,13 @@ function applyArguments(argv: string[]): void {
   if (engine !== undefined && engine !== "stand-in" && engine !== "pulumi") throw new Error(`--engine is stand-in or pulumi, not '${engine}' (${USAGE})`);
   cli = engine === "stand-in" ? undefined : findPulumiCli();
   if (engine === "pulumi" && !cli) throw new Error("--engine pulumi: no Pulumi CLI was found; `npm run pulumi-cli` builds one");
+  const standIn = "engine: the engine stand-in (pulumi-cloudbees/testing) through Pulumi's real dynamic-provider host";
   console.log(
     cli
       ? `engine: the real Pulumi CLI v${cli.version} (${cli.dir}), on a file backend in a temp folder`
-      : "engine: the engine stand-in (pulumi-cloudbees/testing) through Pulumi's real dynamic-provider host; no Pulumi CLI was found (`npm run pulumi-cli` builds one)",
+      : engine === "stand-in"
+        ? `${standIn} (--engine stand-in)`
+        : `${standIn}; no Pulumi CLI was found (\`npm run pulumi-cli\` builds one)`,
   );
   const before = process.env[READINGS_VARIABLE];
   if (chosen.length > 0) process.env[READINGS_VARIABLE] = [before, ...chosen].filter((x) => x).join(",");
