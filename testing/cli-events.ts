@@ -31,8 +31,9 @@ export class EventRecorder {
      */
     get plan(): ProgramPlan {
         const deleted = new Set(this.entries.filter((e) => e.op === "delete").map((e) => e.urn));
+        const owners = new Map(this.previous.filter((r) => !r.delete && r.deletedWith).map((r) => [r.urn, r.deletedWith!]));
         for (const e of this.entries) {
-            const owner = e.op === "delete" ? this.previous.find((r) => r.urn === e.urn && !r.delete)?.deletedWith : undefined;
+            const owner = e.op === "delete" ? owners.get(e.urn) : undefined;
             if (owner && deleted.has(owner)) e.deletedWith = owner;
         }
         return this.entries;
