@@ -4,8 +4,9 @@
  * (test/testing/engine-*.test.ts, which `npm test` runs on the stand-in), here on the real CLI (the global setup sets
  * PULUMI_CLOUDBEES_TEST_ENGINE=pulumi): what they expect of the engine holds for both; and the package test
  * (test/package/consumer.test.ts: npm pack installed into projects outside the repository, offline, type-checked under
- * Pulumi's template settings and run), an eighth of `npm test`'s CPU before it moved here. Two workers: every step is a CLI
- * process, a language host, the program and a provider host, on two cores.
+ * Pulumi's template settings and run) and the examples' life cycles under every reading of the emulator at once
+ * (test/readings/life-cycles.test.ts, on the engine stand-in), a fifth of `npm test`'s CPU before they moved here.
+ * Two workers: every step is a CLI process, a language host, the program and a provider host, on two cores.
  * @type {import('jest').Config}
  */
 module.exports = {
@@ -15,6 +16,7 @@ module.exports = {
     "<rootDir>/test/real-engine/**/*.test.ts",
     "<rootDir>/test/testing/engine-{diffs,steps,options}.test.ts",
     "<rootDir>/test/package/consumer.test.ts",
+    "<rootDir>/test/readings/life-cycles.test.ts",
   ],
   transform: { "^.+\\.ts$": "ts-jest" },
   maxWorkers: 2,
