@@ -11,7 +11,6 @@
  * same way through either engine.
  */
 import { execFile } from "node:child_process";
-import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -20,7 +19,7 @@ import { EventRecorder, recorderCallback } from "./cli-events";
 import { stateOfExport, type ExportedDeployment } from "./cli-state";
 import { unexpectedChanges, type ProgramPlan } from "./plan";
 import type { JsonObject } from "./provider-host";
-import { findPulumiCli, sdkVersion, type PulumiCli } from "./pulumi-cli";
+import { findPulumiCli, isolatedCliEnvironment, sdkVersion, type PulumiCli } from "./pulumi-cli";
 import type { ProgramRunnerOptions, RunStepOptions, StackRunner } from "./runner-options";
 import { emptyState, type ProgramState } from "./state";
 import { failureText, ProgramRunError, warningsOf, type StepRecord } from "./step-record";
@@ -66,21 +65,13 @@ export class PulumiCliRunner implements StackRunner {
         const home = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cloudbees-cli-"));
         try {
             const project = writeWorkspaceProject(cwd, home, opts.program, opts.project);
-            fs.mkdirSync(path.join(home, "backend"));
-            const env: Record<string, string> = {
-                ...(opts.env ?? {}),
-                PATH: `${cli.dir}${path.delimiter}${process.env.PATH ?? ""}`,
-                PULUMI_BACKEND_URL: `file://${path.join(home, "backend")}`,
-                PULUMI_CONFIG_PASSPHRASE: crypto.randomBytes(16).toString("hex"),
-                PULUMI_SKIP_UPDATE_CHECK: "true",
-                PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-            };
+            const { PULUMI_HOME: pulumiHome, ...isolated } = isolatedCliEnvironment(cli, home);
+            const env: Record<string, string> = { ...(opts.env ?? {}), ...isolated };
             // PulumiCommand.get looks for <root>/bin/pulumi, the layout of the cache and of Pulumi's installs.
             const pulumiCommand = await auto.PulumiCommand.get({
                 root: path.basename(cli.dir) === "bin" ? path.dirname(cli.dir) : undefined,
                 skipVersionCheck: true,
             });
-            const pulumiHome = path.join(home, "home");
             const ws = await auto.LocalWorkspace.create({ workDir: home, pulumiHome, envVars: env, pulumiCommand });
             const stack = opts.stack ?? "stack";
             const handle = await auto.Stack.create(stack, ws);

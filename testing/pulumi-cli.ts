@@ -8,6 +8,7 @@
  * older engine may not know what a newer SDK asks of it.
  */
 import { execFileSync } from "node:child_process";
+import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -106,4 +107,20 @@ export function versionOf(pulumi: string): string | undefined {
     } catch {
         return undefined;
     }
+}
+
+/**
+ * The environment of a CLI that touches nothing of the machine's own Pulumi setup: `cli` first on PATH, and in
+ * `folder` a PULUMI_HOME and a file backend of its own, a random passphrase, no update check and no plugin download.
+ */
+export function isolatedCliEnvironment(cli: PulumiCli, folder: string): Record<string, string> {
+    fs.mkdirSync(path.join(folder, "backend"), { recursive: true });
+    return {
+        PATH: `${cli.dir}${path.delimiter}${process.env.PATH ?? ""}`,
+        PULUMI_HOME: path.join(folder, "home"),
+        PULUMI_BACKEND_URL: `file://${path.join(folder, "backend")}`,
+        PULUMI_CONFIG_PASSPHRASE: crypto.randomBytes(16).toString("hex"),
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    };
 }

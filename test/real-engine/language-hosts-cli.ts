@@ -12,6 +12,7 @@ import type * as grpcTypes from "@grpc/grpc-js";
 import type * as langgrpcTypes from "@pulumi/pulumi/proto/language_grpc_pb";
 import type * as langpbTypes from "@pulumi/pulumi/proto/language_pb";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
+import { isolatedCliEnvironment } from "../../testing/pulumi-cli";
 import { realCli } from "./life-cycle";
 
 const pulumiRoot = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
@@ -37,17 +38,10 @@ export function pythonWheels(): string {
 /** A scratch folder with the CLI's own state in it, and the environment every command of the test gets. */
 export function workspace(prefix: string): { dir: string; env: NodeJS.ProcessEnv; cleanup(): void } {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
-    fs.mkdirSync(path.join(dir, "backend"));
-    const cli = realCli();
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(PULUMI_|npm_|PIP_)/i.test(k)));
     const env: NodeJS.ProcessEnv = {
         ...inherited,
-        PATH: `${cli.dir}${path.delimiter}${process.env.PATH ?? ""}`,
-        PULUMI_HOME: path.join(dir, "pulumi-home"),
-        PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`,
-        PULUMI_CONFIG_PASSPHRASE: "correct-horse-battery",
-        PULUMI_SKIP_UPDATE_CHECK: "true",
-        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+        ...isolatedCliEnvironment(realCli(), dir),
         // Offline: pip from the wheels only, Go from the module cache only.
         PIP_NO_INDEX: "1",
         PIP_FIND_LINKS: pythonWheels(),
@@ -69,17 +63,6 @@ export function run(command: string, args: string[], cwd: string, env: NodeJS.Pr
         child.on("error", reject);
         child.on("close", (code) => resolve({ code, stdout, stderr }));
     });
-}
-
-/** Runs `pulumi args...` and expects it to succeed, with what it printed in the failure's message. */
-export async function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
-    const result = await run("pulumi", [...args, "--non-interactive", "--color", "never"], cwd, env);
-    expect({ command: `pulumi ${args.join(" ")}`, code: result.code, output: result.code === 0 ? "" : `${result.stdout}\n${result.stderr}` }).toEqual({
-        command: `pulumi ${args.join(" ")}`,
-        code: 0,
-        output: "",
-    });
-    return result.stdout;
 }
 
 /** Copies a program of test/real-engine/language-hosts/ into `into`. */

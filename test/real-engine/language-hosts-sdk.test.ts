@@ -10,7 +10,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { pulumi, requiredPackages, run, workspace } from "./language-hosts-cli";
+import { requiredPackages, run, workspace } from "./language-hosts-cli";
+import { CliProject } from "./languages/cli-project";
 import { realCli } from "./life-cycle";
 
 const ROOT = path.join(__dirname, "..", "..");
@@ -79,7 +80,7 @@ it("python: the SDK installs into the project's virtualenv with pulumi install, 
     fs.writeFileSync(path.join(project, "Pulumi.yaml"), "name: uses-python\nruntime:\n  name: python\n  options:\n    virtualenv: venv\n");
     fs.writeFileSync(path.join(project, "requirements.txt"), "pulumi>=3.0.0,<4.0.0\n../sdk/python\n");
     // --no-plugins: the plugin `tiny` does not exist; asking for it would go to the network.
-    await pulumi(["install", "--no-plugins"], project, ws.env);
+    await new CliProject(project, ws.env).ok("install", "--no-plugins");
     const imported = await run(path.join(project, "venv", "bin", "python"), ["-c", "import example_tiny; print(example_tiny.Thing.__name__)"], project, ws.env);
     expect({ code: imported.code, stdout: imported.stdout.trim(), stderr: imported.stderr }).toEqual({ code: 0, stdout: "Thing", stderr: "" });
 

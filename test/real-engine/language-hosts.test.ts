@@ -8,7 +8,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { copyProgram, pulumi, workspace } from "./language-hosts-cli";
+import { copyProgram, workspace } from "./language-hosts-cli";
+import { CliProject } from "./languages/cli-project";
 import { realCli } from "./life-cycle";
 
 /** What a program puts in `go.mod`: sdk/v3 at the CLI's own version, whose modules `npm run pulumi-cli` resolved. */
@@ -40,7 +41,7 @@ const cases: Array<{ language: string; project: string; prepare?(dir: string): v
 describe.each(cases)("a $language program under the real CLI", ({ language, project, prepare, installed }) => {
     let ws: ReturnType<typeof workspace>;
     let dir: string;
-    const cli = (...args: string[]) => pulumi(args, dir, ws.env);
+    const cli = async (...args: string[]) => (await new CliProject(dir, ws.env).ok(...args)).stdout;
     const outputs = async (...flags: string[]) => JSON.parse(await cli("stack", "output", "--json", ...flags)) as Record<string, unknown>;
 
     beforeAll(() => {

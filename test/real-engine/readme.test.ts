@@ -9,13 +9,13 @@
  * program is changed as the README says and `pulumi up --yes` run again; before the drift job, a change is made
  * outside Pulumi: the drift job must fail on it, and the `up --refresh` after it must repair it.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { OperationsCenterClient } from "../../provider";
 import { installConsumer, pack, ROOT } from "../package/consumer-project";
+import { run } from "./language-hosts-cli";
 import { realCli } from "./life-cycle";
 
 const README = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
@@ -38,15 +38,10 @@ let home: string;
 let emu: Emulator;
 let env: NodeJS.ProcessEnv;
 
-function sh(command: string): Promise<{ code: number | null; output: string }> {
-    return new Promise((resolve, reject) => {
-        const child = spawn("bash", ["-c", command], { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });
-        let output = "";
-        child.stdout.on("data", (d) => (output += d));
-        child.stderr.on("data", (d) => (output += d));
-        child.on("error", reject);
-        child.on("exit", (code) => resolve({ code, output }));
-    });
+/** A README line in a shell, in the project; its exit code and what it printed. */
+async function sh(command: string): Promise<{ code: number | null; output: string }> {
+    const r = await run("bash", ["-c", command], project, env);
+    return { code: r.code, output: `${r.stdout}${r.stderr}` };
 }
 
 beforeAll(async () => {
