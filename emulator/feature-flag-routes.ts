@@ -184,6 +184,7 @@ export function deleted(): Reply {
 /** E2: the environment's key itself, as the real service answers (the reading environmentKeyBody), or the environment. */
 function environmentKeyAnswer(status: number, env: EnvironmentRecord): Reply {
   const form = reading("environmentKeyBody");
+  if (form === "no-content") return { status: 204, headers: {}, body: Buffer.alloc(0) };
   if (form === "text") return text(status, env.key);
   return json(status, form === "object" ? env : env.key);
 }

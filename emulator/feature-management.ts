@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { handleApplicationRequest } from "./feature-flag-routes";
+import { withRecordLinks } from "./record-links";
 import { ApplicationFlags, type ApplicationFlagsView, type AuditUser, type EnvironmentRecord } from "./feature-flags";
 import { decodeSegment, EmulatorRequest, json, Reply, text } from "./http";
 import type { FeatureManagementAccount } from "./types";
@@ -131,7 +132,8 @@ export class FeatureManagementService {
 
   handle(req: EmulatorRequest, subPath: string): Reply {
     const reply = this.answer(req, subPath);
-    return reply.status >= 400 && reading("errorBody") === "text" ? asText(reply) : reply;
+    if (reply.status >= 400) return reading("errorBody") === "text" ? asText(reply) : reply;
+    return reading("recordLinks") === "present" ? withRecordLinks(reply, req.path) : reply;
   }
 
   private answer(req: EmulatorRequest, subPath: string): Reply {

@@ -138,9 +138,16 @@ const READINGS = [
   {
     name: "environmentKeyBody",
     service: "feature-flags",
-    values: ["json-string", "text", "object"],
+    values: ["json-string", "text", "object", "no-content"],
     reason:
-      "What E2 (PUT environments/key) answers. The real service answers the new environment's key itself: the vendor staff's client cb-demos/fm-initializer first read `.key` of the answer, then its commit \"Fixing key issue\" (f869bf0) took the whole body as the key, after running against the service. That client asks for JSON (accept: application/json) and its HTTP library takes a JSON string or bare text alike, so the key as a JSON string is the default and as text/plain as plausible; the whole environment object is what the emulator answered before.",
+      "What E2 (PUT environments/key) answers. The real service answers the new environment's key itself: the vendor staff's client cb-demos/fm-initializer first read `.key` of the answer, then its commit \"Fixing key issue\" (f869bf0) took the whole body as the key, after running against the service. That client asks for JSON (accept: application/json) and its HTTP library takes a JSON string or bare text alike, so the key as a JSON string is the default and as text/plain as plausible; the whole environment object is what the emulator answered before; 204 No Content without a body is what HTTP lets a PUT answer (RFC 9110, section 9.3.4), and a gateway in front of the service may.",
+  },
+  {
+    name: "recordLinks",
+    service: "feature-flags",
+    values: ["absent", "present"],
+    reason:
+      "Fields no source defines in the records the service answers: none by default (the docs' schemas). The service's records carry fields of its own store (the Jenkins plugin's AuditLog sample has `_id` and `__v`), and a REST gateway adds HAL `_links`: present adds `_links: {self: {href}}` to every record an answer holds.",
   },
   {
     name: "vanishedBundleState",

@@ -90,10 +90,11 @@ export function environmentListSchema() {
 
 /**
  * E2's answer: the new environment's key itself (what the real service answers: cb-demos/fm-initializer's "Fixing
- * key issue" reads the body as the key), as a JSON string; or, tolerantly, the environment object.
+ * key issue" reads the body as the key), as a JSON string; or, tolerantly, the environment object; or nothing (""
+ * here: a 204 No Content, or an empty string), when the key must be read back.
  */
 export function environmentKeyAnswerSchema() {
-  return z.union([environmentKeySchema(), environmentSchema()]);
+  return z.union([z.literal(""), environmentKeySchema(), environmentSchema()]);
 }
 
 /** An SDK key as a body carries it: an id (a real one is 24 hex digits, or a UUID on the CloudBees platform). */

@@ -1,4 +1,4 @@
-import { ConfigurationError, InvalidInputError } from "../http/errors";
+import { ConfigurationError, InvalidInputError, UnexpectedResponseError } from "../http/errors";
 import { HttpClient } from "../http/http-client";
 import type { HttpOptions } from "../http/options";
 import { Secret } from "../http/redaction";
@@ -9,6 +9,7 @@ import { auditLogListSchema, environmentKeyAnswerSchema, environmentListSchema, 
 import type { ReadableList } from "./feature-flag-types";
 import { type AuditLog, type Environment, type EnvironmentRequest, type Experiment, type ExperimentRequest, type Flag, type FlagConfigurationRequest, type FlagCreateRequest, type JsonPatchOperation, type TargetGroup, type TargetGroupRequest, type TeamMember, type TeamMemberRequest } from "./feature-flag-types";
 import { requireDate, requireSegment, requireText } from "./inputs";
+import { environmentRequest, experimentRequest, flagConfigurationRequest, flagCreateRequest, targetGroupRequest, teamMemberRequest } from "./feature-flag-requests";
 
 export interface FeatureManagementClientOptions extends HttpOptions {
   /** Default `https://x-api.rollout.io`. */
@@ -100,7 +101,9 @@ export class FeatureManagementClient {
    *
    * The real service answers the new environment's key itself (cb-demos/fm-initializer, "Fixing key issue"): as
    * text or as a JSON string, both read; an environment object is read too. The answer is the environment: the key
-   * with the name and description sent, or the object as the server gave it.
+   * with the name and description sent, or the object as the server gave it. An answer without a body (204 No
+   * Content, which HTTP allows a PUT) names no key: the environment is then read back from the service's list (E1),
+   * never guessed.
    */
   async createEnvironment(applicationId: string, environment: EnvironmentRequest): Promise<Environment> {
     const operation = `creating environment "${environment.name}" of application "${applicationId}"`;
@@ -110,15 +113,28 @@ export class FeatureManagementClient {
         operation,
         method: "PUT",
         path: `${appPath(applicationId, operation)}/environments/key`,
-        body: jsonBody(environment),
+        body: jsonBody(environmentRequest(environment)),
         idempotency: "safe",
         notFoundHint: NO_APPLICATION,
         bareTextAnswer: true,
       },
       environmentKeyAnswerSchema,
     );
+    if (answer === "") return this.readBackEnvironment(applicationId, environment, operation);
     if (typeof answer !== "string") return answer;
     return { name: environment.name, key: answer, ...(environment.description === undefined ? {} : { description: environment.description }) };
+  }
+
+  /** The environment E2 just wrote, as E1 lists it: the name as sent, else the one name that differs only in case. */
+  private async readBackEnvironment(applicationId: string, environment: EnvironmentRequest, operation: string): Promise<Environment> {
+    const listed = await this.listEnvironments(applicationId);
+    const caseless = listed.filter((e) => e.name.toLowerCase() === environment.name.toLowerCase());
+    const found = listed.find((e) => e.name === environment.name) ?? (caseless.length === 1 ? caseless[0] : undefined);
+    if (found) return found;
+    throw new UnexpectedResponseError(`the service answered without a body (no key), and lists no environment named "${environment.name}" to read its key from`, {
+      operation,
+      field: "",
+    });
   }
 
   // Flags (F1-F5).
@@ -147,14 +163,14 @@ export class FeatureManagementClient {
   async createFlag(applicationId: string, flag: FlagCreateRequest): Promise<Flag> {
     const operation = `creating flag "${flag.name}" of application "${applicationId}"`;
     requireText(flag.name, "name", operation);
-    return this.http.json({ operation, method: "PUT", path: `${appPath(applicationId, operation)}/flags`, body: jsonBody(flag), idempotency: "safe", notFoundHint: NO_APPLICATION }, flagSchema);
+    return this.http.json({ operation, method: "PUT", path: `${appPath(applicationId, operation)}/flags`, body: jsonBody(flagCreateRequest(flag)), idempotency: "safe", notFoundHint: NO_APPLICATION }, flagSchema);
   }
 
   /** Sets the flag's whole configuration in one environment (F4): what the body leaves out takes the service's default. */
   async setFlagConfiguration(applicationId: string, environment: string, configuration: FlagConfigurationRequest): Promise<Flag> {
     const operation = `configuring flag "${configuration.name}" of application "${applicationId}" in environment "${environment}"`;
     const path = `${envPath(applicationId, environment, operation)}/flags/${segment(configuration.name, "name", operation)}`;
-    return this.http.json({ operation, method: "PUT", path, body: jsonBody(configuration), idempotency: "safe", notFoundHint: NO_FLAG }, flagSchema);
+    return this.http.json({ operation, method: "PUT", path, body: jsonBody(flagConfigurationRequest(configuration)), idempotency: "safe", notFoundHint: NO_FLAG }, flagSchema);
   }
 
   /** Deletes the flag, in every environment (F5). */
@@ -197,7 +213,7 @@ export class FeatureManagementClient {
     const operation = `setting the experiment of flag "${experiment.flag}" of application "${applicationId}" in environment "${environment}"`;
     requireText(experiment.flag, "flag", operation);
     return this.http.json(
-      { operation, method: "PUT", path: `${envPath(applicationId, environment, operation)}/experiments`, body: jsonBody(experiment), idempotency: "safe", notFoundHint: NO_ENVIRONMENT },
+      { operation, method: "PUT", path: `${envPath(applicationId, environment, operation)}/experiments`, body: jsonBody(experimentRequest(experiment)), idempotency: "safe", notFoundHint: NO_ENVIRONMENT },
       experimentSchema,
     );
   }
@@ -238,7 +254,7 @@ export class FeatureManagementClient {
     const operation = `setting target group "${targetGroup.name}" of application "${applicationId}"`;
     requireText(targetGroup.name, "name", operation);
     return this.http.json(
-      { operation, method: "PUT", path: `${appPath(applicationId, operation)}/target-groups`, body: jsonBody(targetGroup), idempotency: "safe", notFoundHint: NO_APPLICATION },
+      { operation, method: "PUT", path: `${appPath(applicationId, operation)}/target-groups`, body: jsonBody(targetGroupRequest(targetGroup)), idempotency: "safe", notFoundHint: NO_APPLICATION },
       targetGroupSchema,
     );
   }
@@ -260,7 +276,7 @@ export class FeatureManagementClient {
   async putTeamMember(member: TeamMemberRequest): Promise<TeamMember> {
     const operation = "setting a team member";
     requireText(member.email, "email", operation);
-    return this.http.json({ operation, method: "PUT", path: "public-api/users", body: jsonBody(member), idempotency: "safe" }, teamMemberSchema);
+    return this.http.json({ operation, method: "PUT", path: "public-api/users", body: jsonBody(teamMemberRequest(member)), idempotency: "safe" }, teamMemberSchema);
   }
 
   /** Removes the team member from the account (U4). */

@@ -126,7 +126,12 @@ const PROBES: Record<string, (emu: Emulator) => Promise<unknown>> = {
     const app = await fm.app();
     const answer = await fm.request("PUT", `applications/${app}/environments/key`, { name: "Staging" });
     const key = emu.state.environments(app).find((e) => e.name === "Staging")!.key;
-    return { type: answer.headers.get("content-type"), body: answer.text.replace(key, "<key>") };
+    return { status: answer.status, type: answer.headers.get("content-type"), body: answer.text.replace(key, "<key>") };
+  },
+  recordLinks: async (emu) => {
+    const fm = fmOf(emu);
+    const app = await fm.app();
+    return (await fm.request("GET", `applications/${app}/environments`)).json[0]._links ?? null;
   },
   vanishedBundleState: async (emu) => {
     const oc = emu.operationsCenterUrl;
@@ -198,10 +203,12 @@ const EXPECTED: Record<string, unknown[]> = {
   valueTypes: [true, "true"],
   flagNameInBody: [400, 200],
   environmentKeyBody: [
-    { type: "application/json;charset=utf-8", body: '"<key>"' },
-    { type: "text/plain;charset=utf-8", body: "<key>" },
-    { type: "application/json;charset=utf-8", body: '{"name":"Staging","key":"<key>","description":""}' },
+    { status: 200, type: "application/json;charset=utf-8", body: '"<key>"' },
+    { status: 200, type: "text/plain;charset=utf-8", body: "<key>" },
+    { status: 200, type: "application/json;charset=utf-8", body: '{"name":"Staging","key":"<key>","description":""}' },
+    { status: 204, type: null, body: "" },
   ],
+  recordLinks: [null, { self: { href: expect.stringMatching(/^\/feature-management\/public-api\/applications\/[0-9a-f]+\/environments$/) } }],
   vanishedBundleState: ["sandbox", null],
   controllerFilter: [["team-a/controller-a"], []],
   branchlessBundles: [200, 400],

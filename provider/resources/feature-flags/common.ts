@@ -1,7 +1,7 @@
 /** What the feature-flag resources (Environment, Flag, FlagConfiguration, TargetGroup) share: the connection and its lists, errors, inputs. */
 import { featureManagement, type FeatureManagementConnection } from "../../config/clients";
 import { NotFoundError } from "../../http/errors";
-import { accessProblem, messageOf, operationFailed, warn } from "../shared/errors";
+import { accessProblem, messageOf, operationFailed, ResourceError, warn } from "../shared/errors";
 import type { InputChecker } from "../shared/check";
 import type { Experiment, UnreadableItem } from "../../clients/feature-flag-types";
 import type { Props } from "../shared/types";
@@ -171,4 +171,20 @@ export function configurationOf(current: Experiment | undefined): Record<string,
   const { version: _v, type: _t, flag: _f, name: _n, availableValues: _a, ...rest } = current;
   // A null list is the service's "none"; a null value means something (the code's default) and stays.
   return Object.fromEntries(Object.entries(rest).filter(([k, v]) => v !== undefined && (v !== null || k === "value")));
+}
+
+/**
+ * A change the service refuses to make through its API, whatever is retried (an existing target group under a
+ * service that only creates them: 409). Typed, so that a caller can tell it from a failure worth retrying; the
+ * message names the way out.
+ */
+export class ChangeRefusedError extends ResourceError {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    cause: unknown,
+  ) {
+    super(message, { cause });
+    this.name = "ChangeRefusedError";
+  }
 }

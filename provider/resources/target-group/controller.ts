@@ -6,18 +6,19 @@
  * |---|---|---|
  * | check | nothing | conditions (at most 1,000; none, or null, is a group without tests) each with a known operator and an operand exactly where it takes one; a regex JavaScript cannot compile warns |
  * | diff | nothing | applicationId or name change replaces (delete is a no-op: nothing is lost); operator (default and) and conditions (a set) compared in canonical form, description only when given |
- * | create, update | the shared GET .../target-groups; PUT .../target-groups only when a given input differs | takeover without a write; the body keeps the service's description and operator where the program gives none |
+ * | create, update | the shared GET .../target-groups; PUT .../target-groups only when a given input differs | takeover without a write; the body keeps the service's description and operator where the program gives none; a service that refuses to change an existing group (409) fails this resource alone with ChangeRefusedError, naming the ways out |
  * | read | the shared GET .../target-groups | gone: dropped |
  * | delete | nothing (a warning) | the API cannot delete target groups |
  */
 import type { TargetGroup, TargetGroupRequest } from "../../clients/feature-flag-types";
 import { InputChecker } from "../shared/check";
-import { warn } from "../shared/errors";
+import { operationFailed, warn } from "../shared/errors";
+import { RequestRejectedError } from "../../http/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { plain, sameJson } from "../shared/values";
 import { canonicalTargetGroupConditions, canonicalTargetGroupOperator } from "../feature-flags/canonical";
 import { concernsNamed } from "../feature-flags/audit-trail";
-import { changedKeys, declared, driftedKeys, featureFlags, listOrFail, listOrGone, pick, readBack, replacedKeys, unreadableFailure, warnChecked, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
+import { ChangeRefusedError, changedKeys, declared, driftedKeys, failed, featureFlags, listOrFail, listOrGone, pick, readBack, replacedKeys, unreadableFailure, warnChecked, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
 import { prefixOf, upsert } from "../feature-flags/lists";
 import { checkFreeText, checkTargetGroupConditions, checkTargetGroupOperator } from "../feature-flags/rules";
 import { idOf, INPUT_KEYS, SETTING_KEYS, TYPE_NAME } from "./types";
@@ -71,15 +72,30 @@ async function apply(f: FeatureFlags, operation: string, id: string | undefined,
   if (typeof description === "string") request.description = description;
   const operator = declared(inputs, "operator") ? inputs.operator : current?.operator;
   if (operator === "and" || operator === "or") request.operator = operator;
-  await writeOrFail(
-    f,
-    operation,
-    id,
-    () => f.fm.client.putTargetGroup(applicationId, request),
-    (answer) => [upsert<TargetGroup>(prefixOf("targetGroups", applicationId), answer, (g) => g.name)],
-    [prefixOf("targetGroups", applicationId)],
-  );
+  try {
+    await f.lists.write(
+      () => f.fm.client.putTargetGroup(applicationId, request),
+      (answer) => [upsert<TargetGroup>(prefixOf("targetGroups", applicationId), answer, (g) => g.name)],
+      [prefixOf("targetGroups", applicationId)],
+    );
+  } catch (e) {
+    if (current && e instanceof RequestRejectedError && e.status === 409) throw changeRefused(operation, id, name, e);
+    throw failed(operation, id, e);
+  }
   return outputsOf(inputs);
+}
+
+/**
+ * T2 of a group that exists, refused as a conflict: the service only creates target groups (the reading
+ * putExistingTargetGroup=409), and no other call changes one. Said once, with the server's words and the ways out.
+ */
+function changeRefused(operation: string, id: string | undefined, name: string, e: RequestRejectedError): ChangeRefusedError {
+  const said = e.bodyExcerpt ? `, saying ${quoted(e.bodyExcerpt)}` : "";
+  const cause =
+    `the service refused to change the existing target group ${quoted(name)} (409${said}): its API creates target groups but cannot ` +
+    `change one. Fix: change the group in the CloudBees Feature Management UI (then declare what it holds), or declare the changed ` +
+    `group under a new name and point the flags' conditions at that name`;
+  return new ChangeRefusedError(operationFailed(operation, id, cause).message, e.status, e);
 }
 
 async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
