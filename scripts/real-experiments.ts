@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import YAML from "yaml";
 import { cloneProblem, recordFileVersions, writtenByService } from "./real-experiments/history";
-import { selectCorpus, type Candidate } from "./real-experiments/select";
+import { selectCorpus, type Candidate, type WholeRecord } from "./real-experiments/select";
 import { isObject, type RecordKind } from "./real-experiments/shapes";
 
 const REPOSITORY = "rollout/sound-redux-cac";
@@ -14,6 +14,17 @@ const NEEDS =
   `  git clone --mirror https://github.com/${REPOSITORY}.git /tmp/sound-redux-cac.git\n` +
   `then pass its git directory: npm run corpus:real-experiments -- --git-dir /tmp/sound-redux-cac.git\n` +
   `(or set SOUND_REDUX_CAC_GIT_DIR). It sends no request of its own.`;
+
+/** Records kept whole, every field as the service wrote it (select.ts). */
+const WHOLE: WholeRecord[] = [
+  {
+    commit: "94046cea1d2884e85822795c7f4ebbfdb9f20696",
+    path: "experiments/default.shuffle.yml",
+    why:
+      "issue 43: an archived experiment with platforms, reported to lose `archived` when declared through FlagConfiguration; " +
+      "the service moved this content unchanged to experiments/archived/default.shuffle.yml in e17bb59",
+  },
+];
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -50,7 +61,7 @@ function main(): number {
     const writer = writtenByService(v.subject) ? "service" : "git";
     candidates.push({ kind, record, commit: v.commit, date: v.date, subject: v.subject, path: v.path, writer, size: v.text.length });
   }
-  const items = selectCorpus(candidates);
+  const items = selectCorpus(candidates, WHOLE);
 
   fs.mkdirSync(out, { recursive: true });
   for (const old of fs.readdirSync(out).filter((f) => f.endsWith(".json"))) fs.unlinkSync(path.join(out, old));
@@ -60,6 +71,7 @@ function main(): number {
     const content = {
       source: { repository: REPOSITORY, commit: c.commit, path: c.path, date: c.date, writer: c.writer, subject: c.subject.slice(0, 160) },
       shapes: item.shapes,
+      ...(item.whole ? { whole: item.whole } : {}),
       removed: item.removed,
       [c.kind === "experiment" ? "experiment" : "targetGroup"]: item.record,
     };

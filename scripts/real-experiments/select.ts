@@ -21,6 +21,8 @@ export interface Candidate {
 
 export interface CorpusItem {
   candidate: Candidate;
+  /** Why a record is kept whole whatever forms it holds (see WholeRecord), for a record taken so. */
+  whole?: string;
   /** The forms this item is in the corpus for (no item before it holds them). */
   shapes: string[];
   /** The record, trimmed. */
@@ -37,8 +39,21 @@ export function shapesOfCandidate(c: Pick<Candidate, "kind" | "path">, record: J
   return shapesOf(c.kind, record, folderOf(c.path));
 }
 
-/** Greedy: the record with the most forms not held yet, the service's own before hand edits, shorter first. */
-export function selectCorpus(candidates: Candidate[]): CorpusItem[] {
+/**
+ * A record taken whole, after the forms: one a report named as losing a field when declared with all its fields
+ * (trimming would keep its forms but not that combination), so that it is declared and read back as written.
+ */
+export interface WholeRecord {
+  commit: string;
+  path: string;
+  why: string;
+}
+
+/**
+ * Greedy: the record with the most forms not held yet, the service's own before hand edits, shorter first; then the
+ * `whole` records as written.
+ */
+export function selectCorpus(candidates: Candidate[], whole: WholeRecord[] = []): CorpusItem[] {
   const ordered = [...candidates].sort(
     (a, b) => a.size - b.size || a.date.localeCompare(b.date) || a.path.localeCompare(b.path) || a.commit.localeCompare(b.commit),
   );
@@ -62,6 +77,11 @@ export function selectCorpus(candidates: Candidate[]): CorpusItem[] {
       for (const s of bestNew) held.add(s);
       items.push({ candidate: best, shapes: bestNew, ...trim(best, new Set(bestNew)) });
     }
+  }
+  for (const w of whole) {
+    const c = candidates.find((x) => x.commit.startsWith(w.commit) && x.path === w.path);
+    if (!c) throw new Error(`no record at ${w.path} of commit ${w.commit} (kept whole: ${w.why})`);
+    items.push({ candidate: c, shapes: [], whole: w.why, record: c.record, removed: [] });
   }
   return items;
 }
