@@ -194,7 +194,7 @@ it(`the examples' life cycles hold under each of ${able.length} non-default read
 }, 480_000);
 
 describe.each(unable.map((r) => [`${r.name}=${r.value}`, r] as const))("under %s", (label, reading) => {
-  it("the update the service refuses fails with its answer, naming the request; the rest of the life cycle holds", async () => {
+  it("the update the service refuses fails that resource alone, with its answer once and the ways out; the rest of the life cycle holds", async () => {
     const group = await startTargets([reading]);
     await withRunner(group, async (runner) => {
       await runner.up();
