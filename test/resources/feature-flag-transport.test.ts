@@ -118,4 +118,38 @@ describe("answers carrying fields the API does not define (recordLinks=present, 
     await w.nextDeployment();
     for (const r of [environment, group, flag, member, configuration]) expect(await r.refresh()).toMatchObject({ changedFields: [] });
   });
+
+  it("a configuration sent back whole leaves out the service's own fields at every depth", async () => {
+    await w.fm.createFlag(app, { name: "nested" });
+    await w.fm.putExperiment(app, "Production", {
+      type: "experiment",
+      flag: "nested",
+      value: true,
+      conditions: [{ group: { name: "beta" }, value: false }],
+      platforms: [{ name: "Android", conditions: [{ property: { name: "plan", operator: "eq", operand: "x" }, value: true }] }],
+    });
+    // The service's answer with fields of its own inside the conditions and platforms too.
+    const answer = (await w.fm.listExperiments(app, "Production")).map((e) =>
+      e.flag !== "nested"
+        ? e
+        : {
+            ...e,
+            conditions: e.conditions!.map((c) => ({ ...c, _id: "c1", group: { ...c.group!, _id: "g1" } })),
+            platforms: e.platforms!.map((p) => ({ ...p, _id: "p1", conditions: p.conditions!.map((c) => ({ ...c, _id: "pc1" })) })),
+          },
+    );
+    await w.nextDeployment();
+    w.emu.faults.inject({ method: "GET", path: `${FM_PREFIX}applications/${app}/Production/experiments`, status: 200, body: JSON.stringify(answer), times: 1 });
+    const mark = w.mark();
+    // Only the value is declared: the conditions and platforms go back as the service holds them.
+    const r = w.ff("flagConfiguration", "nested", { applicationId: app, environment: "Production", flag: "nested", value: false });
+    expect(await r.up()).toMatchObject({ op: "create" });
+    expect(writes(w.since(mark))).toEqual([`PUT /applications/${app}/Production/experiments`]);
+    for (const body of bodiesOf(w, mark)) expect(body).not.toMatch(/"_id"|"_links"/);
+    expect(w.emu.state.flags(app).find((f) => f.name === "nested")!.configurations["Production"]).toMatchObject({
+      value: false,
+      conditions: [{ group: { name: "beta" }, value: false }],
+      platforms: [{ name: "Android", conditions: [{ property: { name: "plan", operator: "eq", operand: "x" }, value: true }] }],
+    });
+  });
 });
