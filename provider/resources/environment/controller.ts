@@ -6,7 +6,7 @@
  * |---|---|---|
  * | check | nothing | applicationId required; name must be usable in a URL path |
  * | diff | nothing | applicationId or name change replaces (delete is a no-op: the old one stays, nothing is lost); description compared only when given |
- * | create | the shared GET .../environments; PUT .../environments/key only when no environment has the name, or a given description differs | takeover by name without a write |
+ * | create | the shared GET .../environments; PUT .../environments/key only when no environment has the name, or a given description differs (answered without a body, the client reads the key back with one more GET .../environments) | takeover by name without a write |
  * | read | the shared GET .../environments | found by key, else by name; gone (or the application gone): dropped |
  * | update | the same as create | |
  * | delete | nothing (a warning) | the API cannot delete environments |
