@@ -1,9 +1,12 @@
+import { providerState } from "../config/state";
+import type { FunctionHost } from "../functions/host";
 import type { Props } from "../resources/shared/types";
+import { printable } from "../text/printable";
 
 /**
  * The program functions the plugin serves as invokes (`cloudbees:index:<name>`), for programs in every language:
- * the reads of both APIs, run by the same functions a TypeScript program calls (sdk/functions), with the stack's
- * `cloudbees:*` settings that configure gave the plugin. The schema's functions are made from this table and the
+ * the reads of both APIs, run by the core's functions (provider/functions), which a TypeScript program calls through
+ * sdk/functions, with the stack's `cloudbees:*` settings that configure gave the plugin. The schema's functions are made from this table and the
  * functions' TypeScript signatures (scripts/schema): an invoke's inputs are the function's parameters by name, and
  * its options (`connection`, `instance`, ...; never `settings`, which the stack config gives).
  *
@@ -39,20 +42,27 @@ export const INVOKES: Record<string, InvokeSpec> = {
   checkBundleUpdate: { params: [] },
 };
 
-type ProgramFunction = (...args: unknown[]) => Promise<unknown>;
+type CoreFunction = (host: FunctionHost, ...args: unknown[]) => Promise<unknown>;
+
+/** The plugin's host of the functions: the settings Configure gave it, its warnings on stderr (the engine's log). */
+const pluginHost: FunctionHost = {
+  stackConfig: () => providerState().stackConfig ?? {},
+  userAgent: "pulumi-cloudbees-functions",
+  warn: (message) => console.warn(`warning: ${printable(message)}`),
+};
 
 /** Runs the function `name` with the invoke's arguments; its result as plain JSON (no undefined). */
 export async function invoke(name: string, args: Props): Promise<Props> {
   const spec = Object.prototype.hasOwnProperty.call(INVOKES, name) ? INVOKES[name] : undefined;
   if (!spec) throw new Error(`cloudbees has no function ${name} (it has ${Object.keys(INVOKES).join(", ")})`);
   // Loaded at the first invoke: a plugin that only manages resources never loads the functions.
-  const functions = require("../../sdk/functions") as Record<string, ProgramFunction>;
+  const functions = require("../functions") as Record<string, CoreFunction>;
   const options: Props = {};
   for (const [k, v] of Object.entries(args)) {
     if (!spec.params.includes(k) && v !== undefined && v !== null) options[k] = v;
   }
   if ("settings" in options) throw new Error(`${name}: settings come from the stack's cloudbees:* config, not from an argument`);
-  const result = await functions[name]!(...spec.params.map((p) => args[p] ?? undefined), options);
+  const result = await functions[name]!(pluginHost, ...spec.params.map((p) => args[p] ?? undefined), options);
   const plain = JSON.parse(JSON.stringify(result ?? null)) as unknown;
   return spec.listProperty ? { [spec.listProperty]: plain } : (plain as Props);
 }

@@ -1,0 +1,37 @@
+import { requireSegment } from "../clients/inputs";
+import { lazyZod } from "../http/lazy-zod";
+import { featureManagementOf, run, type FunctionOptions } from "./calls";
+import { defineFunction, type FunctionHost } from "./host";
+import { applicationInfoSchema } from "./result-schemas";
+import { applicationInfoOf, type ApplicationInfo } from "./results";
+
+// Loaded when the first schema is built, not with this module (lazy-zod.ts).
+const z = lazyZod();
+
+const GET_APPLICATIONS = defineFunction("getApplications", () => z.array(applicationInfoSchema()));
+const GET_APPLICATION = defineFunction("getApplication", applicationInfoSchema);
+
+/**
+ * Every application of the feature-flag account (GET `/public-api/applications`).
+ * Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl` off the default service). The
+ * service allows one request per second: calls in one process are spaced, never refused.
+ * Under `setMocks`: token `cloudbees:index:getApplications`.
+ */
+export async function getApplications(host: FunctionHost, options?: FunctionOptions): Promise<ApplicationInfo[]> {
+  return run(host, GET_APPLICATIONS, {}, async (operation) => (await featureManagementOf(host, options, operation).client.listApplications()).map(applicationInfoOf), options);
+}
+
+/**
+ * One application by id (GET `/public-api/applications/{applicationId}`). An unknown id is a NotFoundError.
+ * Under `setMocks`: token `cloudbees:index:getApplication`, inputs `{ applicationId }`.
+ */
+export async function getApplication(host: FunctionHost, applicationId: string, options?: FunctionOptions): Promise<ApplicationInfo> {
+  return run(
+    host,
+    GET_APPLICATION,
+    { applicationId },
+    async (operation) => applicationInfoOf(await featureManagementOf(host, options, operation).client.getApplication(applicationId)),
+    options,
+    (operation) => requireSegment(applicationId, "applicationId", operation),
+  );
+}

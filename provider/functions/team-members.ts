@@ -1,0 +1,36 @@
+import { teamMemberListSchema, teamMemberSchema } from "../clients/feature-flag-schemas";
+import { type EnvironmentPermission } from "../clients/feature-flag-types";
+import { requireSegment } from "../clients/inputs";
+import { featureManagementOf, run, type FunctionOptions } from "./calls";
+import { defineFunction, type FunctionHost } from "./host";
+
+/**
+ * Reads of the feature-flag account's team members (U1, U2): who may read or change flags in which application
+ * environment. Needs `cloudbees:featureManagementToken`. Under `setMocks`, each answers from the mocks' `call` with
+ * token `cloudbees:index:<function name>`.
+ */
+
+/** A team member of the account, as the service answers it. */
+export interface TeamMemberInfo {
+  email: string;
+  name?: string;
+  /** Administrator of the whole account. */
+  teamAdmin?: boolean;
+  /** Application id -> `{environments: {<environment name>: "read" | "write"}}`. */
+  applications?: Record<string, { environments?: Record<string, EnvironmentPermission> }>;
+}
+
+const GET_TEAM_MEMBERS = defineFunction("getTeamMembers", teamMemberListSchema);
+const GET_TEAM_MEMBER = defineFunction("getTeamMember", teamMemberSchema);
+
+/** Every team member of the account (GET `/public-api/users`). */
+export async function getTeamMembers(host: FunctionHost, options?: FunctionOptions): Promise<TeamMemberInfo[]> {
+  return run(host, GET_TEAM_MEMBERS, {}, (operation) => featureManagementOf(host, options, operation).client.listTeamMembers(), options);
+}
+
+/** One team member, by email (GET `/public-api/users/{email}`); a 404 (no such member) is a NotFoundError. */
+export async function getTeamMember(host: FunctionHost, email: string, options?: FunctionOptions): Promise<TeamMemberInfo> {
+  return run(host, GET_TEAM_MEMBER, { email }, (operation) => featureManagementOf(host, options, operation).client.getTeamMember(email), options, (operation) => {
+    requireSegment(email, "email", operation);
+  });
+}
