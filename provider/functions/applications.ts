@@ -11,20 +11,12 @@ const z = lazyZod();
 const GET_APPLICATIONS = defineFunction("getApplications", () => z.array(applicationInfoSchema()));
 const GET_APPLICATION = defineFunction("getApplication", applicationInfoSchema);
 
-/**
- * Every application of the feature-flag account (GET `/public-api/applications`).
- * Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl` off the default service). The
- * service allows one request per second: calls in one process are spaced, never refused.
- * Under `setMocks`: token `cloudbees:index:getApplications`.
- */
+/** getApplications: documented on its TypeScript face (sdk/functions/applications.ts), which the schema's description is made from. */
 export async function getApplications(host: FunctionHost, options?: FunctionOptions): Promise<ApplicationInfo[]> {
   return run(host, GET_APPLICATIONS, {}, async (operation) => (await featureManagementOf(host, options, operation).client.listApplications()).map(applicationInfoOf), options);
 }
 
-/**
- * One application by id (GET `/public-api/applications/{applicationId}`). An unknown id is a NotFoundError.
- * Under `setMocks`: token `cloudbees:index:getApplication`, inputs `{ applicationId }`.
- */
+/** getApplication: documented on its TypeScript face (sdk/functions/applications.ts), which the schema's description is made from. */
 export async function getApplication(host: FunctionHost, applicationId: string, options?: FunctionOptions): Promise<ApplicationInfo> {
   return run(
     host,

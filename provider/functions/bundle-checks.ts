@@ -45,13 +45,7 @@ function checkTreeOptions(tree: BundleSource, options: Record<string, unknown>, 
   }
 }
 
-/**
- * Validates one bundle against an instance (POST `casc-bundle-mgnt/casc-bundle-validate`): the operations center,
- * or the controller at `instanceUrl`. `bundle` is the bundle's folder (zipped with its files at the top, as the
- * endpoint wants), a zip file's path, or the zip. Returns the verdict `{valid, validationMessages}`: an invalid
- * bundle is not an error.
- * Under `setMocks`: token `cloudbees:index:validateBundle`.
- */
+/** validateBundle: documented on its TypeScript face (sdk/functions/bundle-checks.ts), which the schema's description is made from. */
 export async function validateBundle(host: FunctionHost, bundle: BundleSource, options?: InstanceOptions & QuietOptions): Promise<InstanceValidationResult> {
   const { instanceUrl, quiet } = options ?? {};
   const check = (operation: string) => {
@@ -77,13 +71,7 @@ export interface PreValidateBundlesOptions extends FunctionOptions, QuietOptions
   bundles?: string[];
 }
 
-/**
- * Pre-validates raw bundles on the operations center before they are checked out (POST
- * `casc-bundle/pre-validate-bundle`). `tree` is a bundle location folder (every folder below it holding a
- * bundle.yaml is a bundle, zipped in the branch-folder layout), a zip file's path, or the zip. Returns
- * `{validations: [{bundle, result}]}`; an inconsistent bundle (a reference to a missing file) is the server's error.
- * Under `setMocks`: token `cloudbees:index:preValidateBundles`.
- */
+/** preValidateBundles: documented on its TypeScript face (sdk/functions/bundle-checks.ts), which the schema's description is made from. */
 export async function preValidateBundles(host: FunctionHost, tree: BundleSource, options?: PreValidateBundlesOptions): Promise<BundlePreValidation> {
   const { quiet, bundles, branch } = options ?? {};
   const check = (operation: string) => {
@@ -119,14 +107,7 @@ export interface EffectiveBundle extends BundleFiles {
   bundle: string;
 }
 
-/**
- * The effective bundle of `bundle` (inheritance applied), computed by the operations center (POST
- * `casc-bundle/get-effective-bundle?bundle=`) from raw bundles: `tree` is a bundle location folder, a zip file's
- * path, or the zip (branch-folder layout). With a folder, `bundle` is its path below the folder (`team-a`) and the
- * zip holds it and its parents found there (other parents are the operations center's). An inconsistent bundle
- * (a reference to a missing file) fails with the server's message, and no effective bundle.
- * Under `setMocks`: token `cloudbees:index:getEffectiveBundle`.
- */
+/** getEffectiveBundle: documented on its TypeScript face (sdk/functions/bundle-checks.ts), which the schema's description is made from. */
 export async function getEffectiveBundle(host: FunctionHost, tree: BundleSource, bundle: string, options?: EffectiveBundleOptions): Promise<EffectiveBundle> {
   const { branch, includeZip } = options ?? {};
   const check = (operation: string) => {

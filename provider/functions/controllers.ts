@@ -30,27 +30,12 @@ export interface ControllerSummary {
   availableBundles: string[];
 }
 
-/**
- * Every controller the operations center's bundle list knows of, sorted by path, with its bundle and the bundles
- * available to it (one GET `casc-bundle/list`). The API has no controller list: a controller that no bundle is
- * available to and that uses none does not appear.
- *
- * These are the facts that other resources and people change (an assignment changes a bundle's `usedBy`, a pattern
- * its `availableFor`), so they are read here rather than kept in any resource's state.
- *
- * Under `setMocks`: token `cloudbees:index:getControllers`.
- */
+/** getControllers: documented on its TypeScript face (sdk/functions/controllers.ts), which the schema's description is made from. */
 export async function getControllers(host: FunctionHost, options?: FunctionOptions): Promise<ControllerSummary[]> {
   return run(host, GET_CONTROLLERS, {}, async (operation) => controllersOf(await operationsCenterOf(host, options, operation).client.listBundles()), options);
 }
 
-/**
- * Every controller the operations center holds as an item, managed or client, inside folders too, sorted by full
- * path (one GET `view/Controllers/api/json`, the view the vendor's samples read). Unlike getControllers, this lists a
- * controller no bundle is available to; it says nothing about bundles.
- *
- * Under `setMocks`: token `cloudbees:index:getControllerItems`.
- */
+/** getControllerItems: documented on its TypeScript face (sdk/functions/controllers.ts), which the schema's description is made from. */
 export async function getControllerItems(host: FunctionHost, options?: FunctionOptions): Promise<ControllerItem[]> {
   return run(
     host,

@@ -18,17 +18,14 @@ const z = lazyZod();
  * result parsed as the records the API answers.
  */
 
-/** The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key. */
+/** getEnvironments: documented on its TypeScript face (sdk/functions/feature-flags.ts), which the schema's description is made from. */
 export async function getEnvironments(host: FunctionHost, applicationId: string, options?: FunctionOptions): Promise<Environment[]> {
   return run(host, GET_ENVIRONMENTS, { applicationId }, (operation) => featureManagementOf(host, options, operation).client.listEnvironments(applicationId), options, (operation) =>
     requireSegments({ applicationId }, operation),
   );
 }
 
-/**
- * Every flag of the application with its configuration in `environment`, configured or not
- * (GET `/public-api/applications/{applicationId}/{environment}/flags`).
- */
+/** getFlags: documented on its TypeScript face (sdk/functions/feature-flags.ts), which the schema's description is made from. */
 export async function getFlags(host: FunctionHost, applicationId: string, environment: string, options?: FunctionOptions): Promise<Flag[]> {
   return run(host, GET_FLAGS, { applicationId, environment }, async (operation) =>
     readableItems(host, await featureManagementOf(host, options, operation).client.readFlagList(applicationId, environment), "flag", operation), options, (operation) =>
@@ -36,7 +33,7 @@ export async function getFlags(host: FunctionHost, applicationId: string, enviro
   );
 }
 
-/** One flag with its configuration in `environment` (GET `.../{environment}/flags/{flag}`). Unknown: NotFoundError. */
+/** getFlag: documented on its TypeScript face (sdk/functions/feature-flags.ts), which the schema's description is made from. */
 export async function getFlag(host: FunctionHost, applicationId: string, environment: string, flag: string, options?: FunctionOptions): Promise<Flag> {
   return run(host, GET_FLAG, { applicationId, environment, flag }, (operation) =>
     featureManagementOf(host, options, operation).client.getFlag(applicationId, environment, flag), options, (operation) =>
@@ -44,10 +41,7 @@ export async function getFlag(host: FunctionHost, applicationId: string, environ
   );
 }
 
-/**
- * The flags configured in `environment`, in the legacy experiment form (GET `.../{environment}/experiments`): a flag
- * that exists but is not configured there is not in this list (it is in getFlags).
- */
+/** getExperiments: documented on its TypeScript face (sdk/functions/feature-flags.ts), which the schema's description is made from. */
 export async function getExperiments(host: FunctionHost, applicationId: string, environment: string, options?: FunctionOptions): Promise<Experiment[]> {
   return run(host, GET_EXPERIMENTS, { applicationId, environment }, async (operation) =>
     readableItems(host, await featureManagementOf(host, options, operation).client.readExperimentList(applicationId, environment), "experiment", operation), options, (operation) =>
@@ -55,7 +49,7 @@ export async function getExperiments(host: FunctionHost, applicationId: string, 
   );
 }
 
-/** The application's target groups (GET `/public-api/applications/{applicationId}/target-groups`). */
+/** getTargetGroups: documented on its TypeScript face (sdk/functions/feature-flags.ts), which the schema's description is made from. */
 export async function getTargetGroups(host: FunctionHost, applicationId: string, options?: FunctionOptions): Promise<TargetGroup[]> {
   return run(host, GET_TARGET_GROUPS, { applicationId }, async (operation) =>
     readableItems(host, await featureManagementOf(host, options, operation).client.readTargetGroupList(applicationId), "target group", operation), options, (operation) =>
@@ -119,10 +113,7 @@ function auditLogInfoOf(r: AuditLog): AuditLogInfo {
   return out;
 }
 
-/**
- * The audit-log records of `environment` since `startDate` (GET `.../{environment}/auditlogs?startDate=<ISO-8601>`).
- * The service answers at most 30 records a call: ask again from the last record's `creationDate` for more.
- */
+/** getAuditLogs: documented on its TypeScript face (sdk/functions/feature-flags.ts), which the schema's description is made from. */
 export async function getAuditLogs(host: FunctionHost, applicationId: string, environment: string, startDate: Date | string, options?: FunctionOptions): Promise<AuditLogInfo[]> {
   // An invalid Date reads as itself in the error, not as toISOString's RangeError.
   const start = startDate instanceof Date && !Number.isNaN(startDate.getTime()) ? startDate.toISOString() : startDate;

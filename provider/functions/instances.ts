@@ -24,20 +24,13 @@ const DOWNLOAD_SCHEMA = defineFunction("downloadSchema", jsonDocumentSchema);
 // The endpoints every instance has. Each function asks the operations center, or the controller at
 // `options.instanceUrl`, as the configured operations-center user.
 
-/**
- * The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`).
- * Under `setMocks`: token `cloudbees:index:getUpdateLog`.
- */
+/** getUpdateLog: documented on its TypeScript face (sdk/functions/instances.ts), which the schema's description is made from. */
 export async function getUpdateLog(host: FunctionHost, options?: InstanceOptions): Promise<UpdateLogResult> {
   const { instanceUrl } = options ?? {};
   return run(host, GET_UPDATE_LOG, { instanceUrl }, async (operation) => updateLogOf(await instanceOf(host, options, operation).getUpdateLog()), options);
 }
 
-/**
- * Whether a newer bundle is available to the instance (GET `casc-bundle-mgnt/check-bundle-update`): reads only;
- * the BundleReload resource applies it.
- * Under `setMocks`: token `cloudbees:index:checkBundleUpdate`.
- */
+/** checkBundleUpdate: documented on its TypeScript face (sdk/functions/instances.ts), which the schema's description is made from. */
 export async function checkBundleUpdate(host: FunctionHost, options?: InstanceOptions & QuietOptions): Promise<BundleUpdateCheckResult> {
   const { instanceUrl, quiet } = options ?? {};
   return run(
@@ -52,19 +45,13 @@ export async function checkBundleUpdate(host: FunctionHost, options?: InstanceOp
   );
 }
 
-/**
- * The instance's whole configuration as one YAML text, every file concatenated (GET `core-casc-export`).
- * Under `setMocks`: token `cloudbees:index:exportConfiguration`.
- */
+/** exportConfiguration: documented on its TypeScript face (sdk/functions/instances.ts), which the schema's description is made from. */
 export async function exportConfiguration(host: FunctionHost, options?: InstanceOptions): Promise<string> {
   const { instanceUrl } = options ?? {};
   return run(host, EXPORT_CONFIGURATION, { instanceUrl }, async (operation) => instanceOf(host, options, operation).exportConfiguration(), options);
 }
 
-/**
- * The instance's configuration files as a zip (GET `core-casc-export/zipExport`); `unzipBundle` reads it.
- * Under `setMocks`: token `cloudbees:index:exportConfigurationZip`.
- */
+/** exportConfigurationZip: documented on its TypeScript face (sdk/functions/instances.ts), which the schema's description is made from. */
 export async function exportConfigurationZip(host: FunctionHost, options?: InstanceOptions): Promise<Buffer> {
   const { instanceUrl } = options ?? {};
   return run(host, EXPORT_CONFIGURATION_ZIP, { instanceUrl }, async (operation) => instanceOf(host, options, operation).exportConfigurationZip(), options);
@@ -75,11 +62,7 @@ export interface ExportEffectiveBundleOptions extends InstanceOptions {
   includeZip?: boolean;
 }
 
-/**
- * The bundle in force on the instance (POST `core-casc-effective-bundle-export`), as files and their hash. An
- * instance that has applied no bundle yet answers 404 (NotFoundError).
- * Under `setMocks`: token `cloudbees:index:exportEffectiveBundle`.
- */
+/** exportEffectiveBundle: documented on its TypeScript face (sdk/functions/instances.ts), which the schema's description is made from. */
 export async function exportEffectiveBundle(host: FunctionHost, options?: ExportEffectiveBundleOptions): Promise<BundleFiles> {
   const { instanceUrl, includeZip } = options ?? {};
   return run(
@@ -94,11 +77,7 @@ export async function exportEffectiveBundle(host: FunctionHost, options?: Export
   );
 }
 
-/**
- * One file of the bundle in force, as text (POST `core-casc-effective-bundle-export/downloadFile/<fileName>`):
- * a path inside the effective bundle, as exportEffectiveBundle lists them.
- * Under `setMocks`: token `cloudbees:index:downloadEffectiveBundleFile`.
- */
+/** downloadEffectiveBundleFile: documented on its TypeScript face (sdk/functions/instances.ts), which the schema's description is made from. */
 export async function downloadEffectiveBundleFile(host: FunctionHost, fileName: string, options?: InstanceOptions): Promise<string> {
   const { instanceUrl } = options ?? {};
   return run(
@@ -116,10 +95,7 @@ export interface ExportItemOptions extends InstanceOptions {
   section?: SectionFile;
 }
 
-/**
- * An item or job exported as CasC YAML (POST `<itemUri>/export/download[/<section>]`); `itemUri` like `job/team-a/job/build`.
- * Under `setMocks`: token `cloudbees:index:exportItem`.
- */
+/** exportItem: documented on its TypeScript face (sdk/functions/instances.ts), which the schema's description is made from. */
 export async function exportItem(host: FunctionHost, itemUri: string, options?: ExportItemOptions): Promise<string> {
   const { instanceUrl, section } = options ?? {};
   return run(
@@ -135,12 +111,7 @@ export async function exportItem(host: FunctionHost, itemUri: string, options?: 
   );
 }
 
-/**
- * A JSON schema the instance validates bundles with (GET `core-casc-schema-download/download/<name>`): one of
- * bundle-descriptor.json, plugin-catalog.json, plugins.json, items.json, rbac.json, variables.json. Needs product
- * 2.426.3.1 or later.
- * Under `setMocks`: token `cloudbees:index:downloadSchema`.
- */
+/** downloadSchema: documented on its TypeScript face (sdk/functions/instances.ts), which the schema's description is made from. */
 export async function downloadSchema(host: FunctionHost, name: SchemaFile, options?: InstanceOptions): Promise<Record<string, unknown>> {
   const { instanceUrl } = options ?? {};
   return run(

@@ -35,19 +35,12 @@ const GET_CONTROLLER_BUNDLE_LINK = defineFunction("getControllerBundleLink", () 
 );
 const VALIDATE_UPLOADED_BUNDLE = defineFunction("validateUploadedBundle", bundleValidationResultSchema);
 
-/**
- * Every bundle of the operations center (GET `casc-bundle/list`), with `regex`, `availableFor` and `usedBy`.
- * Under `setMocks`: token `cloudbees:index:getBundles`.
- */
+/** getBundles: documented on its TypeScript face (sdk/functions/operations-center.ts), which the schema's description is made from. */
 export async function getBundles(host: FunctionHost, options?: FunctionOptions): Promise<BundleSummary[]> {
   return run(host, GET_BUNDLES, {}, async (operation) => (await operationsCenterOf(host, options, operation).client.listBundles()).map(bundleSummaryOf), options);
 }
 
-/**
- * One bundle by name (its folder path in the bundle location, e.g. `team-a`), from GET `casc-bundle/list` (the API
- * has no single-bundle read). An unknown name is a NotFoundError that lists the bundles there are.
- * Under `setMocks`: token `cloudbees:index:getBundle`.
- */
+/** getBundle: documented on its TypeScript face (sdk/functions/operations-center.ts), which the schema's description is made from. */
 export async function getBundle(host: FunctionHost, name: string, options?: FunctionOptions): Promise<BundleSummary> {
   return run(host, GET_BUNDLE, { name }, async (operation) => {
     const { client } = operationsCenterOf(host, options, operation);
@@ -73,11 +66,7 @@ export interface RawBundleValidationLogOptions extends FunctionOptions {
   controller?: boolean;
 }
 
-/**
- * The raw bundle validation log (GET `casc-bundle/raw-bundle-validation-log`, parameters `bundle`, `controller`):
- * `{ validationLog: [{ bundleId, records, controllers? }] }`.
- * Under `setMocks`: token `cloudbees:index:getRawBundleValidationLog`.
- */
+/** getRawBundleValidationLog: documented on its TypeScript face (sdk/functions/operations-center.ts), which the schema's description is made from. */
 export async function getRawBundleValidationLog(host: FunctionHost, options?: RawBundleValidationLogOptions): Promise<RawBundleValidationLogResult> {
   const { bundle, controller } = options ?? {};
   return run(
@@ -98,11 +87,7 @@ export interface EffectiveBundleValidationLogOptions extends FunctionOptions {
   controller?: string;
 }
 
-/**
- * The effective bundle validation log per controller (GET `casc-bundle/effective-bundle-validation-log`):
- * `{ validationLog: [{ controller, records }] }`.
- * Under `setMocks`: token `cloudbees:index:getEffectiveBundleValidationLog`.
- */
+/** getEffectiveBundleValidationLog: documented on its TypeScript face (sdk/functions/operations-center.ts), which the schema's description is made from. */
 export async function getEffectiveBundleValidationLog(host: FunctionHost, options?: EffectiveBundleValidationLogOptions): Promise<EffectiveBundleValidationLogResult> {
   const { controller } = options ?? {};
   return run(
@@ -141,11 +126,7 @@ export async function readControllerBundleLink(
   }, options, check);
 }
 
-/**
- * Validates a bundle the operations center already has (POST `casc-bundle/validate-uploaded-bundle?bundleId=`):
- * `valid`, `structureValidations`, `controllerValidations`. A verdict, not an error: check `valid`.
- * Under `setMocks`: token `cloudbees:index:validateUploadedBundle`.
- */
+/** validateUploadedBundle: documented on its TypeScript face (sdk/functions/operations-center.ts), which the schema's description is made from. */
 export async function validateUploadedBundle(host: FunctionHost, bundleId: string, options?: FunctionOptions & QuietOptions): Promise<BundleValidationResult> {
   const quiet = options?.quiet;
   return run(

@@ -23,12 +23,12 @@ export interface TeamMemberInfo {
 const GET_TEAM_MEMBERS = defineFunction("getTeamMembers", teamMemberListSchema);
 const GET_TEAM_MEMBER = defineFunction("getTeamMember", teamMemberSchema);
 
-/** Every team member of the account (GET `/public-api/users`). */
+/** getTeamMembers: documented on its TypeScript face (sdk/functions/team-members.ts), which the schema's description is made from. */
 export async function getTeamMembers(host: FunctionHost, options?: FunctionOptions): Promise<TeamMemberInfo[]> {
   return run(host, GET_TEAM_MEMBERS, {}, (operation) => featureManagementOf(host, options, operation).client.listTeamMembers(), options);
 }
 
-/** One team member, by email (GET `/public-api/users/{email}`); a 404 (no such member) is a NotFoundError. */
+/** getTeamMember: documented on its TypeScript face (sdk/functions/team-members.ts), which the schema's description is made from. */
 export async function getTeamMember(host: FunctionHost, email: string, options?: FunctionOptions): Promise<TeamMemberInfo> {
   return run(host, GET_TEAM_MEMBER, { email }, (operation) => featureManagementOf(host, options, operation).client.getTeamMember(email), options, (operation) => {
     requireSegment(email, "email", operation);

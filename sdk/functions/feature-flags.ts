@@ -14,6 +14,7 @@ export async function getEnvironments(applicationId: string, options?: FunctionO
 /**
  * Every flag of the application with its configuration in `environment`, configured or not
  * (GET `/public-api/applications/{applicationId}/{environment}/flags`).
+ * A flag this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export async function getFlags(applicationId: string, environment: string, options?: FunctionOptions): Promise<Flag[]> {
   return core.getFlags(programHost, applicationId, environment, options);
@@ -26,13 +27,17 @@ export async function getFlag(applicationId: string, environment: string, flag: 
 
 /**
  * The flags configured in `environment`, in the legacy experiment form (GET `.../{environment}/experiments`): a flag
- * that exists but is not configured there is not in this list (it is in getFlags).
+ * that exists but is not configured there is not in this list (it is in getFlags). An experiment this version cannot
+ * read is skipped, with a warning that names it and why; the others are returned.
  */
 export async function getExperiments(applicationId: string, environment: string, options?: FunctionOptions): Promise<Experiment[]> {
   return core.getExperiments(programHost, applicationId, environment, options);
 }
 
-/** The application's target groups (GET `/public-api/applications/{applicationId}/target-groups`). */
+/**
+ * The application's target groups (GET `/public-api/applications/{applicationId}/target-groups`). A target group this
+ * version cannot read is skipped, with a warning that names it and why; the others are returned.
+ */
 export async function getTargetGroups(applicationId: string, options?: FunctionOptions): Promise<TargetGroup[]> {
   return core.getTargetGroups(programHost, applicationId, options);
 }
