@@ -1,6 +1,7 @@
 import { requireSegment } from "../clients/inputs";
 import { lazyZod } from "../http/lazy-zod";
 import { featureManagementOf, run, type FunctionOptions } from "./calls";
+import { readableItems } from "./lenient-lists";
 import { defineFunction, type FunctionHost } from "./host";
 import { applicationInfoSchema } from "./result-schemas";
 import { applicationInfoOf, type ApplicationInfo } from "./results";
@@ -13,7 +14,8 @@ const GET_APPLICATION = defineFunction("getApplication", applicationInfoSchema);
 
 /** getApplications: documented on its TypeScript face (sdk/functions/applications.ts), which the schema's description is made from. */
 export async function getApplications(host: FunctionHost, options?: FunctionOptions): Promise<ApplicationInfo[]> {
-  return run(host, GET_APPLICATIONS, {}, async (operation) => (await featureManagementOf(host, options, operation).client.listApplications()).map(applicationInfoOf), options);
+  return run(host, GET_APPLICATIONS, {}, async (operation) =>
+    readableItems(host, await featureManagementOf(host, options, operation).client.readApplicationList(), "application", operation).map(applicationInfoOf), options);
 }
 
 /** getApplication: documented on its TypeScript face (sdk/functions/applications.ts), which the schema's description is made from. */

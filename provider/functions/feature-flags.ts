@@ -20,7 +20,8 @@ const z = lazyZod();
 
 /** getEnvironments: documented on its TypeScript face (sdk/functions/feature-flags.ts), which the schema's description is made from. */
 export async function getEnvironments(host: FunctionHost, applicationId: string, options?: FunctionOptions): Promise<Environment[]> {
-  return run(host, GET_ENVIRONMENTS, { applicationId }, (operation) => featureManagementOf(host, options, operation).client.listEnvironments(applicationId), options, (operation) =>
+  return run(host, GET_ENVIRONMENTS, { applicationId }, async (operation) =>
+    readableItems(host, await featureManagementOf(host, options, operation).client.readEnvironmentList(applicationId), "environment", operation), options, (operation) =>
     requireSegments({ applicationId }, operation),
   );
 }

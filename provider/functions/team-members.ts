@@ -2,6 +2,7 @@ import { teamMemberListSchema, teamMemberSchema } from "../clients/feature-flag-
 import { type EnvironmentPermission } from "../clients/feature-flag-types";
 import { requireSegment } from "../clients/inputs";
 import { featureManagementOf, run, type FunctionOptions } from "./calls";
+import { readableItems } from "./lenient-lists";
 import { defineFunction, type FunctionHost } from "./host";
 
 /**
@@ -25,7 +26,8 @@ const GET_TEAM_MEMBER = defineFunction("getTeamMember", teamMemberSchema);
 
 /** getTeamMembers: documented on its TypeScript face (sdk/functions/team-members.ts), which the schema's description is made from. */
 export async function getTeamMembers(host: FunctionHost, options?: FunctionOptions): Promise<TeamMemberInfo[]> {
-  return run(host, GET_TEAM_MEMBERS, {}, (operation) => featureManagementOf(host, options, operation).client.listTeamMembers(), options);
+  return run(host, GET_TEAM_MEMBERS, {}, async (operation) =>
+    readableItems(host, await featureManagementOf(host, options, operation).client.readTeamMemberList(), "team member", operation), options);
 }
 
 /** getTeamMember: documented on its TypeScript face (sdk/functions/team-members.ts), which the schema's description is made from. */

@@ -8,7 +8,8 @@ import { programHost } from "./host";
 /**
  * Every application of the feature-flag account (GET `/public-api/applications`).
  * Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl` off the default service). The
- * service allows one request per second: calls in one process are spaced, never refused.
+ * service allows one request per second: calls in one process are spaced, never refused. An application this version
+ * cannot read is skipped, with a warning that names it and why; the others are returned.
  * Under `setMocks`: token `cloudbees:index:getApplications`.
  */
 export async function getApplications(options?: FunctionOptions): Promise<ApplicationInfo[]> {

@@ -6,7 +6,10 @@ import { programHost } from "./host";
 
 // The reads of an application's environments, flags, configurations, target groups and audit log: the TypeScript face of provider/functions/feature-flags.ts, with the program's settings (host.ts).
 
-/** The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key. */
+/**
+ * The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key.
+ * An environment this version cannot read is skipped, with a warning that names it and why; the others are returned.
+ */
 export async function getEnvironments(applicationId: string, options?: FunctionOptions): Promise<Environment[]> {
   return core.getEnvironments(programHost, applicationId, options);
 }

@@ -5,7 +5,10 @@ import { programHost } from "./host";
 
 // The reads of the feature-flag account's team members: the TypeScript face of provider/functions/team-members.ts, with the program's settings (host.ts).
 
-/** Every team member of the account (GET `/public-api/users`). */
+/**
+ * Every team member of the account (GET `/public-api/users`). A team member this version cannot read is skipped, with
+ * a warning that names them (by email) and why; the others are returned.
+ */
 export async function getTeamMembers(options?: FunctionOptions): Promise<TeamMemberInfo[]> {
   return core.getTeamMembers(programHost, options);
 }

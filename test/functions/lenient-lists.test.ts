@@ -1,5 +1,5 @@
 import { startEmulator, type Emulator } from "../../emulator";
-import { closeClients, FeatureManagementClient, getExperiments, getFlags, getTargetGroups } from "../../sdk";
+import { closeClients, FeatureManagementClient, getApplications, getEnvironments, getExperiments, getFlags, getTargetGroups, getTeamMembers } from "../../sdk";
 import { adminSettings, isolateEnvironment } from "./helpers";
 
 // The get* functions read feature-flag lists item by item, as the resources do (issue 43): one item in a form
@@ -81,6 +81,28 @@ describe("lenient list reads of the get* functions", () => {
     const { result, warnings } = await warningsOf(() => getTargetGroups(appId, opts()));
     expect(result.map((t) => t.name)).toEqual(["beta"]);
     expect(warnings).toEqual([expect.stringMatching(/: skipped target group "odd" \(item 2 of the answer\), in a form .* \(operator: [^)]+\); the other items were read$/)]);
+  });
+
+  it("getApplications, getEnvironments and getTeamMembers skip the item they cannot read, named", async () => {
+    const apps = (await ui.listApplications()) as unknown as Record<string, unknown>[];
+    emu.faults.inject({ method: "GET", path: FM, status: 200, body: JSON.stringify([{ id: "", name: "broken" }, ...apps]), times: 1 });
+    const a = await warningsOf(() => getApplications(opts()));
+    expect(a.result.map((x) => x.id)).toEqual([appId]);
+    expect(a.warnings).toEqual([expect.stringMatching(/getApplications\(\): skipped application "broken" \(item 1 of the answer\), .* \(id: [^)]+\)/)]);
+
+    const envs = (await ui.listEnvironments(appId)) as unknown as Record<string, unknown>[];
+    emu.faults.inject({ method: "GET", path: `${FM}/${appId}/environments`, status: 200, body: JSON.stringify([...envs, { name: "Keyless" }]), times: 1 });
+    const e = await warningsOf(() => getEnvironments(appId, opts()));
+    expect(e.result.map((x) => x.name)).toEqual(envs.map((x) => x.name));
+    expect(e.warnings).toEqual([expect.stringMatching(new RegExp(`: skipped environment "Keyless" \\(item ${envs.length + 1} of the answer\\), .* \\(key: [^)]+\\)`))]);
+
+    await ui.putTeamMember({ email: "alice@example.com", name: "Alice" });
+    const members = (await ui.listTeamMembers()) as unknown as Record<string, unknown>[];
+    const odd = { email: "bob@example.com", applications: { [appId]: { environments: { Production: "admin" } } } };
+    emu.faults.inject({ method: "GET", path: "/feature-management/public-api/users", status: 200, body: JSON.stringify([...members, odd]), times: 1 });
+    const m = await warningsOf(() => getTeamMembers(opts()));
+    expect(m.result.map((x) => x.email)).toEqual(members.map((x) => x.email));
+    expect(m.warnings).toEqual([expect.stringMatching(/getTeamMembers\(\): skipped team member "bob@example\.com" \(item \d+ of the answer\), .* \(applications\./)]);
   });
 
   it("names a hostile name escaped, quoted and bounded, and an item without a name by its place", async () => {
