@@ -101,6 +101,18 @@ describe("zips as base64 through the plugin", () => {
     expect(text.text).toContain("building team A");
   });
 
+  it("exportItem and downloadSchema answer in a property; validateUploadedBundle answers the verdict", async () => {
+    const item = (await plugin.invoke(token("exportItem"), { itemUri: "job/team-a/job/build", instanceUrl: controllerUrl, section: "items.yaml" })) as { text: string };
+    expect([last().method, last().path]).toEqual(["POST", `${controllerPrefix}job/team-a/job/build/export/download/items.yaml`]);
+    expect(item.text).toContain("pipeline");
+    const { schema } = (await plugin.invoke(token("downloadSchema"), { name: "plugins.json" })) as { schema: Record<string, unknown> };
+    expect([last().method, last().path]).toEqual(["GET", "/cjoc/core-casc-schema-download/download/plugins.json"]);
+    expect(typeof schema).toBe("object");
+    const verdict = await plugin.invoke(token("validateUploadedBundle"), { bundleId: "team-a", quiet: true });
+    expect([last().method, last().path]).toEqual(["POST", "/cjoc/casc-bundle/validate-uploaded-bundle"]);
+    expect(verdict).toMatchObject({ valid: true, structureValidations: expect.any(Array), controllerValidations: expect.any(Array) });
+  });
+
   it("refuses what is not base64, naming the input, before any request", async () => {
     await expect(plugin.invoke(token("validateBundle"), { bundleZip: "not base64!" })).rejects.toThrow(/bundleZip.*expected the zip's bytes as base64 text/);
     await expect(plugin.invoke(token("preValidateBundles"), { treeZip: "" })).rejects.toThrow(/treeZip.*base64 text \(it is empty\)/);
