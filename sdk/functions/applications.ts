@@ -3,7 +3,8 @@ import type { FunctionOptions } from "../../provider/functions/calls";
 import type { ApplicationInfo } from "../../provider/functions/results";
 import { programHost } from "./host";
 
-// The feature-flag account's applications: the TypeScript face of provider/functions/applications.ts, with the program's settings (host.ts).
+// The feature-flag account's applications: the TypeScript face of provider/functions/applications.ts, with the
+// program's settings (host.ts).
 
 /**
  * Every application of the feature-flag account (GET `/public-api/applications`).

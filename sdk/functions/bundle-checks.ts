@@ -5,7 +5,8 @@ import type { InstanceOptions, QuietOptions } from "../../provider/functions/cal
 import type { BundlePreValidation, InstanceValidationResult } from "../../provider/functions/results";
 import { programHost } from "./host";
 
-// Bundle checks on a server, of a bundle given as a folder, a zip file or a zip: the TypeScript face of provider/functions/bundle-checks.ts, with the program's settings (host.ts).
+// Bundle checks on a server, of a bundle given as a folder, a zip file or a zip: the TypeScript face of
+// provider/functions/bundle-checks.ts, with the program's settings (host.ts).
 
 /**
  * Validates one bundle against an instance (POST `casc-bundle-mgnt/casc-bundle-validate`): the operations center,

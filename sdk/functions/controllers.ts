@@ -3,7 +3,8 @@ import type { FunctionOptions } from "../../provider/functions/calls";
 import type { ControllerItem, ControllerSummary } from "../../provider/functions/controllers";
 import { programHost } from "./host";
 
-// The controllers an operations center knows of: the TypeScript face of provider/functions/controllers.ts, with the program's settings (host.ts).
+// The controllers an operations center knows of: the TypeScript face of provider/functions/controllers.ts, with the
+// program's settings (host.ts).
 
 /**
  * Every controller the operations center's bundle list knows of, sorted by path, with its bundle and the bundles

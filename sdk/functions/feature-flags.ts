@@ -4,7 +4,8 @@ import type { FunctionOptions } from "../../provider/functions/calls";
 import type { AuditLogInfo } from "../../provider/functions/feature-flags";
 import { programHost } from "./host";
 
-// The reads of an application's environments, flags, configurations, target groups and audit log: the TypeScript face of provider/functions/feature-flags.ts, with the program's settings (host.ts).
+// The reads of an application's environments, flags, configurations, target groups and audit log: the TypeScript
+// face of provider/functions/feature-flags.ts, with the program's settings (host.ts).
 
 /**
  * The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key.

@@ -6,7 +6,8 @@ import type { BundleUpdateCheckResult, UpdateLogResult } from "../../provider/fu
 import type { BundleFiles } from "../../provider/functions/zips";
 import { programHost } from "./host";
 
-// The endpoints every instance (operations center or controller) has: the TypeScript face of provider/functions/instances.ts, with the program's settings (host.ts).
+// The endpoints every instance (operations center or controller) has: the TypeScript face of
+// provider/functions/instances.ts, with the program's settings (host.ts).
 
 /**
  * The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`).

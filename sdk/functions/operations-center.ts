@@ -4,7 +4,8 @@ import type { EffectiveBundleValidationLogOptions, RawBundleValidationLogOptions
 import type { BundleSummary, BundleValidationResult, EffectiveBundleValidationLogResult, RawBundleValidationLogResult } from "../../provider/functions/results";
 import { programHost } from "./host";
 
-// The operations center's bundle reads and validations: the TypeScript face of provider/functions/operations-center.ts, with the program's settings (host.ts).
+// The operations center's bundle reads and validations: the TypeScript face of provider/functions/operations-
+// center.ts, with the program's settings (host.ts).
 
 /**
  * Every bundle of the operations center (GET `casc-bundle/list`), with `regex`, `availableFor` and `usedBy`.

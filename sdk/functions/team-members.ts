@@ -3,7 +3,8 @@ import type { FunctionOptions } from "../../provider/functions/calls";
 import type { TeamMemberInfo } from "../../provider/functions/team-members";
 import { programHost } from "./host";
 
-// The reads of the feature-flag account's team members: the TypeScript face of provider/functions/team-members.ts, with the program's settings (host.ts).
+// The reads of the feature-flag account's team members: the TypeScript face of provider/functions/team-members.ts,
+// with the program's settings (host.ts).
 
 /**
  * Every team member of the account (GET `/public-api/users`). A team member this version cannot read is skipped, with
