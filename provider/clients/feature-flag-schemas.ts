@@ -88,6 +88,11 @@ export function environmentListSchema() {
   return z.array(environmentSchema());
 }
 
+/** E1, one environment at a time (the functions' reads). */
+export function readableEnvironmentListSchema() {
+  return readableListSchema(environmentSchema, "name");
+}
+
 /**
  * E2's answer: the new environment's key itself (what the real service answers: cb-demos/fm-initializer's "Fixing
  * key issue" reads the body as the key), as a JSON string; or, tolerantly, the environment object; or nothing (""
@@ -216,6 +221,11 @@ export function teamMemberSchema() {
 
 export function teamMemberListSchema() {
   return z.array(teamMemberSchema());
+}
+
+/** U1, one team member at a time (the functions' reads). */
+export function readableTeamMemberListSchema() {
+  return readableListSchema(teamMemberSchema, "email");
 }
 
 // Each record type (feature-flag-types.ts) is exactly what its schema returns.

@@ -3,9 +3,9 @@ import { HttpClient } from "../http/http-client";
 import type { HttpOptions } from "../http/options";
 import { Secret } from "../http/redaction";
 import type { RequestSpec } from "../http/http-client";
-import { applicationListSchema, applicationSchema } from "./feature-management-schemas";
+import { applicationListSchema, applicationSchema, readableApplicationListSchema } from "./feature-management-schemas";
 import { type Application } from "./feature-management-types";
-import { auditLogListSchema, environmentKeyAnswerSchema, environmentListSchema, experimentListSchema, experimentSchema, flagListSchema, flagSchema, readableExperimentListSchema, readableFlagListSchema, readableTargetGroupListSchema, targetGroupListSchema, targetGroupSchema, teamMemberListSchema, teamMemberSchema } from "./feature-flag-schemas";
+import { auditLogListSchema, environmentKeyAnswerSchema, environmentListSchema, experimentListSchema, experimentSchema, flagListSchema, flagSchema, readableEnvironmentListSchema, readableExperimentListSchema, readableFlagListSchema, readableTargetGroupListSchema, readableTeamMemberListSchema, targetGroupListSchema, targetGroupSchema, teamMemberListSchema, teamMemberSchema } from "./feature-flag-schemas";
 import type { ReadableList } from "./feature-flag-types";
 import { type AuditLog, type Environment, type EnvironmentRequest, type Experiment, type ExperimentRequest, type Flag, type FlagConfigurationRequest, type FlagCreateRequest, type JsonPatchOperation, type TargetGroup, type TargetGroupRequest, type TeamMember, type TeamMemberRequest } from "./feature-flag-types";
 import { requireDate, requireSegment, requireText } from "./inputs";
@@ -63,6 +63,11 @@ export class FeatureManagementClient {
     );
   }
 
+  /** The applications item by item: those that can be read, and those that cannot (named, with why), apart. */
+  async readApplicationList(): Promise<ReadableList<Application>> {
+    return this.http.json({ operation: "listing applications", method: "GET", path: "public-api/applications", idempotency: "safe" }, readableApplicationListSchema);
+  }
+
   /** Creates an application. Never retried after it may have reached the server: that could create two. */
   async createApplication(name: string): Promise<Application> {
     const operation = `creating application "${name}"`;
@@ -93,6 +98,12 @@ export class FeatureManagementClient {
   async listEnvironments(applicationId: string): Promise<Environment[]> {
     const operation = `listing the environments of application "${applicationId}"`;
     return this.http.json({ operation, method: "GET", path: `${appPath(applicationId, operation)}/environments`, idempotency: "safe", notFoundHint: NO_APPLICATION }, environmentListSchema);
+  }
+
+  /** E1 item by item: the environments that can be read, and those that cannot (named, with why), apart. */
+  async readEnvironmentList(applicationId: string): Promise<ReadableList<Environment>> {
+    const operation = `listing the environments of application "${applicationId}"`;
+    return this.http.json({ operation, method: "GET", path: `${appPath(applicationId, operation)}/environments`, idempotency: "safe", notFoundHint: NO_APPLICATION }, readableEnvironmentListSchema);
   }
 
   /**
@@ -264,6 +275,11 @@ export class FeatureManagementClient {
   /** Every team member of the account (U1). */
   async listTeamMembers(): Promise<TeamMember[]> {
     return this.http.json({ operation: "listing the team members", method: "GET", path: "public-api/users", idempotency: "safe" }, teamMemberListSchema);
+  }
+
+  /** U1 item by item: the team members that can be read, and those that cannot (named by email, with why), apart. */
+  async readTeamMemberList(): Promise<ReadableList<TeamMember>> {
+    return this.http.json({ operation: "listing the team members", method: "GET", path: "public-api/users", idempotency: "safe" }, readableTeamMemberListSchema);
   }
 
   /** One team member (U2). */

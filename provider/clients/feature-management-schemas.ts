@@ -2,6 +2,7 @@ import type { z as Zod } from "zod";
 import { lazyZod } from "../http/lazy-zod";
 import type { AllTrue, Same } from "../http/response-schema";
 import type { Application } from "./feature-management-types";
+import { readableListSchema } from "./readable-list";
 
 // Loaded when the first schema is built, not with this module (lazy-zod.ts).
 const z = lazyZod();
@@ -14,6 +15,11 @@ export function applicationSchema() {
 
 export function applicationListSchema() {
   return z.array(applicationSchema());
+}
+
+/** The application list, one application at a time (the functions' reads). */
+export function readableApplicationListSchema() {
+  return readableListSchema(applicationSchema, "name");
 }
 
 // The declared type (feature-management-types.ts) is exactly what the schema returns.

@@ -7,7 +7,7 @@
  * - what replaces a resource from its page's "What replaces it" (docs/resources), which the plugin's protocol tests
  *   check against the controllers' diff;
  * - a function per invoke the plugin serves (provider/plugin/invokes.ts), typed by the program function's
- *   signature (sdk/functions);
+ *   signature (sdk/functions), or by its invoke form for those that take or give zips (provider/plugin/file-invokes.ts);
  * - the config and the provider's inputs from the settings (provider/config/settings.ts).
  * `npm run schema` writes it; test/plugin/schema.test.ts fails when the file is not what the sources make.
  */
@@ -84,7 +84,7 @@ function resource(src: Sources, mapper: TypeMapper, kind: ProviderKind, symbol: 
 function fn(src: Sources, mapper: TypeMapper, name: string, symbol: ts.Symbol): FunctionSpec {
   const spec = INVOKES[name]!;
   const decl = symbol.declarations?.find(ts.isFunctionDeclaration);
-  if (!decl?.type) throw new Error(`scripts/schema: sdk/functions has no function ${name} with a written return type`);
+  if (!decl?.type) throw new Error(`scripts/schema: ${name} is no function with a written return type`);
   const params = decl.parameters.map((p) => p.name.getText());
   const positional = params.filter((p) => p !== "options");
   if (JSON.stringify(positional) !== JSON.stringify(spec.params)) {
@@ -107,7 +107,9 @@ function fn(src: Sources, mapper: TypeMapper, name: string, symbol: ts.Symbol): 
   }
   const result = mapper.map(decl.type, `${context}Result`).spec;
   let outputs: FunctionSpec["outputs"];
-  if (spec.listProperty) {
+  if (spec.valueProperty) {
+    outputs = { properties: { [spec.valueProperty]: result }, required: [spec.valueProperty] };
+  } else if (spec.listProperty) {
     if (!("type" in result) || result.type !== "array") throw new Error(`scripts/schema: ${name} answers no list, but invokes.ts names its list ${spec.listProperty}`);
     outputs = { properties: { [spec.listProperty]: result }, required: [spec.listProperty] };
   } else {
@@ -176,9 +178,11 @@ export function makeSchema(): Record<string, unknown> {
     return [tokenOf(typeNameOf(kind)), resource(src, mapper, kind, symbol)];
   });
   const functionSymbols = src.exportsOf("sdk/functions/index.ts");
+  const zipForms = src.exportsOf("provider/plugin/file-invokes.ts");
   const functions = Object.keys(INVOKES).map((name): [string, FunctionSpec] => {
-    const symbol = functionSymbols.get(name);
-    if (!symbol) throw new Error(`scripts/schema: sdk/functions exports no ${name}`);
+    const [symbols, file] = INVOKES[name]!.zips ? [zipForms, "provider/plugin/file-invokes.ts"] : [functionSymbols, "sdk/functions"];
+    const symbol = symbols.get(name);
+    if (!symbol) throw new Error(`scripts/schema: ${file} exports no ${name}`);
     return [functionToken(name), fn(src, mapper, name, resolved(src.checker, symbol))];
   });
   const config = settings(src, mapper);

@@ -1,7 +1,7 @@
 /**
  * The TypeScript sources the schema is made from, read with the compiler's own parser and type checker: the SDK's
- * resource classes and their Args (sdk/resources), the program functions (sdk/functions), the settings
- * (provider/config/settings.ts). Nothing is run from them here; scripts/schema/schema.ts walks what this finds.
+ * resource classes and their Args (sdk/resources), the program functions (sdk/functions, and the invoke forms of those
+ * that take or give zips: provider/plugin/file-invokes.ts), the settings (provider/config/settings.ts). Nothing is run from them here; scripts/schema/schema.ts walks what this finds.
  */
 import * as path from "node:path";
 import * as ts from "typescript";
@@ -18,7 +18,7 @@ export interface Sources {
 export function readSources(): Sources {
   const configFile = path.join(ROOT, "tsconfig.json");
   const parsed = ts.parseJsonConfigFileContent(ts.readConfigFile(configFile, ts.sys.readFile).config, ts.sys, ROOT);
-  const roots = ["sdk/resources/index.ts", "sdk/functions/index.ts", "provider/config/settings.ts"].map((f) => path.join(ROOT, f));
+  const roots = ["sdk/resources/index.ts", "sdk/functions/index.ts", "provider/plugin/file-invokes.ts", "provider/config/settings.ts"].map((f) => path.join(ROOT, f));
   const program = ts.createProgram(roots, { ...parsed.options, noEmit: true });
   const checker = program.getTypeChecker();
   return {

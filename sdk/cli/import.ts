@@ -4,13 +4,17 @@
  * with the functions' settings, and writes a Pulumi program declaring what is there (see program-text.ts). Dynamic
  * providers cannot `pulumi import` (pulumi/pulumi#3550): a program whose creates find every value in place is the
  * way to adopt an installation.
+ *
+ * Lists are read item by item, as the resources read theirs: an item that cannot be read (an experiment in a form
+ * this version cannot parse) is skipped, named in `skipped` and in a note of the program, and the others imported.
  */
 import { resolveSettings, type RawConfig, type SettingValues } from "../../provider/config/settings";
 import { inferVisibility } from "../../provider/resources/global-availability-pattern/controller";
-import { getApplications } from "../functions/applications";
-import { getEnvironments, getExperiments, getFlags, getTargetGroups } from "../functions/feature-flags";
-import { getBundles } from "../functions/operations-center";
-import { getTeamMembers } from "../functions/team-members";
+import { getApplications } from "../../provider/functions/applications";
+import { getEnvironments, getExperiments, getFlags, getTargetGroups } from "../../provider/functions/feature-flags";
+import type { FunctionHost } from "../../provider/functions/host";
+import { getBundles } from "../../provider/functions/operations-center";
+import { getTeamMembers } from "../../provider/functions/team-members";
 import { quoted } from "../../provider/text/printable";
 import { matchesWhole, pathNameProblemOf, programText, uniquelyNamed, type ApplicationFlags, type Installation, type ProgramOptions } from "./program-text";
 
@@ -24,12 +28,25 @@ export interface ImportOptions extends ProgramOptions {
   settings?: RawConfig;
 }
 
-/** Reads the installation and returns the program's text. */
-export async function importProgram(options: ImportOptions = {}): Promise<{ text: string; installation: Installation }> {
+/**
+ * The functions' host for the command: no stack config (the settings come as the functions' `settings`), and each
+ * item skipped said once, in `skipped`.
+ */
+function commandHost(skipped: string[]): FunctionHost {
+  return { stackConfig: () => ({}), userAgent: "pulumi-cloudbees-import", warn: (message) => skipped.push(message) };
+}
+
+/**
+ * Reads the installation and returns the program's text, and the items it skipped (each a sentence naming the item
+ * and why), which the program notes too.
+ */
+export async function importProgram(options: ImportOptions = {}): Promise<{ text: string; installation: Installation; skipped: string[] }> {
   const raw = options.settings ?? {};
   const settings = { settings: raw as Partial<SettingValues> };
+  const skipped: string[] = [];
+  const host = commandHost(skipped);
   if (options.defaultBundle !== undefined && options.defaultBundle.trim() === "") throw new Error("--default-bundle must name a bundle");
-  const bundles = await getBundles(settings);
+  const bundles = await getBundles(host, settings);
   if (options.defaultBundle !== undefined && !bundles.some((b) => b.name === options.defaultBundle)) {
     throw new Error(
       `--default-bundle ${quoted(options.defaultBundle)} names no bundle of the operations center (bundles: ${bundles.map((b) => b.name).sort().map(quoted).join(", ") || "none"})`,
@@ -43,12 +60,13 @@ export async function importProgram(options: ImportOptions = {}): Promise<{ text
   };
   // The feature-flag account only when configured: an operations-center-only installation is the common case.
   if (resolved.featureManagementToken !== undefined) {
-    installation.applications = await getApplications(settings);
+    installation.applications = await getApplications(host, settings);
     installation.featureManagementUrl = resolved.featureManagementUrl ?? "https://x-api.rollout.io";
-    installation.flags = await readFlags(installation.applications, options.applications, settings);
-    installation.teamMembers = await getTeamMembers(settings);
+    installation.flags = await readFlags(host, installation.applications, options.applications, settings);
+    installation.teamMembers = await getTeamMembers(host, settings);
   }
-  return { text: programText(installation, options), installation };
+  if (skipped.length) installation.skipped = skipped;
+  return { text: programText(installation, options), installation, skipped };
 }
 
 /**
@@ -58,20 +76,21 @@ export async function importProgram(options: ImportOptions = {}): Promise<{ text
  * program cannot adopt them by name.
  */
 async function readFlags(
+  host: FunctionHost,
   applications: { id: string; name: string }[],
   only: RegExp | undefined,
   settings: { settings: Partial<SettingValues> },
 ): Promise<ApplicationFlags[]> {
   const out: ApplicationFlags[] = [];
   for (const app of uniquelyNamed(applications).filter((a) => matchesWhole(only, a.name))) {
-    const environments = await getEnvironments(app.id, settings);
+    const environments = await getEnvironments(host, app.id, settings);
     // An environment whose name the API cannot carry in a path is not read (nor declared: the program says so).
     const readable = environments.filter((e) => !pathNameProblemOf(e.name));
-    const targetGroups = await getTargetGroups(app.id, settings);
+    const targetGroups = await getTargetGroups(host, app.id, settings);
     // Flags are application-wide: any environment's list has them all.
-    const flags = readable.length ? await getFlags(app.id, readable[0]!.name, settings) : [];
+    const flags = readable.length ? await getFlags(host, app.id, readable[0]!.name, settings) : [];
     const configurations: ApplicationFlags["configurations"] = {};
-    for (const env of readable) configurations[env.name] = await getExperiments(app.id, env.name, settings);
+    for (const env of readable) configurations[env.name] = await getExperiments(host, app.id, env.name, settings);
     out.push({ application: app, environments, targetGroups, flags, configurations });
   }
   return out;

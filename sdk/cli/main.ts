@@ -91,7 +91,7 @@ export async function main(argv: string[]): Promise<void> {
   const { importProgram } = require("./import") as typeof import("./import");
   const { closeClients } = require("../../provider/config") as typeof import("../../provider/config");
   try {
-    const { text, installation } = await importProgram({
+    const { text, installation, skipped } = await importProgram({
       settings,
       bundles,
       controllers,
@@ -99,6 +99,8 @@ export async function main(argv: string[]): Promise<void> {
       defaultBundle: values["default-bundle"],
       commandLine: commandLineOf(argv),
     });
+    // Each item that could not be read, once, on its line: the import went on without it.
+    for (const why of skipped) process.stderr.write(`pulumi-cloudbees: ${printable(why)}\n`);
     if (out) {
       try {
         // Never through a link planted at the path: --force replaces the link itself, never what it points to.

@@ -9,7 +9,7 @@
  * is not declared: a note names it instead.
  */
 import type { Application } from "../../provider/clients/feature-management-types";
-import type { TeamMemberInfo } from "../functions/team-members";
+import type { TeamMemberInfo } from "../../provider/functions/team-members";
 import { SERVICE_DEFAULTS, type Condition, type Environment, type Experiment, type Flag, type TargetGroup } from "../../provider/clients/feature-flag-types";
 import { sameAvailableValues } from "../../provider/resources/feature-flags/canonical";
 import { pathNameProblem } from "../../provider/resources/feature-flags/rules";
@@ -17,7 +17,7 @@ import { fullPathProblem } from "../../provider/clients/inputs";
 import { MAX_ID_LENGTH } from "../../provider/clients/limits";
 import { controlCharacterProblem } from "../../provider/resources/shared/check";
 import { patternToControllers } from "../../provider/resources/shared/pattern";
-import type { BundleSummary } from "../functions/results";
+import type { BundleSummary } from "../../provider/functions/results";
 import { tsComment, tsString } from "./escape";
 import { trimCharacter } from "../../provider/text/trim";
 
@@ -34,6 +34,8 @@ export interface Installation {
   flags?: ApplicationFlags[];
   /** The account's team members; undefined when no feature-flag account is configured. */
   teamMembers?: TeamMemberInfo[];
+  /** The items of a list that could not be read, so are not declared: a sentence each, naming the item and why. */
+  skipped?: string[];
 }
 
 /** What one application holds besides its name. */
@@ -84,6 +86,7 @@ export function programText(inst: Installation, options: ProgramOptions = {}): s
     "// finds its value in place), and `pulumi preview --refresh --expect-no-changes` passes afterwards.",
     "// Not read from the API, so not declared: the default bundle (unless --default-bundle named it) and what a",
     "// controller gets when an assignment is deleted (add fallbackBundleId where you want one).",
+    ...(inst.skipped ?? []).map((why) => tsComment(`Not declared, as it could not be read: ${why}`)),
     'import * as cloudbees from "pulumi-cloudbees";',
   ];
   const body: string[] = [];

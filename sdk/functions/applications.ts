@@ -1,24 +1,20 @@
-import { requireSegment } from "../../provider/clients/inputs";
-import { lazyZod } from "../../provider/http/lazy-zod";
-import { featureManagementOf, run, type FunctionOptions } from "./context";
-import { defineFunction } from "./mocks";
-import { applicationInfoSchema } from "./result-schemas";
-import { applicationInfoOf, type ApplicationInfo } from "./results";
+import * as core from "../../provider/functions/applications";
+import type { FunctionOptions } from "../../provider/functions/calls";
+import type { ApplicationInfo } from "../../provider/functions/results";
+import { programHost } from "./host";
 
-// Loaded when the first schema is built, not with this module (lazy-zod.ts).
-const z = lazyZod();
-
-const GET_APPLICATIONS = defineFunction("getApplications", () => z.array(applicationInfoSchema()));
-const GET_APPLICATION = defineFunction("getApplication", applicationInfoSchema);
+// The feature-flag account's applications: the TypeScript face of provider/functions/applications.ts, with the
+// program's settings (host.ts).
 
 /**
  * Every application of the feature-flag account (GET `/public-api/applications`).
  * Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl` off the default service). The
- * service allows one request per second: calls in one process are spaced, never refused.
+ * service allows one request per second: calls in one process are spaced, never refused. An application this version
+ * cannot read is skipped, with a warning that names it and why; the others are returned.
  * Under `setMocks`: token `cloudbees:index:getApplications`.
  */
 export async function getApplications(options?: FunctionOptions): Promise<ApplicationInfo[]> {
-  return run(GET_APPLICATIONS, {}, async (operation) => (await featureManagementOf(options, operation).client.listApplications()).map(applicationInfoOf), options);
+  return core.getApplications(programHost, options);
 }
 
 /**
@@ -26,11 +22,5 @@ export async function getApplications(options?: FunctionOptions): Promise<Applic
  * Under `setMocks`: token `cloudbees:index:getApplication`, inputs `{ applicationId }`.
  */
 export async function getApplication(applicationId: string, options?: FunctionOptions): Promise<ApplicationInfo> {
-  return run(
-    GET_APPLICATION,
-    { applicationId },
-    async (operation) => applicationInfoOf(await featureManagementOf(options, operation).client.getApplication(applicationId)),
-    options,
-    (operation) => requireSegment(applicationId, "applicationId", operation),
-  );
+  return core.getApplication(programHost, applicationId, options);
 }

@@ -1,34 +1,10 @@
-import type { ListedBundle } from "../../provider/clients/casc-types";
-import { lazyZod } from "../../provider/http/lazy-zod";
-import { operationsCenterOf, run, type FunctionOptions } from "./context";
-import { defineFunction } from "./mocks";
-import { controllerItemSchema, controllerSummarySchema } from "./result-schemas";
+import * as core from "../../provider/functions/controllers";
+import type { FunctionOptions } from "../../provider/functions/calls";
+import type { ControllerItem, ControllerSummary } from "../../provider/functions/controllers";
+import { programHost } from "./host";
 
-// Loaded when the first schema is built, not with this module (lazy-zod.ts).
-const z = lazyZod();
-
-const GET_CONTROLLERS = defineFunction("getControllers", () => z.array(controllerSummarySchema()));
-const GET_CONTROLLER_ITEMS = defineFunction("getControllerItems", () => z.array(controllerItemSchema()));
-
-/** A controller as an item of the operations center (its Controllers view). */
-export interface ControllerItem {
-  /** The item's name (its last path segment). */
-  name: string;
-  /** Full path of the controller item (`team-a/controller-a`), the path the bundle endpoints take. */
-  fullPath: string;
-  /** The item's URL on the operations center. */
-  url: string;
-}
-
-/** A controller as the operations center's bundle list shows it. */
-export interface ControllerSummary {
-  /** Full path of the controller item (`team-a/controller-a`). */
-  controllerPath: string;
-  /** The bundle the controller is assigned (the bundle whose `usedBy` holds it), or null when none lists it. */
-  bundleId: string | null;
-  /** Bundles whose availability pattern (or the global visibility) lets the controller use them, sorted. */
-  availableBundles: string[];
-}
+// The controllers an operations center knows of: the TypeScript face of provider/functions/controllers.ts, with the
+// program's settings (host.ts).
 
 /**
  * Every controller the operations center's bundle list knows of, sorted by path, with its bundle and the bundles
@@ -41,7 +17,7 @@ export interface ControllerSummary {
  * Under `setMocks`: token `cloudbees:index:getControllers`.
  */
 export async function getControllers(options?: FunctionOptions): Promise<ControllerSummary[]> {
-  return run(GET_CONTROLLERS, {}, async (operation) => controllersOf(await operationsCenterOf(options, operation).client.listBundles()), options);
+  return core.getControllers(programHost, options);
 }
 
 /**
@@ -52,34 +28,5 @@ export async function getControllers(options?: FunctionOptions): Promise<Control
  * Under `setMocks`: token `cloudbees:index:getControllerItems`.
  */
 export async function getControllerItems(options?: FunctionOptions): Promise<ControllerItem[]> {
-  return run(
-    GET_CONTROLLER_ITEMS,
-    {},
-    async (operation) => {
-      const items = await operationsCenterOf(options, operation).client.listControllerItems();
-      return items.sort((a, b) => compare(a.fullPath, b.fullPath));
-    },
-    options,
-  );
-}
-
-/** The controllers of a bundle list (see getControllers). */
-export function controllersOf(bundles: readonly ListedBundle[]): ControllerSummary[] {
-  const byPath = new Map<string, ControllerSummary>();
-  const entry = (controllerPath: string): ControllerSummary => {
-    let c = byPath.get(controllerPath);
-    if (!c) byPath.set(controllerPath, (c = { controllerPath, bundleId: null, availableBundles: [] }));
-    return c;
-  };
-  for (const bundle of bundles) {
-    for (const path of bundle.availableFor) entry(path).availableBundles.push(bundle.name);
-    for (const path of bundle.usedBy) entry(path).bundleId = bundle.name;
-  }
-  const out = [...byPath.values()].sort((a, b) => compare(a.controllerPath, b.controllerPath));
-  for (const c of out) c.availableBundles = [...new Set(c.availableBundles)].sort(compare);
-  return out;
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return core.getControllerItems(programHost, options);
 }

@@ -1,119 +1,49 @@
-import { lazyZod } from "../../provider/http/lazy-zod";
-import { environmentListSchema, experimentListSchema, flagListSchema, flagSchema, targetGroupListSchema } from "../../provider/clients/feature-flag-schemas";
-import { type AuditLog, type Environment, type Experiment, type Flag, type TargetGroup } from "../../provider/clients/feature-flag-types";
-import { requireDate, requireSegment } from "../../provider/clients/inputs";
-import { featureManagementOf, run, type FunctionOptions } from "./context";
-import { defineFunction } from "./mocks";
+import * as core from "../../provider/functions/feature-flags";
+import type { Environment, Experiment, Flag, TargetGroup } from "../../provider/clients/feature-flag-types";
+import type { FunctionOptions } from "../../provider/functions/calls";
+import type { AuditLogInfo } from "../../provider/functions/feature-flags";
+import { programHost } from "./host";
 
-// Loaded when the first schema is built, not with this module (lazy-zod.ts).
-const z = lazyZod();
+// The reads of an application's environments, flags, configurations, target groups and audit log: the TypeScript
+// face of provider/functions/feature-flags.ts, with the program's settings (host.ts).
 
 /**
- * Reads of an application's environments, flags, configurations and target groups: the same calls the resources
- * make, with the functions' settings. Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl`
- * off the default service). The service allows one request per second: calls in one process are spaced, never
- * refused. An environment is named by its name, as the API's paths take it (`Production`). Under `setMocks`, each
- * answers from the mocks' `call` with token `cloudbees:index:<function name>` and its named arguments as inputs, the
- * result parsed as the records the API answers.
+ * The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key.
+ * An environment this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
-
-/** The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key. */
 export async function getEnvironments(applicationId: string, options?: FunctionOptions): Promise<Environment[]> {
-  return run(GET_ENVIRONMENTS, { applicationId }, (operation) => featureManagementOf(options, operation).client.listEnvironments(applicationId), options, (operation) =>
-    requireSegments({ applicationId }, operation),
-  );
+  return core.getEnvironments(programHost, applicationId, options);
 }
 
 /**
  * Every flag of the application with its configuration in `environment`, configured or not
  * (GET `/public-api/applications/{applicationId}/{environment}/flags`).
+ * A flag this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export async function getFlags(applicationId: string, environment: string, options?: FunctionOptions): Promise<Flag[]> {
-  return run(GET_FLAGS, { applicationId, environment }, (operation) => featureManagementOf(options, operation).client.listFlags(applicationId, environment), options, (operation) =>
-    requireSegments({ applicationId, environment }, operation),
-  );
+  return core.getFlags(programHost, applicationId, environment, options);
 }
 
 /** One flag with its configuration in `environment` (GET `.../{environment}/flags/{flag}`). Unknown: NotFoundError. */
 export async function getFlag(applicationId: string, environment: string, flag: string, options?: FunctionOptions): Promise<Flag> {
-  return run(GET_FLAG, { applicationId, environment, flag }, (operation) =>
-    featureManagementOf(options, operation).client.getFlag(applicationId, environment, flag), options, (operation) =>
-    requireSegments({ applicationId, environment, flag }, operation),
-  );
+  return core.getFlag(programHost, applicationId, environment, flag, options);
 }
 
 /**
  * The flags configured in `environment`, in the legacy experiment form (GET `.../{environment}/experiments`): a flag
- * that exists but is not configured there is not in this list (it is in getFlags).
+ * that exists but is not configured there is not in this list (it is in getFlags). An experiment this version cannot
+ * read is skipped, with a warning that names it and why; the others are returned.
  */
 export async function getExperiments(applicationId: string, environment: string, options?: FunctionOptions): Promise<Experiment[]> {
-  return run(GET_EXPERIMENTS, { applicationId, environment }, (operation) =>
-    featureManagementOf(options, operation).client.listExperiments(applicationId, environment), options, (operation) =>
-    requireSegments({ applicationId, environment }, operation),
-  );
+  return core.getExperiments(programHost, applicationId, environment, options);
 }
 
-/** The application's target groups (GET `/public-api/applications/{applicationId}/target-groups`). */
+/**
+ * The application's target groups (GET `/public-api/applications/{applicationId}/target-groups`). A target group this
+ * version cannot read is skipped, with a warning that names it and why; the others are returned.
+ */
 export async function getTargetGroups(applicationId: string, options?: FunctionOptions): Promise<TargetGroup[]> {
-  return run(GET_TARGET_GROUPS, { applicationId }, (operation) => featureManagementOf(options, operation).client.listTargetGroups(applicationId), options, (operation) =>
-    requireSegments({ applicationId }, operation),
-  );
-}
-
-function auditLogInfoSchema() {
-  return z.object({
-    id: z.string(),
-    creationDate: z.string(),
-    action: z.string().optional(),
-    message: z.string().optional(),
-    userName: z.string().optional(),
-    userEmail: z.string().optional(),
-    user: z.object({ id: z.string().optional(), email: z.string().optional(), name: z.string().optional(), picture: z.string().optional() }).optional(),
-    application: z.string().optional(),
-    experiment: z.string().optional(),
-    environmentId: z.string().optional(),
-  });
-}
-
-const GET_ENVIRONMENTS = defineFunction("getEnvironments", environmentListSchema);
-const GET_FLAGS = defineFunction("getFlags", flagListSchema);
-const GET_FLAG = defineFunction("getFlag", flagSchema);
-const GET_EXPERIMENTS = defineFunction("getExperiments", experimentListSchema);
-const GET_TARGET_GROUPS = defineFunction("getTargetGroups", targetGroupListSchema);
-const GET_AUDIT_LOGS = defineFunction("getAuditLogs", () => z.array(auditLogInfoSchema()));
-
-/** One audit-log record, camelCase (the wire's `_id` and `creation_date` are `id` and `creationDate`). */
-export interface AuditLogInfo {
-  /** The record's id. */
-  id: string;
-  /** When the change was made (ISO-8601). */
-  creationDate: string;
-  /** What was done, e.g. "turned targeting on". */
-  action?: string;
-  /** The change in words, e.g. "Flag 'x' set to targeting on". */
-  message?: string;
-  /** Who made it. */
-  userName?: string;
-  userEmail?: string;
-  user?: { id?: string; email?: string; name?: string; picture?: string };
-  /** The application's id. */
-  application?: string;
-  /** The experiment (flag configuration) it concerns, when it concerns one. */
-  experiment?: string;
-  /** The environment's id (its key). */
-  environmentId?: string;
-}
-
-function auditLogInfoOf(r: AuditLog): AuditLogInfo {
-  const out: AuditLogInfo = { id: r._id, creationDate: r.creation_date };
-  for (const key of ["action", "message", "userName", "userEmail", "application", "experiment", "environmentId"] as const) {
-    if (r[key] !== undefined) out[key] = r[key];
-  }
-  if (r.user) {
-    const { _id, ...rest } = r.user;
-    out.user = { ...(_id === undefined ? {} : { id: _id }), ...rest };
-  }
-  return out;
+  return core.getTargetGroups(programHost, applicationId, options);
 }
 
 /**
@@ -121,16 +51,5 @@ function auditLogInfoOf(r: AuditLog): AuditLogInfo {
  * The service answers at most 30 records a call: ask again from the last record's `creationDate` for more.
  */
 export async function getAuditLogs(applicationId: string, environment: string, startDate: Date | string, options?: FunctionOptions): Promise<AuditLogInfo[]> {
-  // An invalid Date reads as itself in the error, not as toISOString's RangeError.
-  const start = startDate instanceof Date && !Number.isNaN(startDate.getTime()) ? startDate.toISOString() : startDate;
-  return run(GET_AUDIT_LOGS, { applicationId, environment, startDate: start }, async (operation) =>
-    (await featureManagementOf(options, operation).client.getAuditLogs(applicationId, environment, startDate)).map(auditLogInfoOf), options, (operation) => {
-    requireSegments({ applicationId, environment }, operation);
-    requireDate(startDate, "startDate", operation);
-  });
-}
-
-/** Each argument that the API's paths take as one segment (an id, an environment's name, a flag's name), checked. */
-function requireSegments(values: Record<string, unknown>, operation: string): void {
-  for (const [input, value] of Object.entries(values)) requireSegment(value, input, operation);
+  return core.getAuditLogs(programHost, applicationId, environment, startDate, options);
 }

@@ -1,32 +1,34 @@
 // Functions a program (or any script) calls to read, validate and export through both APIs, with the resources'
-// configuration. Documented in docs/functions.md.
+// configuration. Documented in docs/functions.md. Their logic is the core's (provider/functions), which the plugin
+// serves as invokes too; these are its TypeScript face, with the program's settings (host.ts) and mocks (mocks.ts).
 export { getApplications, getApplication } from "./applications";
-export { getEnvironments, getFlags, getFlag, getExperiments, getTargetGroups, getAuditLogs, type AuditLogInfo } from "./feature-flags";
-export { getTeamMembers, getTeamMember, type TeamMemberInfo } from "./team-members";
+export { getEnvironments, getFlags, getFlag, getExperiments, getTargetGroups, getAuditLogs } from "./feature-flags";
+export type { AuditLogInfo } from "../../provider/functions/feature-flags";
+export { getTeamMembers, getTeamMember } from "./team-members";
+export type { TeamMemberInfo } from "../../provider/functions/team-members";
 export {
   getBundles,
   getBundle,
   getRawBundleValidationLog,
   getEffectiveBundleValidationLog,
-  getControllerBundleLink,
   validateUploadedBundle,
-  RevealedControllerBundleLink,
-  type ControllerBundleLink,
-  type ControllerBundleLinkOptions,
-  type RawBundleValidationLogOptions,
-  type EffectiveBundleValidationLogOptions,
 } from "./operations-center";
-export { getControllers, getControllerItems, type ControllerSummary, type ControllerItem } from "./controllers";
-export {
-  validateBundle,
-  preValidateBundles,
-  getEffectiveBundle,
-  type BundleSource,
-  type BundleTreeOptions,
-  type PreValidateBundlesOptions,
-  type EffectiveBundleOptions,
-  type EffectiveBundle,
-} from "./bundle-checks";
+export type {
+  ControllerBundleLinkOptions,
+  RawBundleValidationLogOptions,
+  EffectiveBundleValidationLogOptions,
+} from "../../provider/functions/operations-center";
+export { getControllerBundleLink, RevealedControllerBundleLink, type ControllerBundleLink } from "./controller-bundle-link";
+export { getControllers, getControllerItems } from "./controllers";
+export type { ControllerSummary, ControllerItem } from "../../provider/functions/controllers";
+export { validateBundle, preValidateBundles, getEffectiveBundle } from "./bundle-checks";
+export type { BundleSource } from "../../provider/functions/bundle-sources";
+export type {
+  BundleTreeOptions,
+  PreValidateBundlesOptions,
+  EffectiveBundleOptions,
+  EffectiveBundle,
+} from "../../provider/functions/bundle-checks";
 export {
   getUpdateLog,
   checkBundleUpdate,
@@ -36,10 +38,9 @@ export {
   downloadEffectiveBundleFile,
   exportItem,
   downloadSchema,
-  type ExportEffectiveBundleOptions,
-  type ExportItemOptions,
 } from "./instances";
-export type { BundleFiles } from "./zips";
+export type { ExportEffectiveBundleOptions, ExportItemOptions } from "../../provider/functions/instances";
+export type { BundleFiles } from "../../provider/functions/zips";
 export type {
   ApplicationInfo,
   BundlePreValidation,
@@ -54,8 +55,8 @@ export type {
   StructureValidation,
   UpdateLogResult,
   ValidationLogRecord,
-} from "./results";
-export { type FunctionOptions, type InstanceOptions, type QuietOptions } from "./context";
+} from "../../provider/functions/results";
+export type { FunctionOptions, InstanceOptions, QuietOptions } from "../../provider/functions/calls";
 export type { SettingValues } from "../../provider/config";
 
 /**

@@ -1,36 +1,20 @@
-import { lazyZod } from "../../provider/http/lazy-zod";
-import { requireBoolean, requireOneOf, requireText, SCHEMA_FILES, SECTION_FILES, type SchemaFile, type SectionFile } from "../../provider/clients/inputs";
-import { jsonDocumentSchema } from "../../provider/clients/casc-schemas";
-import { instanceOf, run, type InstanceOptions, type QuietOptions } from "./context";
-import { bundleUpdateCheckOf, updateLogOf, type BundleUpdateCheckResult, type UpdateLogResult } from "./results";
-import { bundleFilesOf, type BundleFiles } from "./zips";
-import { defineFunction } from "./mocks";
-import { bufferSchema, bundleFilesSchema, bundleUpdateCheckResultSchema, updateLogResultSchema } from "./result-schemas";
+import * as core from "../../provider/functions/instances";
+import type { SchemaFile } from "../../provider/clients/inputs";
+import type { InstanceOptions, QuietOptions } from "../../provider/functions/calls";
+import type { ExportEffectiveBundleOptions, ExportItemOptions } from "../../provider/functions/instances";
+import type { BundleUpdateCheckResult, UpdateLogResult } from "../../provider/functions/results";
+import type { BundleFiles } from "../../provider/functions/zips";
+import { programHost } from "./host";
 
-// Loaded when the first schema is built, not with this module (lazy-zod.ts).
-const z = lazyZod();
-
-// Under `setMocks`, each answers from the mocks' call with token `cloudbees:index:<function name>` and the inputs its
-// errors name (`instanceUrl`, `quiet`, `fileName`, ...), plus `connection` and `instance` (mocks.ts).
-const GET_UPDATE_LOG = defineFunction("getUpdateLog", updateLogResultSchema);
-const CHECK_BUNDLE_UPDATE = defineFunction("checkBundleUpdate", bundleUpdateCheckResultSchema);
-const EXPORT_CONFIGURATION = defineFunction("exportConfiguration", () => z.string());
-const EXPORT_CONFIGURATION_ZIP = defineFunction("exportConfigurationZip", bufferSchema);
-const EXPORT_EFFECTIVE_BUNDLE = defineFunction("exportEffectiveBundle", bundleFilesSchema);
-const DOWNLOAD_EFFECTIVE_BUNDLE_FILE = defineFunction("downloadEffectiveBundleFile", () => z.string());
-const EXPORT_ITEM = defineFunction("exportItem", () => z.string());
-const DOWNLOAD_SCHEMA = defineFunction("downloadSchema", jsonDocumentSchema);
-
-// The endpoints every instance has. Each function asks the operations center, or the controller at
-// `options.instanceUrl`, as the configured operations-center user.
+// The endpoints every instance (operations center or controller) has: the TypeScript face of
+// provider/functions/instances.ts, with the program's settings (host.ts).
 
 /**
  * The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`).
  * Under `setMocks`: token `cloudbees:index:getUpdateLog`.
  */
 export async function getUpdateLog(options?: InstanceOptions): Promise<UpdateLogResult> {
-  const { instanceUrl } = options ?? {};
-  return run(GET_UPDATE_LOG, { instanceUrl }, async (operation) => updateLogOf(await instanceOf(options, operation).getUpdateLog()), options);
+  return core.getUpdateLog(programHost, options);
 }
 
 /**
@@ -39,16 +23,7 @@ export async function getUpdateLog(options?: InstanceOptions): Promise<UpdateLog
  * Under `setMocks`: token `cloudbees:index:checkBundleUpdate`.
  */
 export async function checkBundleUpdate(options?: InstanceOptions & QuietOptions): Promise<BundleUpdateCheckResult> {
-  const { instanceUrl, quiet } = options ?? {};
-  return run(
-    CHECK_BUNDLE_UPDATE,
-    { instanceUrl, quiet },
-    async (operation) => bundleUpdateCheckOf(await instanceOf(options, operation).checkBundleUpdate({ quiet })),
-    options,
-    (operation) => {
-      if (quiet !== undefined) requireBoolean(quiet, "quiet", operation);
-    },
-  );
+  return core.checkBundleUpdate(programHost, options);
 }
 
 /**
@@ -56,8 +31,7 @@ export async function checkBundleUpdate(options?: InstanceOptions & QuietOptions
  * Under `setMocks`: token `cloudbees:index:exportConfiguration`.
  */
 export async function exportConfiguration(options?: InstanceOptions): Promise<string> {
-  const { instanceUrl } = options ?? {};
-  return run(EXPORT_CONFIGURATION, { instanceUrl }, async (operation) => instanceOf(options, operation).exportConfiguration(), options);
+  return core.exportConfiguration(programHost, options);
 }
 
 /**
@@ -65,13 +39,7 @@ export async function exportConfiguration(options?: InstanceOptions): Promise<st
  * Under `setMocks`: token `cloudbees:index:exportConfigurationZip`.
  */
 export async function exportConfigurationZip(options?: InstanceOptions): Promise<Buffer> {
-  const { instanceUrl } = options ?? {};
-  return run(EXPORT_CONFIGURATION_ZIP, { instanceUrl }, async (operation) => instanceOf(options, operation).exportConfigurationZip(), options);
-}
-
-export interface ExportEffectiveBundleOptions extends InstanceOptions {
-  /** Also return the zip as the server sent it (`zip`). */
-  includeZip?: boolean;
+  return core.exportConfigurationZip(programHost, options);
 }
 
 /**
@@ -84,16 +52,7 @@ export async function exportEffectiveBundle(
 ): Promise<BundleFiles & { zip: Buffer }>;
 export async function exportEffectiveBundle(options?: ExportEffectiveBundleOptions): Promise<BundleFiles>;
 export async function exportEffectiveBundle(options?: ExportEffectiveBundleOptions): Promise<BundleFiles> {
-  const { instanceUrl, includeZip } = options ?? {};
-  return run(
-    EXPORT_EFFECTIVE_BUNDLE,
-    { instanceUrl, includeZip },
-    async (operation) => bundleFilesOf(await instanceOf(options, operation).exportEffectiveBundle(), includeZip === true, operation),
-    options,
-    (operation) => {
-      if (includeZip !== undefined) requireBoolean(includeZip, "includeZip", operation);
-    },
-  );
+  return core.exportEffectiveBundle(programHost, options);
 }
 
 /**
@@ -102,19 +61,7 @@ export async function exportEffectiveBundle(options?: ExportEffectiveBundleOptio
  * Under `setMocks`: token `cloudbees:index:downloadEffectiveBundleFile`.
  */
 export async function downloadEffectiveBundleFile(fileName: string, options?: InstanceOptions): Promise<string> {
-  const { instanceUrl } = options ?? {};
-  return run(
-    DOWNLOAD_EFFECTIVE_BUNDLE_FILE,
-    { fileName, instanceUrl },
-    async (operation) => instanceOf(options, operation).downloadEffectiveBundleFile(fileName),
-    options,
-    (operation) => requireText(fileName, "fileName", operation),
-  );
-}
-
-export interface ExportItemOptions extends InstanceOptions {
-  /** Only this section: bundle.yaml, core.yaml, plugins.yaml, plugin-catalog.yaml, rbac.yaml or items.yaml. */
-  section?: SectionFile;
+  return core.downloadEffectiveBundleFile(programHost, fileName, options);
 }
 
 /**
@@ -122,17 +69,7 @@ export interface ExportItemOptions extends InstanceOptions {
  * Under `setMocks`: token `cloudbees:index:exportItem`.
  */
 export async function exportItem(itemUri: string, options?: ExportItemOptions): Promise<string> {
-  const { instanceUrl, section } = options ?? {};
-  return run(
-    EXPORT_ITEM,
-    { itemUri, section, instanceUrl },
-    async (operation) => instanceOf(options, operation).exportItem(itemUri, { section }),
-    options,
-    (operation) => {
-      requireText(itemUri, "itemUri", operation);
-      if (section !== undefined) requireOneOf(section, SECTION_FILES, "section", operation);
-    },
-  );
+  return core.exportItem(programHost, itemUri, options);
 }
 
 /**
@@ -142,12 +79,5 @@ export async function exportItem(itemUri: string, options?: ExportItemOptions): 
  * Under `setMocks`: token `cloudbees:index:downloadSchema`.
  */
 export async function downloadSchema(name: SchemaFile, options?: InstanceOptions): Promise<Record<string, unknown>> {
-  const { instanceUrl } = options ?? {};
-  return run(
-    DOWNLOAD_SCHEMA,
-    { name, instanceUrl },
-    async (operation) => instanceOf(options, operation).downloadSchema(name),
-    options,
-    (operation) => requireOneOf(name, SCHEMA_FILES, "name", operation),
-  );
+  return core.downloadSchema(programHost, name, options);
 }

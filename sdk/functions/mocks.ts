@@ -1,34 +1,15 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { ResponseSchema } from "../../provider/http/response-schema";
 import { UnexpectedResponseError } from "../../provider/http/errors";
 import { formatZodIssue } from "../../provider/http/response-text";
 import { builtOnce } from "../../provider/http/schema-cache";
+import type { FunctionSpec } from "../../provider/functions/host";
 
 /**
  * Functions under `pulumi.runtime.setMocks`, the way Pulumi users unit-test programs: while the runtime is mocking,
  * a function sends no request and reads no setting; it calls the mocks' `call` with its token
- * (`cloudbees:index:<name>`) and its arguments, and returns what the mock returns, parsed as its result type.
- *
- * A function adopts it by declaring its spec once and giving it to `run` (context.ts):
- *
- *   const GET_BUNDLES = defineFunction("getBundles", () => z.array(bundleSummarySchema()));
- *   export async function getBundles(options?: FunctionOptions) {
- *     return run(GET_BUNDLES, {}, async (operation) => ..., options);
- *   }
+ * (`cloudbees:index:<name>`) and its arguments, and returns what the mock returns, parsed as its result type
+ * (its FunctionSpec, provider/functions/host.ts). The TypeScript face's host (host.ts) answers with it.
  */
-
-/** A function's identity for the mocks: its name (in errors), its token (in `call`) and its result's shape. */
-export interface FunctionSpec<T> {
-  name: string;
-  /** `cloudbees:index:<name>`: what the mocks' `call` receives as `token`. */
-  token: string;
-  /** A factory (not a module-scope schema, which a serialized dynamic provider could capture). */
-  result: () => ResponseSchema<T>;
-}
-
-export function defineFunction<T>(name: string, result: () => ResponseSchema<T>): FunctionSpec<T> {
-  return { name, token: `cloudbees:index:${name}`, result };
-}
 
 /**
  * Marks a mock monitor that plays the engine (pulumi-cloudbees/testing's program process): functions then call the

@@ -1,36 +1,20 @@
-import { teamMemberListSchema, teamMemberSchema } from "../../provider/clients/feature-flag-schemas";
-import { type EnvironmentPermission } from "../../provider/clients/feature-flag-types";
-import { requireSegment } from "../../provider/clients/inputs";
-import { featureManagementOf, run, type FunctionOptions } from "./context";
-import { defineFunction } from "./mocks";
+import * as core from "../../provider/functions/team-members";
+import type { FunctionOptions } from "../../provider/functions/calls";
+import type { TeamMemberInfo } from "../../provider/functions/team-members";
+import { programHost } from "./host";
+
+// The reads of the feature-flag account's team members: the TypeScript face of provider/functions/team-members.ts,
+// with the program's settings (host.ts).
 
 /**
- * Reads of the feature-flag account's team members (U1, U2): who may read or change flags in which application
- * environment. Needs `cloudbees:featureManagementToken`. Under `setMocks`, each answers from the mocks' `call` with
- * token `cloudbees:index:<function name>`.
+ * Every team member of the account (GET `/public-api/users`). A team member this version cannot read is skipped, with
+ * a warning that names them (by email) and why; the others are returned.
  */
-
-/** A team member of the account, as the service answers it. */
-export interface TeamMemberInfo {
-  email: string;
-  name?: string;
-  /** Administrator of the whole account. */
-  teamAdmin?: boolean;
-  /** Application id -> `{environments: {<environment name>: "read" | "write"}}`. */
-  applications?: Record<string, { environments?: Record<string, EnvironmentPermission> }>;
-}
-
-const GET_TEAM_MEMBERS = defineFunction("getTeamMembers", teamMemberListSchema);
-const GET_TEAM_MEMBER = defineFunction("getTeamMember", teamMemberSchema);
-
-/** Every team member of the account (GET `/public-api/users`). */
 export async function getTeamMembers(options?: FunctionOptions): Promise<TeamMemberInfo[]> {
-  return run(GET_TEAM_MEMBERS, {}, (operation) => featureManagementOf(options, operation).client.listTeamMembers(), options);
+  return core.getTeamMembers(programHost, options);
 }
 
 /** One team member, by email (GET `/public-api/users/{email}`); a 404 (no such member) is a NotFoundError. */
 export async function getTeamMember(email: string, options?: FunctionOptions): Promise<TeamMemberInfo> {
-  return run(GET_TEAM_MEMBER, { email }, (operation) => featureManagementOf(options, operation).client.getTeamMember(email), options, (operation) => {
-    requireSegment(email, "email", operation);
-  });
+  return core.getTeamMember(programHost, email, options);
 }

@@ -39,7 +39,7 @@ import {
   zipBundle,
   zipBundleTree,
 } from "../../sdk";
-import { controllersOf } from "../../sdk/functions/controllers";
+import { controllersOf } from "../../provider/functions/controllers";
 import { adminEnvironment, adminSettings, basicOf, isolateEnvironment, requests, SAMPLE_BUNDLES, valueOf, writeTree } from "./helpers";
 
 // Outside a Pulumi program (a plain script): settings come from CLOUDBEES_* variables and the `settings` option.

@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * Every application of the feature-flag account (GET `/public-api/applications`). Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl` off the default service). The service allows one request per second: calls in one process are spaced, never refused.
+ * Every application of the feature-flag account (GET `/public-api/applications`). Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl` off the default service). The service allows one request per second: calls in one process are spaced, never refused. An application this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getApplications(args?: GetApplicationsArgs, opts?: pulumi.InvokeOptions): Promise<GetApplicationsResult> {
     args = args || {};
@@ -28,7 +28,7 @@ export interface GetApplicationsResult {
     readonly applications: outputs.ApplicationInfo[];
 }
 /**
- * Every application of the feature-flag account (GET `/public-api/applications`). Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl` off the default service). The service allows one request per second: calls in one process are spaced, never refused.
+ * Every application of the feature-flag account (GET `/public-api/applications`). Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl` off the default service). The service allows one request per second: calls in one process are spaced, never refused. An application this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getApplicationsOutput(args?: GetApplicationsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetApplicationsResult> {
     args = args || {};

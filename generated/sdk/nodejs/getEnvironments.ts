@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key.
+ * The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key. An environment this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getEnvironments(args: GetEnvironmentsArgs, opts?: pulumi.InvokeOptions): Promise<GetEnvironmentsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -29,7 +29,7 @@ export interface GetEnvironmentsResult {
     readonly environments: outputs.EnvironmentInfo[];
 }
 /**
- * The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key.
+ * The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key. An environment this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getEnvironmentsOutput(args: GetEnvironmentsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetEnvironmentsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * The flags configured in `environment`, in the legacy experiment form (GET `.../{environment}/experiments`): a flag that exists but is not configured there is not in this list (it is in getFlags).
+ * The flags configured in `environment`, in the legacy experiment form (GET `.../{environment}/experiments`): a flag that exists but is not configured there is not in this list (it is in getFlags). An experiment this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getExperiments(args: GetExperimentsArgs, opts?: pulumi.InvokeOptions): Promise<GetExperimentsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -31,7 +31,7 @@ export interface GetExperimentsResult {
     readonly experiments: outputs.Experiment[];
 }
 /**
- * The flags configured in `environment`, in the legacy experiment form (GET `.../{environment}/experiments`): a flag that exists but is not configured there is not in this list (it is in getFlags).
+ * The flags configured in `environment`, in the legacy experiment form (GET `.../{environment}/experiments`): a flag that exists but is not configured there is not in this list (it is in getFlags). An experiment this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getExperimentsOutput(args: GetExperimentsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetExperimentsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

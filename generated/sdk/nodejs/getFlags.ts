@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * Every flag of the application with its configuration in `environment`, configured or not (GET `/public-api/applications/{applicationId}/{environment}/flags`).
+ * Every flag of the application with its configuration in `environment`, configured or not (GET `/public-api/applications/{applicationId}/{environment}/flags`). A flag this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getFlags(args: GetFlagsArgs, opts?: pulumi.InvokeOptions): Promise<GetFlagsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -31,7 +31,7 @@ export interface GetFlagsResult {
     readonly flags: outputs.FlagInfo[];
 }
 /**
- * Every flag of the application with its configuration in `environment`, configured or not (GET `/public-api/applications/{applicationId}/{environment}/flags`).
+ * Every flag of the application with its configuration in `environment`, configured or not (GET `/public-api/applications/{applicationId}/{environment}/flags`). A flag this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getFlagsOutput(args: GetFlagsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetFlagsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

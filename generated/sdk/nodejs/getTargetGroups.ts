@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * The application's target groups (GET `/public-api/applications/{applicationId}/target-groups`).
+ * The application's target groups (GET `/public-api/applications/{applicationId}/target-groups`). A target group this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getTargetGroups(args: GetTargetGroupsArgs, opts?: pulumi.InvokeOptions): Promise<GetTargetGroupsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -29,7 +29,7 @@ export interface GetTargetGroupsResult {
     readonly targetGroups: outputs.TargetGroupInfo[];
 }
 /**
- * The application's target groups (GET `/public-api/applications/{applicationId}/target-groups`).
+ * The application's target groups (GET `/public-api/applications/{applicationId}/target-groups`). A target group this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getTargetGroupsOutput(args: GetTargetGroupsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetTargetGroupsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

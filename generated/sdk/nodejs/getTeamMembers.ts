@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * Every team member of the account (GET `/public-api/users`).
+ * Every team member of the account (GET `/public-api/users`). A team member this version cannot read is skipped, with a warning that names them (by email) and why; the others are returned.
  */
 export function getTeamMembers(args?: GetTeamMembersArgs, opts?: pulumi.InvokeOptions): Promise<GetTeamMembersResult> {
     args = args || {};
@@ -28,7 +28,7 @@ export interface GetTeamMembersResult {
     readonly teamMembers: outputs.TeamMemberInfo[];
 }
 /**
- * Every team member of the account (GET `/public-api/users`).
+ * Every team member of the account (GET `/public-api/users`). A team member this version cannot read is skipped, with a warning that names them (by email) and why; the others are returned.
  */
 export function getTeamMembersOutput(args?: GetTeamMembersOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetTeamMembersResult> {
     args = args || {};

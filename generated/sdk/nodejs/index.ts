@@ -50,10 +50,40 @@ export type DefaultBundle = import("./defaultBundle").DefaultBundle;
 export const DefaultBundle: typeof import("./defaultBundle").DefaultBundle = null as any;
 utilities.lazyLoad(exports, ["DefaultBundle"], () => require("./defaultBundle"));
 
+export { DownloadEffectiveBundleFileArgs, DownloadEffectiveBundleFileResult, DownloadEffectiveBundleFileOutputArgs } from "./downloadEffectiveBundleFile";
+export const downloadEffectiveBundleFile: typeof import("./downloadEffectiveBundleFile").downloadEffectiveBundleFile = null as any;
+export const downloadEffectiveBundleFileOutput: typeof import("./downloadEffectiveBundleFile").downloadEffectiveBundleFileOutput = null as any;
+utilities.lazyLoad(exports, ["downloadEffectiveBundleFile","downloadEffectiveBundleFileOutput"], () => require("./downloadEffectiveBundleFile"));
+
+export { DownloadSchemaArgs, DownloadSchemaResult, DownloadSchemaOutputArgs } from "./downloadSchema";
+export const downloadSchema: typeof import("./downloadSchema").downloadSchema = null as any;
+export const downloadSchemaOutput: typeof import("./downloadSchema").downloadSchemaOutput = null as any;
+utilities.lazyLoad(exports, ["downloadSchema","downloadSchemaOutput"], () => require("./downloadSchema"));
+
 export { EnvironmentArgs } from "./environment";
 export type Environment = import("./environment").Environment;
 export const Environment: typeof import("./environment").Environment = null as any;
 utilities.lazyLoad(exports, ["Environment"], () => require("./environment"));
+
+export { ExportConfigurationArgs, ExportConfigurationResult, ExportConfigurationOutputArgs } from "./exportConfiguration";
+export const exportConfiguration: typeof import("./exportConfiguration").exportConfiguration = null as any;
+export const exportConfigurationOutput: typeof import("./exportConfiguration").exportConfigurationOutput = null as any;
+utilities.lazyLoad(exports, ["exportConfiguration","exportConfigurationOutput"], () => require("./exportConfiguration"));
+
+export { ExportConfigurationZipArgs, ExportConfigurationZipResult, ExportConfigurationZipOutputArgs } from "./exportConfigurationZip";
+export const exportConfigurationZip: typeof import("./exportConfigurationZip").exportConfigurationZip = null as any;
+export const exportConfigurationZipOutput: typeof import("./exportConfigurationZip").exportConfigurationZipOutput = null as any;
+utilities.lazyLoad(exports, ["exportConfigurationZip","exportConfigurationZipOutput"], () => require("./exportConfigurationZip"));
+
+export { ExportEffectiveBundleArgs, ExportEffectiveBundleResult, ExportEffectiveBundleOutputArgs } from "./exportEffectiveBundle";
+export const exportEffectiveBundle: typeof import("./exportEffectiveBundle").exportEffectiveBundle = null as any;
+export const exportEffectiveBundleOutput: typeof import("./exportEffectiveBundle").exportEffectiveBundleOutput = null as any;
+utilities.lazyLoad(exports, ["exportEffectiveBundle","exportEffectiveBundleOutput"], () => require("./exportEffectiveBundle"));
+
+export { ExportItemArgs, ExportItemResult, ExportItemOutputArgs } from "./exportItem";
+export const exportItem: typeof import("./exportItem").exportItem = null as any;
+export const exportItemOutput: typeof import("./exportItem").exportItemOutput = null as any;
+utilities.lazyLoad(exports, ["exportItem","exportItemOutput"], () => require("./exportItem"));
 
 export { FlagArgs } from "./flag";
 export type Flag = import("./flag").Flag;
@@ -99,6 +129,11 @@ export { GetControllersArgs, GetControllersResult, GetControllersOutputArgs } fr
 export const getControllers: typeof import("./getControllers").getControllers = null as any;
 export const getControllersOutput: typeof import("./getControllers").getControllersOutput = null as any;
 utilities.lazyLoad(exports, ["getControllers","getControllersOutput"], () => require("./getControllers"));
+
+export { GetEffectiveBundleArgs, GetEffectiveBundleResult, GetEffectiveBundleOutputArgs } from "./getEffectiveBundle";
+export const getEffectiveBundle: typeof import("./getEffectiveBundle").getEffectiveBundle = null as any;
+export const getEffectiveBundleOutput: typeof import("./getEffectiveBundle").getEffectiveBundleOutput = null as any;
+utilities.lazyLoad(exports, ["getEffectiveBundle","getEffectiveBundleOutput"], () => require("./getEffectiveBundle"));
 
 export { GetEffectiveBundleValidationLogArgs, GetEffectiveBundleValidationLogResult, GetEffectiveBundleValidationLogOutputArgs } from "./getEffectiveBundleValidationLog";
 export const getEffectiveBundleValidationLog: typeof import("./getEffectiveBundleValidationLog").getEffectiveBundleValidationLog = null as any;
@@ -160,6 +195,11 @@ export type Items = import("./items").Items;
 export const Items: typeof import("./items").Items = null as any;
 utilities.lazyLoad(exports, ["Items"], () => require("./items"));
 
+export { PreValidateBundlesArgs, PreValidateBundlesResult, PreValidateBundlesOutputArgs } from "./preValidateBundles";
+export const preValidateBundles: typeof import("./preValidateBundles").preValidateBundles = null as any;
+export const preValidateBundlesOutput: typeof import("./preValidateBundles").preValidateBundlesOutput = null as any;
+utilities.lazyLoad(exports, ["preValidateBundles","preValidateBundlesOutput"], () => require("./preValidateBundles"));
+
 export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
@@ -174,6 +214,16 @@ export { TeamMemberArgs } from "./teamMember";
 export type TeamMember = import("./teamMember").TeamMember;
 export const TeamMember: typeof import("./teamMember").TeamMember = null as any;
 utilities.lazyLoad(exports, ["TeamMember"], () => require("./teamMember"));
+
+export { ValidateBundleArgs, ValidateBundleResult, ValidateBundleOutputArgs } from "./validateBundle";
+export const validateBundle: typeof import("./validateBundle").validateBundle = null as any;
+export const validateBundleOutput: typeof import("./validateBundle").validateBundleOutput = null as any;
+utilities.lazyLoad(exports, ["validateBundle","validateBundleOutput"], () => require("./validateBundle"));
+
+export { ValidateUploadedBundleArgs, ValidateUploadedBundleResult, ValidateUploadedBundleOutputArgs } from "./validateUploadedBundle";
+export const validateUploadedBundle: typeof import("./validateUploadedBundle").validateUploadedBundle = null as any;
+export const validateUploadedBundleOutput: typeof import("./validateUploadedBundle").validateUploadedBundleOutput = null as any;
+utilities.lazyLoad(exports, ["validateUploadedBundle","validateUploadedBundleOutput"], () => require("./validateUploadedBundle"));
 
 
 // Export sub-modules:

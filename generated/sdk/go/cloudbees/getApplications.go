@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Every application of the feature-flag account (GET `/public-api/applications`). Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl` off the default service). The service allows one request per second: calls in one process are spaced, never refused.
+// Every application of the feature-flag account (GET `/public-api/applications`). Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl` off the default service). The service allows one request per second: calls in one process are spaced, never refused. An application this version cannot read is skipped, with a warning that names it and why; the others are returned.
 func GetApplications(ctx *pulumi.Context, args *GetApplicationsArgs, opts ...pulumi.InvokeOption) (*GetApplicationsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetApplicationsResult

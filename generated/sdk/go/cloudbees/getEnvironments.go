@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key.
+// The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key. An environment this version cannot read is skipped, with a warning that names it and why; the others are returned.
 func GetEnvironments(ctx *pulumi.Context, args *GetEnvironmentsArgs, opts ...pulumi.InvokeOption) (*GetEnvironmentsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetEnvironmentsResult

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The flags configured in `environment`, in the legacy experiment form (GET `.../{environment}/experiments`): a flag that exists but is not configured there is not in this list (it is in getFlags).
+// The flags configured in `environment`, in the legacy experiment form (GET `.../{environment}/experiments`): a flag that exists but is not configured there is not in this list (it is in getFlags). An experiment this version cannot read is skipped, with a warning that names it and why; the others are returned.
 func GetExperiments(ctx *pulumi.Context, args *GetExperimentsArgs, opts ...pulumi.InvokeOption) (*GetExperimentsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetExperimentsResult

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Every flag of the application with its configuration in `environment`, configured or not (GET `/public-api/applications/{applicationId}/{environment}/flags`).
+// Every flag of the application with its configuration in `environment`, configured or not (GET `/public-api/applications/{applicationId}/{environment}/flags`). A flag this version cannot read is skipped, with a warning that names it and why; the others are returned.
 func GetFlags(ctx *pulumi.Context, args *GetFlagsArgs, opts ...pulumi.InvokeOption) (*GetFlagsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetFlagsResult

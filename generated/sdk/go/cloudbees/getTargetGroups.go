@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The application's target groups (GET `/public-api/applications/{applicationId}/target-groups`).
+// The application's target groups (GET `/public-api/applications/{applicationId}/target-groups`). A target group this version cannot read is skipped, with a warning that names it and why; the others are returned.
 func GetTargetGroups(ctx *pulumi.Context, args *GetTargetGroupsArgs, opts ...pulumi.InvokeOption) (*GetTargetGroupsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetTargetGroupsResult

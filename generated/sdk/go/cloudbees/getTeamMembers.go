@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Every team member of the account (GET `/public-api/users`).
+// Every team member of the account (GET `/public-api/users`). A team member this version cannot read is skipped, with a warning that names them (by email) and why; the others are returned.
 func GetTeamMembers(ctx *pulumi.Context, args *GetTeamMembersArgs, opts ...pulumi.InvokeOption) (*GetTeamMembersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetTeamMembersResult

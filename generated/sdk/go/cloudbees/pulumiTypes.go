@@ -268,6 +268,57 @@ func (o AuditLogInfoUserPtrOutput) Picture() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+type BundlePreValidationValidation struct {
+	// The bundle, with its branch folder (`main/team-a`).
+	Bundle string `pulumi:"bundle"`
+	// Its verdict.
+	Result BundleValidationResult `pulumi:"result"`
+}
+
+type BundlePreValidationValidationOutput struct{ *pulumi.OutputState }
+
+func (BundlePreValidationValidationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BundlePreValidationValidation)(nil)).Elem()
+}
+
+func (o BundlePreValidationValidationOutput) ToBundlePreValidationValidationOutput() BundlePreValidationValidationOutput {
+	return o
+}
+
+func (o BundlePreValidationValidationOutput) ToBundlePreValidationValidationOutputWithContext(ctx context.Context) BundlePreValidationValidationOutput {
+	return o
+}
+
+// The bundle, with its branch folder (`main/team-a`).
+func (o BundlePreValidationValidationOutput) Bundle() pulumi.StringOutput {
+	return o.ApplyT(func(v BundlePreValidationValidation) string { return v.Bundle }).(pulumi.StringOutput)
+}
+
+// Its verdict.
+func (o BundlePreValidationValidationOutput) Result() BundleValidationResultOutput {
+	return o.ApplyT(func(v BundlePreValidationValidation) BundleValidationResult { return v.Result }).(BundleValidationResultOutput)
+}
+
+type BundlePreValidationValidationArrayOutput struct{ *pulumi.OutputState }
+
+func (BundlePreValidationValidationArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]BundlePreValidationValidation)(nil)).Elem()
+}
+
+func (o BundlePreValidationValidationArrayOutput) ToBundlePreValidationValidationArrayOutput() BundlePreValidationValidationArrayOutput {
+	return o
+}
+
+func (o BundlePreValidationValidationArrayOutput) ToBundlePreValidationValidationArrayOutputWithContext(ctx context.Context) BundlePreValidationValidationArrayOutput {
+	return o
+}
+
+func (o BundlePreValidationValidationArrayOutput) Index(i pulumi.IntInput) BundlePreValidationValidationOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) BundlePreValidationValidation {
+		return vs[0].([]BundlePreValidationValidation)[vs[1].(int)]
+	}).(BundlePreValidationValidationOutput)
+}
+
 // A bundle as the operations center lists it: availability and assignments. The list's `token` and `linkFileContent` are left out: they are empty in list results (a token belongs to a controller's link), and leaving them out means no token can reach a stack output in clear. A controller's token comes from getControllerBundleLink, as a secret.
 type BundleSummary struct {
 	// true when `regex` comes from the bundle's bundle.yaml (`availabilityPattern`), not from the API.
@@ -514,6 +565,113 @@ func (o BundleUpdateCheckResultVersionsNewVersionPtrOutput) Version() pulumi.Str
 		}
 		return &v.Version
 	}).(pulumi.StringPtrOutput)
+}
+
+// A bundle validation on the operations center (validateUploadedBundle, preValidateBundles): a verdict.
+type BundleValidationResult struct {
+	// Per controller the bundle is available to: how it validates there.
+	ControllerValidations []BundleValidationResultControllerValidation `pulumi:"controllerValidations"`
+	// Number of ERROR messages, when the server counts them.
+	ErrorCount *float64 `pulumi:"errorCount"`
+	// Messages about the bundle itself (its files, descriptor, plugins, ...).
+	StructureValidations []StructureValidation `pulumi:"structureValidations"`
+	// false when any message is an ERROR.
+	Valid bool `pulumi:"valid"`
+}
+
+// A bundle validation on the operations center (validateUploadedBundle, preValidateBundles): a verdict.
+type BundleValidationResultOutput struct{ *pulumi.OutputState }
+
+func (BundleValidationResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BundleValidationResult)(nil)).Elem()
+}
+
+func (o BundleValidationResultOutput) ToBundleValidationResultOutput() BundleValidationResultOutput {
+	return o
+}
+
+func (o BundleValidationResultOutput) ToBundleValidationResultOutputWithContext(ctx context.Context) BundleValidationResultOutput {
+	return o
+}
+
+// Per controller the bundle is available to: how it validates there.
+func (o BundleValidationResultOutput) ControllerValidations() BundleValidationResultControllerValidationArrayOutput {
+	return o.ApplyT(func(v BundleValidationResult) []BundleValidationResultControllerValidation {
+		return v.ControllerValidations
+	}).(BundleValidationResultControllerValidationArrayOutput)
+}
+
+// Number of ERROR messages, when the server counts them.
+func (o BundleValidationResultOutput) ErrorCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v BundleValidationResult) *float64 { return v.ErrorCount }).(pulumi.Float64PtrOutput)
+}
+
+// Messages about the bundle itself (its files, descriptor, plugins, ...).
+func (o BundleValidationResultOutput) StructureValidations() StructureValidationArrayOutput {
+	return o.ApplyT(func(v BundleValidationResult) []StructureValidation { return v.StructureValidations }).(StructureValidationArrayOutput)
+}
+
+// false when any message is an ERROR.
+func (o BundleValidationResultOutput) Valid() pulumi.BoolOutput {
+	return o.ApplyT(func(v BundleValidationResult) bool { return v.Valid }).(pulumi.BoolOutput)
+}
+
+type BundleValidationResultControllerValidation struct {
+	// Full path of the controller.
+	Controller string `pulumi:"controller"`
+	// The controller's state as the server reports it, when it does.
+	ControllerStatus *string `pulumi:"controllerStatus"`
+	// The messages for that controller, when there are any.
+	Validations []StructureValidation `pulumi:"validations"`
+}
+
+type BundleValidationResultControllerValidationOutput struct{ *pulumi.OutputState }
+
+func (BundleValidationResultControllerValidationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BundleValidationResultControllerValidation)(nil)).Elem()
+}
+
+func (o BundleValidationResultControllerValidationOutput) ToBundleValidationResultControllerValidationOutput() BundleValidationResultControllerValidationOutput {
+	return o
+}
+
+func (o BundleValidationResultControllerValidationOutput) ToBundleValidationResultControllerValidationOutputWithContext(ctx context.Context) BundleValidationResultControllerValidationOutput {
+	return o
+}
+
+// Full path of the controller.
+func (o BundleValidationResultControllerValidationOutput) Controller() pulumi.StringOutput {
+	return o.ApplyT(func(v BundleValidationResultControllerValidation) string { return v.Controller }).(pulumi.StringOutput)
+}
+
+// The controller's state as the server reports it, when it does.
+func (o BundleValidationResultControllerValidationOutput) ControllerStatus() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BundleValidationResultControllerValidation) *string { return v.ControllerStatus }).(pulumi.StringPtrOutput)
+}
+
+// The messages for that controller, when there are any.
+func (o BundleValidationResultControllerValidationOutput) Validations() StructureValidationArrayOutput {
+	return o.ApplyT(func(v BundleValidationResultControllerValidation) []StructureValidation { return v.Validations }).(StructureValidationArrayOutput)
+}
+
+type BundleValidationResultControllerValidationArrayOutput struct{ *pulumi.OutputState }
+
+func (BundleValidationResultControllerValidationArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]BundleValidationResultControllerValidation)(nil)).Elem()
+}
+
+func (o BundleValidationResultControllerValidationArrayOutput) ToBundleValidationResultControllerValidationArrayOutput() BundleValidationResultControllerValidationArrayOutput {
+	return o
+}
+
+func (o BundleValidationResultControllerValidationArrayOutput) ToBundleValidationResultControllerValidationArrayOutputWithContext(ctx context.Context) BundleValidationResultControllerValidationArrayOutput {
+	return o
+}
+
+func (o BundleValidationResultControllerValidationArrayOutput) Index(i pulumi.IntInput) BundleValidationResultControllerValidationOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) BundleValidationResultControllerValidation {
+		return vs[0].([]BundleValidationResultControllerValidation)[vs[1].(int)]
+	}).(BundleValidationResultControllerValidationOutput)
 }
 
 // A bundle source the operations center checked out, as check-out reports it.
@@ -1942,6 +2100,66 @@ func (o RawBundleValidationLogResultValidationLogArrayOutput) Index(i pulumi.Int
 	}).(RawBundleValidationLogResultValidationLogOutput)
 }
 
+// One message of a bundle validation on the operations center.
+type StructureValidation struct {
+	// How serious: an ERROR makes the bundle invalid.
+	Level string `pulumi:"level"`
+	// The validator's text.
+	Message string `pulumi:"message"`
+	// The validator's code, e.g. `VERSIONVAL`.
+	ValidationCode string `pulumi:"validationCode"`
+}
+
+// One message of a bundle validation on the operations center.
+type StructureValidationOutput struct{ *pulumi.OutputState }
+
+func (StructureValidationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*StructureValidation)(nil)).Elem()
+}
+
+func (o StructureValidationOutput) ToStructureValidationOutput() StructureValidationOutput {
+	return o
+}
+
+func (o StructureValidationOutput) ToStructureValidationOutputWithContext(ctx context.Context) StructureValidationOutput {
+	return o
+}
+
+// How serious: an ERROR makes the bundle invalid.
+func (o StructureValidationOutput) Level() pulumi.StringOutput {
+	return o.ApplyT(func(v StructureValidation) string { return v.Level }).(pulumi.StringOutput)
+}
+
+// The validator's text.
+func (o StructureValidationOutput) Message() pulumi.StringOutput {
+	return o.ApplyT(func(v StructureValidation) string { return v.Message }).(pulumi.StringOutput)
+}
+
+// The validator's code, e.g. `VERSIONVAL`.
+func (o StructureValidationOutput) ValidationCode() pulumi.StringOutput {
+	return o.ApplyT(func(v StructureValidation) string { return v.ValidationCode }).(pulumi.StringOutput)
+}
+
+type StructureValidationArrayOutput struct{ *pulumi.OutputState }
+
+func (StructureValidationArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]StructureValidation)(nil)).Elem()
+}
+
+func (o StructureValidationArrayOutput) ToStructureValidationArrayOutput() StructureValidationArrayOutput {
+	return o
+}
+
+func (o StructureValidationArrayOutput) ToStructureValidationArrayOutputWithContext(ctx context.Context) StructureValidationArrayOutput {
+	return o
+}
+
+func (o StructureValidationArrayOutput) Index(i pulumi.IntInput) StructureValidationOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) StructureValidation {
+		return vs[0].([]StructureValidation)[vs[1].(int)]
+	}).(StructureValidationOutput)
+}
+
 // A target group's test: `property operator operand` (operators and operands as in PropertyClauseInput).
 type TargetGroupCondition struct {
 	Operand  interface{} `pulumi:"operand"`
@@ -2662,6 +2880,8 @@ func init() {
 	pulumi.RegisterOutputType(AuditLogInfoArrayOutput{})
 	pulumi.RegisterOutputType(AuditLogInfoUserOutput{})
 	pulumi.RegisterOutputType(AuditLogInfoUserPtrOutput{})
+	pulumi.RegisterOutputType(BundlePreValidationValidationOutput{})
+	pulumi.RegisterOutputType(BundlePreValidationValidationArrayOutput{})
 	pulumi.RegisterOutputType(BundleSummaryOutput{})
 	pulumi.RegisterOutputType(BundleSummaryArrayOutput{})
 	pulumi.RegisterOutputType(BundleUpdateCheckResultItemsOutput{})
@@ -2669,6 +2889,9 @@ func init() {
 	pulumi.RegisterOutputType(BundleUpdateCheckResultVersionsCurrentBundleOutput{})
 	pulumi.RegisterOutputType(BundleUpdateCheckResultVersionsNewVersionOutput{})
 	pulumi.RegisterOutputType(BundleUpdateCheckResultVersionsNewVersionPtrOutput{})
+	pulumi.RegisterOutputType(BundleValidationResultOutput{})
+	pulumi.RegisterOutputType(BundleValidationResultControllerValidationOutput{})
+	pulumi.RegisterOutputType(BundleValidationResultControllerValidationArrayOutput{})
 	pulumi.RegisterOutputType(CheckedOutBundleSourceOutput{})
 	pulumi.RegisterOutputType(CheckedOutBundleSourceArrayOutput{})
 	pulumi.RegisterOutputType(CheckedOutBundleSourceBundleOutput{})
@@ -2699,6 +2922,8 @@ func init() {
 	pulumi.RegisterOutputType(PropertyClausePtrOutput{})
 	pulumi.RegisterOutputType(RawBundleValidationLogResultValidationLogOutput{})
 	pulumi.RegisterOutputType(RawBundleValidationLogResultValidationLogArrayOutput{})
+	pulumi.RegisterOutputType(StructureValidationOutput{})
+	pulumi.RegisterOutputType(StructureValidationArrayOutput{})
 	pulumi.RegisterOutputType(TargetGroupConditionOutput{})
 	pulumi.RegisterOutputType(TargetGroupConditionArrayOutput{})
 	pulumi.RegisterOutputType(TargetGroupInfoOutput{})

@@ -66,6 +66,17 @@ export interface AuditLogInfoUser {
     picture?: string;
 }
 
+export interface BundlePreValidationValidation {
+    /**
+     * The bundle, with its branch folder (`main/team-a`).
+     */
+    bundle: string;
+    /**
+     * Its verdict.
+     */
+    result: outputs.BundleValidationResult;
+}
+
 /**
  * A bundle as the operations center lists it: availability and assignments. The list's `token` and `linkFileContent` are left out: they are empty in list results (a token belongs to a controller's link), and leaving them out means no token can reach a stack output in clear. A controller's token comes from getControllerBundleLink, as a secret.
  */
@@ -120,6 +131,43 @@ export interface BundleUpdateCheckResultVersionsNewVersion {
     valid?: boolean;
     validations: string[];
     version: string;
+}
+
+/**
+ * A bundle validation on the operations center (validateUploadedBundle, preValidateBundles): a verdict.
+ */
+export interface BundleValidationResult {
+    /**
+     * Per controller the bundle is available to: how it validates there.
+     */
+    controllerValidations: outputs.BundleValidationResultControllerValidation[];
+    /**
+     * Number of ERROR messages, when the server counts them.
+     */
+    errorCount?: number;
+    /**
+     * Messages about the bundle itself (its files, descriptor, plugins, ...).
+     */
+    structureValidations: outputs.StructureValidation[];
+    /**
+     * false when any message is an ERROR.
+     */
+    valid: boolean;
+}
+
+export interface BundleValidationResultControllerValidation {
+    /**
+     * Full path of the controller.
+     */
+    controller: string;
+    /**
+     * The controller's state as the server reports it, when it does.
+     */
+    controllerStatus?: string;
+    /**
+     * The messages for that controller, when there are any.
+     */
+    validations?: outputs.StructureValidation[];
 }
 
 /**
@@ -373,6 +421,24 @@ export interface RawBundleValidationLogResultValidationLog {
      * Its validations, as the server orders them.
      */
     records: outputs.ValidationLogRecord[];
+}
+
+/**
+ * One message of a bundle validation on the operations center.
+ */
+export interface StructureValidation {
+    /**
+     * How serious: an ERROR makes the bundle invalid.
+     */
+    level: string;
+    /**
+     * The validator's text.
+     */
+    message: string;
+    /**
+     * The validator's code, e.g. `VERSIONVAL`.
+     */
+    validationCode: string;
 }
 
 /**

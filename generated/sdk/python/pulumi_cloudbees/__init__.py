@@ -15,7 +15,13 @@ from .check_bundle_update import *
 from .controller_bundle_assignment import *
 from .controller_bundle_token import *
 from .default_bundle import *
+from .download_effective_bundle_file import *
+from .download_schema import *
 from .environment import *
+from .export_configuration import *
+from .export_configuration_zip import *
+from .export_effective_bundle import *
+from .export_item import *
 from .flag import *
 from .flag_configuration import *
 from .get_application import *
@@ -25,6 +31,7 @@ from .get_bundle import *
 from .get_bundles import *
 from .get_controller_items import *
 from .get_controllers import *
+from .get_effective_bundle import *
 from .get_effective_bundle_validation_log import *
 from .get_environments import *
 from .get_experiments import *
@@ -37,9 +44,12 @@ from .get_team_members import *
 from .get_update_log import *
 from .global_availability_pattern import *
 from .items import *
+from .pre_validate_bundles import *
 from .provider import *
 from .target_group import *
 from .team_member import *
+from .validate_bundle import *
+from .validate_uploaded_bundle import *
 from ._inputs import *
 from . import outputs
 

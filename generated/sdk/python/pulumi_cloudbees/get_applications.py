@@ -47,7 +47,7 @@ class AwaitableGetApplicationsResult(GetApplicationsResult):
 def get_applications(connection: Optional[_builtins.str] = None,
                      opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetApplicationsResult:
     """
-    Every application of the feature-flag account (GET `/public-api/applications`). Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl` off the default service). The service allows one request per second: calls in one process are spaced, never refused.
+    Every application of the feature-flag account (GET `/public-api/applications`). Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl` off the default service). The service allows one request per second: calls in one process are spaced, never refused. An application this version cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     """
@@ -61,7 +61,7 @@ def get_applications(connection: Optional[_builtins.str] = None,
 def get_applications_output(connection: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                             opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetApplicationsResult]:
     """
-    Every application of the feature-flag account (GET `/public-api/applications`). Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl` off the default service). The service allows one request per second: calls in one process are spaced, never refused.
+    Every application of the feature-flag account (GET `/public-api/applications`). Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl` off the default service). The service allows one request per second: calls in one process are spaced, never refused. An application this version cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     """

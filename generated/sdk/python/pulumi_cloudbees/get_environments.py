@@ -48,7 +48,7 @@ def get_environments(application_id: Optional[_builtins.str] = None,
                      connection: Optional[_builtins.str] = None,
                      opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetEnvironmentsResult:
     """
-    The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key.
+    The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key. An environment this version cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     """
@@ -64,7 +64,7 @@ def get_environments_output(application_id: pulumi.Input[Optional[_builtins.str]
                             connection: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                             opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetEnvironmentsResult]:
     """
-    The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key.
+    The application's environments (GET `/public-api/applications/{applicationId}/environments`). `key` is the SDK key. An environment this version cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     """

@@ -49,7 +49,7 @@ def get_experiments(application_id: Optional[_builtins.str] = None,
                     environment: Optional[_builtins.str] = None,
                     opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetExperimentsResult:
     """
-    The flags configured in `environment`, in the legacy experiment form (GET `.../{environment}/experiments`): a flag that exists but is not configured there is not in this list (it is in getFlags).
+    The flags configured in `environment`, in the legacy experiment form (GET `.../{environment}/experiments`): a flag that exists but is not configured there is not in this list (it is in getFlags). An experiment this version cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     """
@@ -67,7 +67,7 @@ def get_experiments_output(application_id: pulumi.Input[Optional[_builtins.str]]
                            environment: pulumi.Input[Optional[_builtins.str]] = None,
                            opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetExperimentsResult]:
     """
-    The flags configured in `environment`, in the legacy experiment form (GET `.../{environment}/experiments`): a flag that exists but is not configured there is not in this list (it is in getFlags).
+    The flags configured in `environment`, in the legacy experiment form (GET `.../{environment}/experiments`): a flag that exists but is not configured there is not in this list (it is in getFlags). An experiment this version cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     """

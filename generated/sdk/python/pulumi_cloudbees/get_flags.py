@@ -49,7 +49,7 @@ def get_flags(application_id: Optional[_builtins.str] = None,
               environment: Optional[_builtins.str] = None,
               opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetFlagsResult:
     """
-    Every flag of the application with its configuration in `environment`, configured or not (GET `/public-api/applications/{applicationId}/{environment}/flags`).
+    Every flag of the application with its configuration in `environment`, configured or not (GET `/public-api/applications/{applicationId}/{environment}/flags`). A flag this version cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     """
@@ -67,7 +67,7 @@ def get_flags_output(application_id: pulumi.Input[Optional[_builtins.str]] = Non
                      environment: pulumi.Input[Optional[_builtins.str]] = None,
                      opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetFlagsResult]:
     """
-    Every flag of the application with its configuration in `environment`, configured or not (GET `/public-api/applications/{applicationId}/{environment}/flags`).
+    Every flag of the application with its configuration in `environment`, configured or not (GET `/public-api/applications/{applicationId}/{environment}/flags`). A flag this version cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     """

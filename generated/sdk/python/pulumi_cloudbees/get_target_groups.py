@@ -48,7 +48,7 @@ def get_target_groups(application_id: Optional[_builtins.str] = None,
                       connection: Optional[_builtins.str] = None,
                       opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetTargetGroupsResult:
     """
-    The application's target groups (GET `/public-api/applications/{applicationId}/target-groups`).
+    The application's target groups (GET `/public-api/applications/{applicationId}/target-groups`). A target group this version cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     """
@@ -64,7 +64,7 @@ def get_target_groups_output(application_id: pulumi.Input[Optional[_builtins.str
                              connection: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                              opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetTargetGroupsResult]:
     """
-    The application's target groups (GET `/public-api/applications/{applicationId}/target-groups`).
+    The application's target groups (GET `/public-api/applications/{applicationId}/target-groups`). A target group this version cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     """

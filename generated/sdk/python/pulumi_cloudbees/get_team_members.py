@@ -47,7 +47,7 @@ class AwaitableGetTeamMembersResult(GetTeamMembersResult):
 def get_team_members(connection: Optional[_builtins.str] = None,
                      opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetTeamMembersResult:
     """
-    Every team member of the account (GET `/public-api/users`).
+    Every team member of the account (GET `/public-api/users`). A team member this version cannot read is skipped, with a warning that names them (by email) and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     """
@@ -61,7 +61,7 @@ def get_team_members(connection: Optional[_builtins.str] = None,
 def get_team_members_output(connection: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                             opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetTeamMembersResult]:
     """
-    Every team member of the account (GET `/public-api/users`).
+    Every team member of the account (GET `/public-api/users`). A team member this version cannot read is skipped, with a warning that names them (by email) and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     """

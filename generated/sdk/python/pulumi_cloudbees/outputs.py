@@ -19,11 +19,14 @@ __all__ = [
     'ApplicationInfo',
     'AuditLogInfo',
     'AuditLogInfoUser',
+    'BundlePreValidationValidation',
     'BundleSummary',
     'BundleUpdateCheckResultItems',
     'BundleUpdateCheckResultVersions',
     'BundleUpdateCheckResultVersionsCurrentBundle',
     'BundleUpdateCheckResultVersionsNewVersion',
+    'BundleValidationResult',
+    'BundleValidationResultControllerValidation',
     'CheckedOutBundleSource',
     'CheckedOutBundleSourceBundle',
     'Condition',
@@ -39,6 +42,7 @@ __all__ = [
     'Platform',
     'PropertyClause',
     'RawBundleValidationLogResultValidationLog',
+    'StructureValidation',
     'TargetGroupCondition',
     'TargetGroupInfo',
     'TeamMemberApplication',
@@ -243,6 +247,35 @@ class AuditLogInfoUser(dict):
 
 
 @pulumi.output_type
+class BundlePreValidationValidation(dict):
+    def __init__(__self__, *,
+                 bundle: _builtins.str,
+                 result: 'outputs.BundleValidationResult'):
+        """
+        :param _builtins.str bundle: The bundle, with its branch folder (`main/team-a`).
+        :param 'BundleValidationResult' result: Its verdict.
+        """
+        pulumi.set(__self__, "bundle", bundle)
+        pulumi.set(__self__, "result", result)
+
+    @_builtins.property
+    @pulumi.getter
+    def bundle(self) -> _builtins.str:
+        """
+        The bundle, with its branch folder (`main/team-a`).
+        """
+        return pulumi.get(self, "bundle")
+
+    @_builtins.property
+    @pulumi.getter
+    def result(self) -> 'outputs.BundleValidationResult':
+        """
+        Its verdict.
+        """
+        return pulumi.get(self, "result")
+
+
+@pulumi.output_type
 class BundleSummary(dict):
     """
     A bundle as the operations center lists it: availability and assignments. The list's `token` and `linkFileContent` are left out: they are empty in list results (a token belongs to a controller's link), and leaving them out means no token can reach a stack output in clear. A controller's token comes from getControllerBundleLink, as a secret.
@@ -406,6 +439,105 @@ class BundleUpdateCheckResultVersionsNewVersion(dict):
     @pulumi.getter
     def valid(self) -> Optional[_builtins.bool]:
         return pulumi.get(self, "valid")
+
+
+@pulumi.output_type
+class BundleValidationResult(dict):
+    """
+    A bundle validation on the operations center (validateUploadedBundle, preValidateBundles): a verdict.
+    """
+    def __init__(__self__, *,
+                 controller_validations: Sequence['outputs.BundleValidationResultControllerValidation'],
+                 structure_validations: Sequence['outputs.StructureValidation'],
+                 valid: _builtins.bool,
+                 error_count: Optional[_builtins.float] = None):
+        """
+        A bundle validation on the operations center (validateUploadedBundle, preValidateBundles): a verdict.
+
+        :param Sequence['BundleValidationResultControllerValidation'] controller_validations: Per controller the bundle is available to: how it validates there.
+        :param Sequence['StructureValidation'] structure_validations: Messages about the bundle itself (its files, descriptor, plugins, ...).
+        :param _builtins.bool valid: false when any message is an ERROR.
+        :param _builtins.float error_count: Number of ERROR messages, when the server counts them.
+        """
+        pulumi.set(__self__, "controller_validations", controller_validations)
+        pulumi.set(__self__, "structure_validations", structure_validations)
+        pulumi.set(__self__, "valid", valid)
+        if error_count is not None:
+            pulumi.set(__self__, "error_count", error_count)
+
+    @_builtins.property
+    @pulumi.getter(name="controllerValidations")
+    def controller_validations(self) -> Sequence['outputs.BundleValidationResultControllerValidation']:
+        """
+        Per controller the bundle is available to: how it validates there.
+        """
+        return pulumi.get(self, "controller_validations")
+
+    @_builtins.property
+    @pulumi.getter(name="structureValidations")
+    def structure_validations(self) -> Sequence['outputs.StructureValidation']:
+        """
+        Messages about the bundle itself (its files, descriptor, plugins, ...).
+        """
+        return pulumi.get(self, "structure_validations")
+
+    @_builtins.property
+    @pulumi.getter
+    def valid(self) -> _builtins.bool:
+        """
+        false when any message is an ERROR.
+        """
+        return pulumi.get(self, "valid")
+
+    @_builtins.property
+    @pulumi.getter(name="errorCount")
+    def error_count(self) -> Optional[_builtins.float]:
+        """
+        Number of ERROR messages, when the server counts them.
+        """
+        return pulumi.get(self, "error_count")
+
+
+@pulumi.output_type
+class BundleValidationResultControllerValidation(dict):
+    def __init__(__self__, *,
+                 controller: _builtins.str,
+                 controller_status: Optional[_builtins.str] = None,
+                 validations: Optional[Sequence['outputs.StructureValidation']] = None):
+        """
+        :param _builtins.str controller: Full path of the controller.
+        :param _builtins.str controller_status: The controller's state as the server reports it, when it does.
+        :param Sequence['StructureValidation'] validations: The messages for that controller, when there are any.
+        """
+        pulumi.set(__self__, "controller", controller)
+        if controller_status is not None:
+            pulumi.set(__self__, "controller_status", controller_status)
+        if validations is not None:
+            pulumi.set(__self__, "validations", validations)
+
+    @_builtins.property
+    @pulumi.getter
+    def controller(self) -> _builtins.str:
+        """
+        Full path of the controller.
+        """
+        return pulumi.get(self, "controller")
+
+    @_builtins.property
+    @pulumi.getter(name="controllerStatus")
+    def controller_status(self) -> Optional[_builtins.str]:
+        """
+        The controller's state as the server reports it, when it does.
+        """
+        return pulumi.get(self, "controller_status")
+
+    @_builtins.property
+    @pulumi.getter
+    def validations(self) -> Optional[Sequence['outputs.StructureValidation']]:
+        """
+        The messages for that controller, when there are any.
+        """
+        return pulumi.get(self, "validations")
 
 
 @pulumi.output_type
@@ -1235,6 +1367,51 @@ class RawBundleValidationLogResultValidationLog(dict):
         With `controller: true`: the effective-bundle validations of the controllers that use the bundle.
         """
         return pulumi.get(self, "controllers")
+
+
+@pulumi.output_type
+class StructureValidation(dict):
+    """
+    One message of a bundle validation on the operations center.
+    """
+    def __init__(__self__, *,
+                 level: _builtins.str,
+                 message: _builtins.str,
+                 validation_code: _builtins.str):
+        """
+        One message of a bundle validation on the operations center.
+
+        :param _builtins.str level: How serious: an ERROR makes the bundle invalid.
+        :param _builtins.str message: The validator's text.
+        :param _builtins.str validation_code: The validator's code, e.g. `VERSIONVAL`.
+        """
+        pulumi.set(__self__, "level", level)
+        pulumi.set(__self__, "message", message)
+        pulumi.set(__self__, "validation_code", validation_code)
+
+    @_builtins.property
+    @pulumi.getter
+    def level(self) -> _builtins.str:
+        """
+        How serious: an ERROR makes the bundle invalid.
+        """
+        return pulumi.get(self, "level")
+
+    @_builtins.property
+    @pulumi.getter
+    def message(self) -> _builtins.str:
+        """
+        The validator's text.
+        """
+        return pulumi.get(self, "message")
+
+    @_builtins.property
+    @pulumi.getter(name="validationCode")
+    def validation_code(self) -> _builtins.str:
+        """
+        The validator's code, e.g. `VERSIONVAL`.
+        """
+        return pulumi.get(self, "validation_code")
 
 
 @pulumi.output_type

@@ -1,15 +1,11 @@
-import * as fs from "node:fs";
-import * as path from "node:path";
-import * as pulumi from "@pulumi/pulumi";
-import { requireText, requireZip } from "../../provider/clients/inputs";
-import type { InstanceClient } from "../../provider/clients/instance-client";
+import { requireText } from "../clients/inputs";
+import type { InstanceClient } from "../clients/instance-client";
 import {
   featureManagementFor,
   instanceFor,
   namedInstanceFor,
   nameProblem,
   operationsCenterFor,
-  readStackConfig,
   resolveConnection,
   SETTINGS,
   type FeatureManagementConnection,
@@ -17,14 +13,14 @@ import {
   type ConnectionSettings,
   type RawConfig,
   type SettingValues,
-} from "../../provider/config";
-import { CloudBeesError, InvalidInputError } from "../../provider/http/errors";
-import { activeMockCall, callMock, type FunctionSpec } from "./mocks";
-import { quoted } from "../../provider/text/printable";
+} from "../config";
+import { CloudBeesError, InvalidInputError } from "../http/errors";
+import type { FunctionHost, FunctionSpec } from "./host";
+import { quoted } from "../text/printable";
 
 /**
- * What every function shares: where its settings come from, which client it uses, how its errors read, and how it
- * reads a bundle given as a folder or a zip.
+ * What every function shares, under both faces: its options, where its settings come from (the face's host), which
+ * client it uses, and how its errors read.
  */
 
 /** The last argument of every function. */
@@ -60,23 +56,6 @@ export interface QuietOptions {
   quiet?: boolean;
 }
 
-const USER_AGENT = "pulumi-cloudbees-functions";
-
-/**
- * The program's `cloudbees:*` stack config, secrets included, in the form provider/config parses. Outside a
- * program (a plain script) there is no stack config (the engine hands it to a program in PULUMI_CONFIG), so this
- * is empty and the environment alone applies. Read at each call: the Automation API may run several programs, with
- * their own config, in one process.
- */
-function programConfig(): RawConfig {
-  const config = new pulumi.Config("cloudbees");
-  // `connections` comes as the JSON text of the object (`pulumi config set --path` builds it); provider/config
-  // parses it.
-  // get() gives secret values in clear: the clients need them, and they never leave this process (no result,
-  // message or output of these functions holds a credential).
-  return readStackConfig({ get: (key) => config.get(key.slice(key.indexOf(":") + 1)) });
-}
-
 function explicitSettings(options: FunctionOptions | undefined, operation: string): RawConfig {
   const given = options?.settings;
   if (given === undefined) return {};
@@ -104,35 +83,35 @@ function connectionOf(options: FunctionOptions | undefined, operation: string): 
 }
 
 /**
- * The settings of one call: `options.settings`, then (in a program) the stack config of the connection, then (for
+ * The settings of one call: `options.settings`, then the stack config of the connection (the host's), then (for
  * the default connection) the environment. One parser for all three (provider/config), so names, checks and
  * messages are the resources'.
  */
-export function settingsFor(options: FunctionOptions | undefined, operation: string): ConnectionSettings {
-  const s = resolveConnection(programConfig(), connectionOf(options, operation), process.env, explicitSettings(options, operation));
-  s.http = { ...s.http, userAgent: USER_AGENT };
+export function settingsFor(host: FunctionHost, options: FunctionOptions | undefined, operation: string): ConnectionSettings {
+  const s = resolveConnection(host.stackConfig(), connectionOf(options, operation), process.env, explicitSettings(options, operation));
+  s.http = { ...s.http, userAgent: host.userAgent };
   return s;
 }
 
 /** The operations center's client (cached per process and settings by provider/config). */
-export function operationsCenterOf(options: FunctionOptions | undefined, operation: string): OperationsCenterConnection {
-  return operationsCenterFor(settingsFor(options, operation));
+export function operationsCenterOf(host: FunctionHost, options: FunctionOptions | undefined, operation: string): OperationsCenterConnection {
+  return operationsCenterFor(settingsFor(host, options, operation));
 }
 
-export function featureManagementOf(options: FunctionOptions | undefined, operation: string): FeatureManagementConnection {
-  return featureManagementFor(settingsFor(options, operation));
+export function featureManagementOf(host: FunctionHost, options: FunctionOptions | undefined, operation: string): FeatureManagementConnection {
+  return featureManagementFor(settingsFor(host, options, operation));
 }
 
 /**
  * The client of `options.instanceUrl`, of the connection's instance `options.instance`, or of the operations center
  * (an OperationsCenterClient is an InstanceClient).
  */
-export function instanceOf(options: InstanceOptions | undefined, operation: string): InstanceClient {
+export function instanceOf(host: FunctionHost, options: InstanceOptions | undefined, operation: string): InstanceClient {
   // run() has checked both (checkOptions): texts, not both at once.
   const { instanceUrl, instance } = options ?? {};
-  if (instance !== undefined) return namedInstanceFor(settingsFor(options, operation), instance).client;
-  if (instanceUrl === undefined) return operationsCenterOf(options, operation).client;
-  return instanceFor(settingsFor(options, operation), instanceUrl.trim(), { input: "instanceUrl", operation }).client;
+  if (instance !== undefined) return namedInstanceFor(settingsFor(host, options, operation), instance).client;
+  if (instanceUrl === undefined) return operationsCenterOf(host, options, operation).client;
+  return instanceFor(settingsFor(host, options, operation), instanceUrl.trim(), { input: "instanceUrl", operation }).client;
 }
 
 /** How an argument reads in an error's operation: strings quoted, zips by size, never a setting. */
@@ -184,11 +163,12 @@ function checkOptions(options: InstanceOptions | undefined, operation: string): 
  * gain the call (`getBundle(name: "team-a"): listing bundles (GET /cjoc/casc-bundle/list): ...`).
  *
  * `check` tests the arguments (no request, no file read) before anything else, so a bad argument fails the same way
- * in a program and under `pulumi.runtime.setMocks`. Under mocks the body does not run: the mocks' `call` answers
- * with `spec.token` and the inputs (plus `connection` and `instance` when given; never `settings`), parsed as
- * `spec.result` (mocks.ts).
+ * in a program and under `pulumi.runtime.setMocks`. When the host answers instead (the TypeScript face's mocks), the
+ * body does not run: the host gets `spec` and the inputs (plus `connection` and `instance` when given; never
+ * `settings`).
  */
 export async function run<T>(
+  host: FunctionHost,
   spec: FunctionSpec<T>,
   inputs: Record<string, unknown>,
   body: (operation: string) => Promise<T>,
@@ -199,60 +179,10 @@ export async function run<T>(
   try {
     checkOptions(options, operation);
     check?.(operation);
-    const mockCall = activeMockCall();
-    if (mockCall) return await callMock(mockCall, spec, { ...inputs, connection: options?.connection, instance: options?.instance }, operation);
+    const answered = host.answer?.(spec, { ...inputs, connection: options?.connection, instance: options?.instance }, operation);
+    if (answered) return await answered;
     return await body(operation);
   } catch (e) {
     throw attribute(e, operation);
   }
-}
-
-/** A bundle source's shape (a zip's bytes, or a path as text), checked without reading the path: see zipOf. */
-export function requireBundleSource(value: unknown, input: string, operation: string): asserts value is string | Uint8Array {
-  if (value instanceof Uint8Array) {
-    requireZip(value, input, operation);
-    return;
-  }
-  if (typeof value !== "string") {
-    throw new InvalidInputError(input, "expected the path of a folder or zip file, or the zip as a Buffer", operation);
-  }
-  requireText(value, input, operation);
-}
-
-const ZIP_MAGIC = [Buffer.from("PK\x03\x04", "latin1"), Buffer.from("PK\x05\x06", "latin1")];
-
-/**
- * A bundle (or bundle tree) given as a folder, a zip file's path, or the zip's bytes, as zip bytes. Paths resolve
- * from the working directory (a program's folder under `pulumi up`). Everything is checked before any request.
- */
-export async function zipOf(
-  value: string | Uint8Array,
-  input: string,
-  operation: string,
-  zipFolder: (dir: string) => Promise<Buffer>,
-): Promise<{ zip: Buffer; folder?: string }> {
-  // Its shape is checked (requireBundleSource) in the function's check, before this runs.
-  if (value instanceof Uint8Array) {
-    return { zip: Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength) };
-  }
-  const abs = path.resolve(value);
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(abs);
-  } catch {
-    throw new InvalidInputError(input, `no folder or zip file at "${abs}"`, operation);
-  }
-  if (stat.isDirectory()) {
-    try {
-      return { zip: await zipFolder(abs), folder: abs };
-    } catch (e) {
-      if (e instanceof CloudBeesError) throw e;
-      throw new InvalidInputError(input, e instanceof Error ? e.message : String(e), operation);
-    }
-  }
-  const bytes = fs.readFileSync(abs);
-  if (!ZIP_MAGIC.some((magic) => bytes.subarray(0, 4).equals(magic))) {
-    throw new InvalidInputError(input, `"${abs}" is neither a folder nor a zip file`, operation);
-  }
-  return { zip: bytes };
 }

@@ -10,8 +10,8 @@ import type {
   UpdateLog,
   ValidationLogRecord,
   ValidationResult,
-} from "../../provider/clients/casc-types";
-import type { Application } from "../../provider/clients/feature-management-types";
+} from "../clients/casc-types";
+import type { Application } from "../clients/feature-management-types";
 
 // The records as the API writes them, shared with the clients' responses.
 export type { EffectiveValidationLogRecord, StructureValidation, ValidationLogRecord };

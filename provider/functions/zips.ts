@@ -1,6 +1,6 @@
-import { hashFiles } from "../../provider/bundle/hash";
-import { NotAZipError, unzipFiles } from "../../provider/bundle/zip";
-import { UnexpectedResponseError } from "../../provider/http/errors";
+import { hashFiles } from "../bundle/hash";
+import { NotAZipError, unzipFiles } from "../bundle/zip";
+import { UnexpectedResponseError } from "../http/errors";
 
 /** Files of a zip the server sent (an effective bundle, an export), ready for a program. */
 export interface BundleFiles {

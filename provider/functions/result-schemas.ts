@@ -1,12 +1,12 @@
 import type { ZodType } from "zod";
-import { lazyZod } from "../../provider/http/lazy-zod";
+import { lazyZod } from "../http/lazy-zod";
 import {
   effectiveValidationLogRecordSchema,
   preValidationResultSchema,
   validationLogRecordSchema,
   validationResultSchema,
-} from "../../provider/clients/casc-schemas";
-import { applicationSchema } from "../../provider/clients/feature-management-schemas";
+} from "../clients/casc-schemas";
+import { applicationSchema } from "../clients/feature-management-schemas";
 import type { ControllerItem, ControllerSummary } from "./controllers";
 import type {
   ApplicationInfo,
