@@ -168,3 +168,18 @@ it("the emulator holds the same objects after up, whatever the language, and the
   expect(JSON.stringify(dynamic)).toMatch(/"name":"checkout.newFlow".*"Staging"/);
   for (const language of LANGUAGES) expect({ language: language.name, state: statesAfterUp.get(language.name) }).toEqual({ language: language.name, state: dynamic });
 });
+
+it("each generated SDK declares its floor (SDK_FLOORS), the floor the programs above ran on, and the README says it", () => {
+  const sdk = (...file: string[]) => fs.readFileSync(path.join(ROOT, "generated", "sdk", ...file), "utf8");
+  const escaped = (text: string) => text.replace(/[.^$*+?()[\]{}|\\/]/g, "\\$&");
+  expect(sdk("python", "pyproject.toml")).toContain(`"pulumi>=${SDK_FLOORS.python},<4.0.0"`);
+  expect(sdk("go", "go.mod")).toMatch(new RegExp(`\\sgithub\\.com/pulumi/pulumi/sdk/v3 v${escaped(SDK_FLOORS.go)}\\n`));
+  expect((JSON.parse(sdk("nodejs", "package.json")) as { dependencies: Record<string, string> }).dependencies["@pulumi/pulumi"]).toBe(`^${SDK_FLOORS.nodejs}`);
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+  expect(pkg.devDependencies["pulumi-sdk-lowest"]).toBe(`npm:@pulumi/pulumi@${SDK_FLOORS.nodejs}`);
+  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("\n## Every Pulumi language\n"), readme.indexOf("\n## The main job\n"));
+  for (const said of [`\`pulumi>=${SDK_FLOORS.python}\``, `\`github.com/pulumi/pulumi/sdk/v3\` v${SDK_FLOORS.go}`, `\`@pulumi/pulumi\` \`^${SDK_FLOORS.nodejs}\``]) {
+    expect({ said, inReadme: section.includes(said) }).toEqual({ said, inReadme: true });
+  }
+});
