@@ -27,6 +27,11 @@ function goFloorStamp(): string {
     return path.join(pulumiCliCacheRoot(), "sdk-floors", `go-${SDK_FLOORS.go}`);
 }
 
+/** Whether Go's caches were filled with sdk/v3 at its floor (by this machine's `npm run pulumi-cli`). */
+export function goFloorFetched(): boolean {
+    return fs.existsSync(path.join(goFloorStamp(), DONE));
+}
+
 /** Fetches what is missing (see above); `say` tells what it does. */
 export async function fetchSdkFloors(say: (message: string) => void): Promise<void> {
     await once(pythonFloorWheels(), async (into) => {

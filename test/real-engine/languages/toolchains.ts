@@ -15,7 +15,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { buildArchive } from "../../../scripts/plugin-archive";
-import { pythonFloorWheels } from "../../../scripts/pulumi-cli/sdk-floors";
+import { goFloorFetched, pythonFloorWheels } from "../../../scripts/pulumi-cli/sdk-floors";
 import { GO_MODULE, SDK_FLOORS } from "../../../scripts/schema/languages";
 import { installConsumer, pack, ROOT } from "../../package/consumer-project";
 import { SCRATCH_VARIABLE } from "../../harness/scratch";
@@ -119,6 +119,7 @@ export async function goProgram(project: string, env: NodeJS.ProcessEnv): Promis
  * floor, offline.
  */
 export async function goFloorProgram(project: string, env: NodeJS.ProcessEnv): Promise<void> {
+  if (!goFloorFetched()) throw new Error(`Go's module cache may lack sdk/v3 v${SDK_FLOORS.go}: run \`npm run pulumi-cli\` (it fetches it once)`);
   const sdk = path.join(ROOT, "generated", "sdk", "go");
   const module = /^module (\S+)/m.exec(fs.readFileSync(path.join(project, "go.mod"), "utf8"))![1];
   fs.writeFileSync(
