@@ -10,7 +10,7 @@
  * would generate (no .NET SDK, no JDK).
  *
  * The Go SDK is a module of its own (GO_MODULE, generated/sdk/go/go.mod), which Go programs require and replace with
- * the folder; its go.mod pins the Pulumi Go SDK of the lockfile's @pulumi/pulumi version, and go.sum is made by
+ * the folder; its go.mod requires the lowest Pulumi Go SDK it works with (SDK_FLOORS.go), and go.sum is made by
  * `go mod tidy` (from Go's module cache, or the module proxy).
  */
 import { execFileSync } from "node:child_process";
@@ -18,7 +18,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { findPulumiCli, sdkVersion } from "../testing/pulumi-cli";
-import { GO_MODULE } from "./schema/languages";
+import { GO_MODULE, SDK_FLOORS } from "./schema/languages";
 
 const ROOT = path.join(__dirname, "..");
 export const SDK_DIR = path.join(ROOT, "generated", "sdk");
@@ -53,13 +53,13 @@ export function generateSdks(out: string): void {
         fs.rmSync(work, { recursive: true, force: true });
       }
     }
-    goModule(path.join(out, "go"), version, env);
+    goModule(path.join(out, "go"), SDK_FLOORS.go, env);
   } finally {
     fs.rmSync(home, { recursive: true, force: true });
   }
 }
 
-/** go.mod and go.sum of the Go SDK, unless the CLI wrote them. */
+/** go.mod and go.sum of the Go SDK, unless the CLI wrote them: it requires sdk/v3 at its floor (SDK_FLOORS.go). */
 function goModule(dir: string, pulumiVersion: string, env: NodeJS.ProcessEnv): void {
   if (fs.existsSync(path.join(dir, "go.mod"))) return;
   fs.writeFileSync(path.join(dir, "go.mod"), `module ${GO_MODULE}\n\ngo 1.24\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${pulumiVersion}\n`);

@@ -2,6 +2,7 @@ import type * as provider from "@pulumi/pulumi/provider";
 import { resources, type ProviderKind } from "../resources";
 import { SECRET_OUTPUTS as TOKEN_SECRET_OUTPUTS } from "../resources/controller-bundle-token/types";
 import type { Props, ResourceController } from "../resources/shared/types";
+import { engineAddressOf, warningsToEngine } from "./engine-log";
 import { propsForRead } from "./import-ids";
 import { invoke } from "./invokes";
 import { unwrapSecrets, wrapSecrets } from "./secrets";
@@ -42,6 +43,8 @@ function withSecretProperties(error: unknown, keys: Set<string>): unknown {
 }
 
 export function cloudbeesProvider(version: string, schema: () => Promise<string>): provider.Provider {
+  // Warnings to the engine, whose address is the plugin's first argument (main passes it to @pulumi/pulumi's main).
+  warningsToEngine(engineAddressOf(process.argv.slice(2)));
   return {
     version,
     getSchema: schema,

@@ -11,12 +11,14 @@
  * The Node.js, Python and Go language hosts are built from hosts/ beside it: the Go module proxy refuses the
  * language-host modules of pulumi/pulumi (403 for every version), see hosts/langhost/serve.go. The YAML host is
  * pulumi-yaml's own (yaml-host.ts). The dynamic-provider plugin and the Python runner are the scripts that the sdk/v3
- * module carries, as the CLI's own archive does. README.md beside this file says more.
+ * module carries, as the CLI's own archive does. What programs on the generated SDKs' floors install is fetched
+ * beside it, once (sdk-floors.ts). README.md beside this file says more.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { BUILT_FILES, buildCli, readStamp, sourcesHash } from "./build";
 import { goProblem, GoToolError } from "./go";
+import { fetchSdkFloors } from "./sdk-floors";
 import { cachedCliRoot, CACHE_COMPLETE_FILE, findPulumiCli } from "../../testing/pulumi-cli";
 
 const ROOT = path.join(__dirname, "..", "..");
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
         const found = stamp ? undefined : findPulumiCli(version);
         if (found?.source === "path") {
             say(`using the Pulumi CLI v${found.version} on PATH (at least v${version}, the lockfile's @pulumi/pulumi)`);
+            await fetchSdkFloors(say);
             console.log(found.dir);
             return;
         }
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
     if (missing.length || !fs.existsSync(path.join(root, CACHE_COMPLETE_FILE))) {
         throw new Error(`the cached CLI in ${root} lacks ${missing.join(", ") || CACHE_COMPLETE_FILE}: remove the folder and run again`);
     }
+    await fetchSdkFloors(say);
     console.log(dir);
 }
 

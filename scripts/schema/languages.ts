@@ -13,17 +13,29 @@ export const GO_MODULE = "github.com/pulumi-cloudbees/pulumi-cloudbees/generated
 export const NODEJS_PACKAGE = "@pulumi-cloudbees/cloudbees";
 export const PYTHON_PACKAGE = "pulumi_cloudbees";
 
+/**
+ * The lowest Pulumi SDK each generated SDK works with, as each SDK declares it; the real-engine tier runs a program on
+ * each (test/real-engine/languages.test.ts), and `npm run pulumi-cli` fetches what those programs install.
+ * - python: the generator of CLI 3.233.0 and later types an optional input as `pulumi.Input[Optional[T]]`, which the
+ *   `pulumi` package unwraps from 3.231.0 on (pulumi/pulumi#22553, #22552); 3.230.0 fails at the first list input
+ *   ("Unexpected type. Expected 'list'"). 3.231.0 is also the generator's own default (MinimumValidSDKVersion).
+ * - go: `github.com/pulumi/pulumi/sdk/v3` 3.216.0 builds and vets the Go SDK (generated/sdk/go/go.mod requires it).
+ * - nodejs: `@pulumi/pulumi` 3.216.0 type-checks and runs the Node.js SDK: the package's own peer range
+ *   (`pulumi-sdk-lowest` in package.json).
+ */
+export const SDK_FLOORS = { python: "3.231.0", go: "3.216.0", nodejs: "3.216.0" } as const;
+
 export function languageSettings(_version: string): Record<string, unknown> {
   return {
     nodejs: {
       packageName: NODEJS_PACKAGE,
       packageDescription: PACKAGE_DESCRIPTION,
-      dependencies: { "@pulumi/pulumi": "^3.216.0" },
+      dependencies: { "@pulumi/pulumi": `^${SDK_FLOORS.nodejs}` },
       respectSchemaVersion: true,
     },
     python: {
       packageName: PYTHON_PACKAGE,
-      requires: { pulumi: ">=3.216.0,<4.0.0" },
+      requires: { pulumi: `>=${SDK_FLOORS.python},<4.0.0` },
       pyproject: { enabled: true },
       respectSchemaVersion: true,
     },

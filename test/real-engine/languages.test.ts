@@ -4,21 +4,28 @@
  * installed from its archive (`pulumi plugin install resource cloudbees <version> --file`), TypeScript through the
  * plugin found on PATH (the packed package's bin) with the generated Node.js SDK. Each goes through up, a preview
  * and refresh with no change, an update, drift reported by `preview --refresh --expect-no-changes`, the repair,
- * secrets in `stack export` and `stack output`, destroy. The same program on the package's dynamic providers
- * (examples/plugin/dynamic) goes up and down beside them: the emulator holds the same objects after every `up`.
+ * secrets in `stack export` and `stack output`, destroy. In YAML and Python, a flag configuration changed by a
+ * person fails the drift job with the warning that names who and when. The same program on the package's dynamic
+ * providers (examples/plugin/dynamic) goes up and down beside them, and the Python, Go and TypeScript programs again
+ * on the lowest Pulumi SDK their generated SDK declares (SDK_FLOORS): the emulator holds the same objects after
+ * every `up`.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { OperationsCenterClient } from "../../provider";
+import { SDK_FLOORS } from "../../scripts/schema/languages";
 import { emulatorConnection } from "../../testing/emulator-config";
+import { featureManagementClientAs } from "../../testing/out-of-band";
 import { ROOT } from "../package/consumer-project";
 import { workspace } from "./language-hosts-cli";
 import { CliProject } from "./languages/cli-project";
 import { emulatorState } from "./languages/emulator-state";
-import { goProgram, installPlugin, nodeProject, pythonVirtualenv } from "./languages/toolchains";
+import { goFloorProgram, goProgram, installPlugin, nodeFloorProject, nodeProject, pythonFloorVirtualenv, pythonVirtualenv } from "./languages/toolchains";
 
 interface Language {
+  /** What the tests call it. */
+  name: string;
   /** The folder of examples/plugin. */
   program: string;
   /** Where the program's copy goes (a Node.js program: inside the installed project), given the workspace. */
@@ -28,23 +35,31 @@ interface Language {
   fromArchive: boolean;
   /** The whole life cycle (else up, a no-change preview and destroy: the dynamic providers' own tier checks the rest). */
   lifeCycle: boolean;
+  /** A flag configuration changed by a person: the drift job's warning names who. */
+  driftNamesWho?: boolean;
+  /** The node_modules/.bin of its Node.js project goes first on PATH (the plugin of the packed package). */
+  nodeBin?: boolean;
 }
 
 const inWorkspace = async (dir: string) => path.join(dir, "project");
-const inNodeProject = (name: string) => async () => path.join(await nodeProject(), `${name}-${process.pid}`);
+const inNodeProject = (name: string, project = nodeProject) => async () => path.join(await project(), `${name}-${process.pid}`);
 
 const LANGUAGES: Language[] = [
-  { program: "yaml", place: inWorkspace, fromArchive: true, lifeCycle: true },
-  { program: "python", place: inWorkspace, prepare: pythonVirtualenv, fromArchive: true, lifeCycle: true },
-  { program: "go", place: inWorkspace, prepare: goProgram, fromArchive: true, lifeCycle: true },
-  { program: "typescript", place: inNodeProject("typescript"), fromArchive: false, lifeCycle: true },
-  { program: "dynamic", place: inNodeProject("dynamic"), fromArchive: false, lifeCycle: false },
+  { name: "yaml", program: "yaml", place: inWorkspace, fromArchive: true, lifeCycle: true, driftNamesWho: true },
+  { name: "python", program: "python", place: inWorkspace, prepare: pythonVirtualenv, fromArchive: true, lifeCycle: true, driftNamesWho: true },
+  { name: "go", program: "go", place: inWorkspace, prepare: goProgram, fromArchive: true, lifeCycle: true },
+  { name: "typescript", program: "typescript", place: inNodeProject("typescript"), fromArchive: false, lifeCycle: true, nodeBin: true },
+  { name: "dynamic", program: "dynamic", place: inNodeProject("dynamic"), fromArchive: false, lifeCycle: false, nodeBin: true },
+  // The lowest Pulumi SDK each generated SDK declares: the plugin from its archive (its own @pulumi/pulumi).
+  { name: `python on pulumi ${SDK_FLOORS.python}`, program: "python", place: inWorkspace, prepare: pythonFloorVirtualenv, fromArchive: true, lifeCycle: false },
+  { name: `go on sdk/v3 ${SDK_FLOORS.go}`, program: "go", place: inWorkspace, prepare: goFloorProgram, fromArchive: true, lifeCycle: false },
+  { name: `typescript on @pulumi/pulumi ${SDK_FLOORS.nodejs}`, program: "typescript", place: inNodeProject("typescript-floor", nodeFloorProject), fromArchive: true, lifeCycle: false },
 ];
 
 const statesAfterUp = new Map<string, unknown>();
 
 for (const language of LANGUAGES) {
-  describe(`examples/plugin/${language.program} under the real CLI`, () => {
+  describe(`examples/plugin/${language.program} under the real CLI (${language.name})`, () => {
     let emu: Emulator;
     let cli: CliProject;
     let cleanup: () => void;
@@ -52,12 +67,12 @@ for (const language of LANGUAGES) {
 
     beforeAll(async () => {
       emu = await startEmulator();
-      const ws = workspace(`lang-${language.program}`);
+      const ws = workspace(`lang-${language.name.replace(/\W+/g, "-")}`);
       cleanup = ws.cleanup;
       const project = await language.place(ws.dir);
       fs.cpSync(path.join(ROOT, "examples", "plugin", language.program), project, { recursive: true });
       const env = { ...ws.env };
-      if (language.program === "typescript" || language.program === "dynamic") env.PATH = `${path.join(path.dirname(project), "node_modules", ".bin")}${path.delimiter}${env.PATH}`;
+      if (language.nodeBin) env.PATH = `${path.join(path.dirname(project), "node_modules", ".bin")}${path.delimiter}${env.PATH}`;
       cli = new CliProject(project, env);
       await language.prepare?.(project, env);
       if (language.fromArchive) await installPlugin(cli);
@@ -77,7 +92,7 @@ for (const language of LANGUAGES) {
       expect(outputs.firstBundle).toBe("base");
       expect(outputs.linkFile).toBe(`${emu.operationsCenterUrl}config-bundle/team-b\n${emu.state.controllerToken("team-b/controller-b")}`);
       expect(emu.state.assignments()).toEqual({ "team-b/controller-b": "team-b" });
-      statesAfterUp.set(language.program, emulatorState(emu));
+      statesAfterUp.set(language.name, emulatorState(emu));
     });
 
     it("a preview, a refresh and a preview after it find nothing to change", async () => {
@@ -111,6 +126,22 @@ for (const language of LANGUAGES) {
         await cli.ok("preview", "--refresh", "--expect-no-changes");
       });
 
+      if (language.driftNamesWho) {
+        it("a flag configuration changed by a person fails the drift job with a warning naming who and when, on one line", async () => {
+          const app = emu.state.applications("acme")[0]!;
+          const alice = featureManagementClientAs(emu, { email: "alice@example.com", name: "Alice" });
+          await alice.patchExperiment(app.id, "Staging", "checkout.newFlow", [{ op: "replace", path: "/value", value: [{ option: true, percentage: 75 }] }]);
+          await alice.close();
+          const drift = await cli.run("preview", "--refresh", "--expect-no-changes");
+          expect(drift.code).not.toBe(0);
+          expect(drift.stdout + drift.stderr).toMatch(
+            /warning: FlagConfiguration checkout\.newFlow\/Staging changed outside this stack by "alice@example\.com" at \d{4}-\d\d-\d\dT[\d:.]+Z: "/,
+          );
+          await cli.ok("up", "--refresh", "--yes");
+          await cli.ok("preview", "--refresh", "--expect-no-changes");
+        });
+      }
+
       it("stack export holds no credential and no bundle token in clear; the link is a secret output", async () => {
         const exported = (await cli.ok("stack", "export")).stdout;
         const c = connection();
@@ -135,5 +166,20 @@ for (const language of LANGUAGES) {
 it("the emulator holds the same objects after up, whatever the language, and the same as with the dynamic providers", () => {
   const dynamic = statesAfterUp.get("dynamic");
   expect(JSON.stringify(dynamic)).toMatch(/"name":"checkout.newFlow".*"Staging"/);
-  for (const language of LANGUAGES) expect({ language: language.program, state: statesAfterUp.get(language.program) }).toEqual({ language: language.program, state: dynamic });
+  for (const language of LANGUAGES) expect({ language: language.name, state: statesAfterUp.get(language.name) }).toEqual({ language: language.name, state: dynamic });
+});
+
+it("each generated SDK declares its floor (SDK_FLOORS), the floor the programs above ran on, and the README says it", () => {
+  const sdk = (...file: string[]) => fs.readFileSync(path.join(ROOT, "generated", "sdk", ...file), "utf8");
+  const escaped = (text: string) => text.replace(/[.^$*+?()[\]{}|\\/]/g, "\\$&");
+  expect(sdk("python", "pyproject.toml")).toContain(`"pulumi>=${SDK_FLOORS.python},<4.0.0"`);
+  expect(sdk("go", "go.mod")).toMatch(new RegExp(`\\sgithub\\.com/pulumi/pulumi/sdk/v3 v${escaped(SDK_FLOORS.go)}\\n`));
+  expect((JSON.parse(sdk("nodejs", "package.json")) as { dependencies: Record<string, string> }).dependencies["@pulumi/pulumi"]).toBe(`^${SDK_FLOORS.nodejs}`);
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+  expect(pkg.devDependencies["pulumi-sdk-lowest"]).toBe(`npm:@pulumi/pulumi@${SDK_FLOORS.nodejs}`);
+  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("\n## Every Pulumi language\n"), readme.indexOf("\n## The main job\n"));
+  for (const said of [`\`pulumi>=${SDK_FLOORS.python}\``, `\`github.com/pulumi/pulumi/sdk/v3\` v${SDK_FLOORS.go}`, `\`@pulumi/pulumi\` \`^${SDK_FLOORS.nodejs}\``]) {
+    expect({ said, inReadme: section.includes(said) }).toEqual({ said, inReadme: true });
+  }
 });

@@ -114,15 +114,27 @@ export class OutcomeUnknownError extends ResourceError {
   }
 }
 
+/** A warning on stderr, as a line of its own. */
+export function stderrWarning(line: string): void {
+  console.warn(`warning: ${line}`);
+}
+
+let warningSink: (line: string) => void = stderrWarning;
+
+/** Where warn() sends its warnings from now on (the plugin: the engine's log, provider/plugin/engine-log.ts). */
+export function sendWarningsTo(sink: (line: string) => void): void {
+  warningSink = sink;
+}
+
 /**
- * Provider warnings reach the CLI through the host's stderr (SDK 3.146+); no engine log connection exists there. The
- * engine makes each line of it a diagnostic of its own (pulumi/pulumi pkg/resource/plugin/plugin.go, `runtrace`), so
- * a warning is one line, whatever it quotes: values from a server go in with quoted(), and any line break left is
- * escaped here.
+ * The dynamic providers' warnings reach the CLI through their host's stderr (SDK 3.146+); no engine log connection
+ * exists there. The engine makes each line of it a diagnostic of its own (pulumi/pulumi pkg/resource/plugin/plugin.go,
+ * `runtrace`), so a warning is one line, whatever it quotes: values from a server go in with quoted(), and any line
+ * break left is escaped here. The plugin's stderr the engine hides: it sends them to the engine's log instead.
  */
 export function warn(message: string): void {
   // Warnings start "<Type> (<id>): ..."; the connection goes after the id, as in operationFailed.
   const suffix = onConnection();
   const named = suffix ? (/^\S+ \([^)]*\):/.test(message) ? message.replace(/^(\S+ \([^)]*\)):/, `$1${suffix}:`) : `${suffix.trim()}: ${message}`) : message;
-  console.warn(`warning: ${printable(named)}`);
+  warningSink(printable(named));
 }

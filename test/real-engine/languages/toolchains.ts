@@ -5,13 +5,18 @@
  * `npm run pulumi-cli`); the Go SDK as a module, replaced by its folder in the program's go.mod; the Node.js SDK
  * built with tsc and installed beside the packed package, whose bin puts the plugin on PATH.
  *
- * The archive, the wheel and the Node.js project are made once per tier run and shared by its test files
+ * The same, on the lowest Pulumi SDK each generated SDK declares (SDK_FLOORS): pulumi==<floor> from the wheels that
+ * `npm run pulumi-cli` fetched (scripts/pulumi-cli/sdk-floors.ts), the Go program on sdk/v3 at its floor (the
+ * module cache holds it), the Node.js SDK built and run on @pulumi/pulumi at its floor (`pulumi-sdk-lowest`).
+ *
+ * The archive, the wheel and the Node.js projects are made once per tier run and shared by its test files
  * (`sharedOnce`, in the tier's scratch folder).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { buildArchive } from "../../../scripts/plugin-archive";
-import { GO_MODULE } from "../../../scripts/schema/languages";
+import { goFloorFetched, pythonFloorWheels } from "../../../scripts/pulumi-cli/sdk-floors";
+import { GO_MODULE, SDK_FLOORS } from "../../../scripts/schema/languages";
 import { installConsumer, pack, ROOT } from "../../package/consumer-project";
 import { SCRATCH_VARIABLE } from "../../harness/scratch";
 import { pythonWheels } from "../language-hosts-cli";
@@ -80,13 +85,26 @@ export async function pythonSdkWheel(env: NodeJS.ProcessEnv): Promise<string> {
 
 /** A virtualenv at `<project>/venv` with pulumi and the package's SDK, as the project's Pulumi.yaml names it. */
 export async function pythonVirtualenv(project: string, env: NodeJS.ProcessEnv): Promise<void> {
+  await virtualenvWith(project, env, pulumiVersion());
+}
+
+/** The same, with pulumi at the Python SDK's floor (its wheels fetched by `npm run pulumi-cli`). */
+export async function pythonFloorVirtualenv(project: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const wheels = pythonFloorWheels();
+  if (!fs.existsSync(wheels)) throw new Error(`no wheels of pulumi==${SDK_FLOORS.python} in ${wheels}: run \`npm run pulumi-cli\` (it fetches them once)`);
+  await virtualenvWith(project, env, SDK_FLOORS.python, wheels);
+}
+
+async function virtualenvWith(project: string, env: NodeJS.ProcessEnv, version: string, ...findLinks: string[]): Promise<void> {
   const wheels = await pythonSdkWheel(env);
   const venv = path.join(project, "venv");
   await mustRun("python3", ["-m", "venv", venv], project, env);
-  await mustRun(path.join(venv, "bin", "pip"), ["install", `pulumi==${(await pulumiVersion())}`, "pulumi_cloudbees"], project, pipEnv(env, wheels));
+  await mustRun(path.join(venv, "bin", "pip"), ["install", `pulumi==${version}`, "pulumi_cloudbees"], project, pipEnv(env, ...findLinks, wheels));
+  const installed = await mustRun(path.join(venv, "bin", "python"), ["-c", "import importlib.metadata as m; print(m.version('pulumi'))"], project, env);
+  if (installed.trim() !== version) throw new Error(`the virtualenv holds pulumi ${installed.trim()}, not ${version}`);
 }
 
-async function pulumiVersion(): Promise<string> {
+function pulumiVersion(): string {
   return (JSON.parse(fs.readFileSync(require.resolve("@pulumi/pulumi/package.json"), "utf8")) as { version: string }).version;
 }
 
@@ -96,20 +114,54 @@ export async function goProgram(project: string, env: NodeJS.ProcessEnv): Promis
 }
 
 /**
+ * A Go program's copy on sdk/v3 at the Go SDK's floor: a go.mod of its own that requires the floor and the SDK (its
+ * folder), and the SDK's go.sum, made by `go mod tidy` on the floor (npm run sdks): the build then selects the
+ * floor, offline.
+ */
+export async function goFloorProgram(project: string, env: NodeJS.ProcessEnv): Promise<void> {
+  if (!goFloorFetched()) throw new Error(`Go's module cache may lack sdk/v3 v${SDK_FLOORS.go}: run \`npm run pulumi-cli\` (it fetches it once)`);
+  const sdk = path.join(ROOT, "generated", "sdk", "go");
+  const module = /^module (\S+)/m.exec(fs.readFileSync(path.join(project, "go.mod"), "utf8"))![1];
+  fs.writeFileSync(
+    path.join(project, "go.mod"),
+    `module ${module}\n\ngo 1.24\n\nrequire (\n\t${GO_MODULE} v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 v${SDK_FLOORS.go}\n)\n\nreplace ${GO_MODULE} => ${sdk}\n`,
+  );
+  fs.copyFileSync(path.join(sdk, "go.sum"), path.join(project, "go.sum"));
+  await mustRun("go", ["mod", "tidy"], project, env);
+  const selected = (await mustRun("go", ["list", "-m", "-f", "{{.Version}}", "github.com/pulumi/pulumi/sdk/v3"], project, env)).trim();
+  if (selected !== `v${SDK_FLOORS.go}`) throw new Error(`the Go program selects sdk/v3 ${selected}, not the floor v${SDK_FLOORS.go}`);
+}
+
+/**
  * A Node.js project with the packed package (its bin folder holds pulumi-resource-cloudbees), @pulumi/pulumi,
  * typescript and @types/node from the lock, and the Node.js SDK built with tsc from generated/sdk/nodejs and
  * installed as @pulumi-cloudbees/cloudbees. Programs go in folders inside it.
  */
-export async function nodeProject(): Promise<string> {
-  return sharedOnce("node-project", async (dir) => {
+export function nodeProject(): Promise<string> {
+  return nodeProjectOn("node-project", "node_modules/@pulumi/pulumi");
+}
+
+/** The same on @pulumi/pulumi at the Node.js SDK's floor (`pulumi-sdk-lowest`, with ts-node, which it needs then). */
+export async function nodeFloorProject(): Promise<string> {
+  const dir = await nodeProjectOn("node-project-floor", "node_modules/pulumi-sdk-lowest", { "ts-node": "node_modules/ts-node" });
+  const installed = (JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as { version: string }).version;
+  if (installed !== SDK_FLOORS.nodejs) throw new Error(`the Node.js project holds @pulumi/pulumi ${installed}, not ${SDK_FLOORS.nodejs}`);
+  return dir;
+}
+
+async function nodeProjectOn(name: string, pulumi: string, more: Record<string, string> = {}): Promise<string> {
+  return sharedOnce(name, async (dir) => {
+    // Packed beside the project, in a folder of its own (the projects may be made at once).
+    const packed = path.join(path.dirname(dir), `${name}-pack`);
+    fs.mkdirSync(packed, { recursive: true });
     const installed = await installConsumer(
       dir,
-      await pack(path.dirname(dir)),
-      { "@pulumi/pulumi": "node_modules/@pulumi/pulumi", typescript: "node_modules/typescript", "@types/node": "node_modules/@types/node" },
+      await pack(packed),
+      { "@pulumi/pulumi": pulumi, typescript: "node_modules/typescript", "@types/node": "node_modules/@types/node", ...more },
       null,
     );
     if (installed.code !== 0) throw new Error(`npm ci failed:\n${installed.output}`);
-    const source = path.join(path.dirname(dir), "nodejs-sdk");
+    const source = path.join(path.dirname(dir), `${name}-nodejs-sdk`);
     fs.cpSync(path.join(ROOT, "generated", "sdk", "nodejs"), source, { recursive: true });
     fs.symlinkSync(path.join(dir, "node_modules"), path.join(source, "node_modules"));
     await mustRun(process.execPath, [path.join(dir, "node_modules", "typescript", "bin", "tsc"), "-p", source], source, process.env);
