@@ -1,7 +1,6 @@
-import type * as provider from "@pulumi/pulumi/provider";
 import { resources, type ProviderKind } from "../resources";
 import { SECRET_OUTPUTS as TOKEN_SECRET_OUTPUTS } from "../resources/controller-bundle-token/types";
-import type { Props, ResourceController } from "../resources/shared/types";
+import type { CheckResult, DiffResult, Props, ResourceController } from "../resources/shared/types";
 import { propsForRead } from "./import-ids";
 import { invoke } from "./invokes";
 import { unwrapSecrets, wrapSecrets } from "./secrets";
@@ -41,18 +40,27 @@ function withSecretProperties(error: unknown, keys: Set<string>): unknown {
   return error;
 }
 
-export function cloudbeesProvider(version: string, schema: () => Promise<string>): provider.Provider {
-  return {
-    version,
-    getSchema: schema,
+/** What the protocol's server (server.ts) calls: values as the engine marshals them, secrets wrapped. */
+export interface PluginProvider {
+  check(urn: string, olds: Props, news: Props): Promise<CheckResult>;
+  diff(id: string, urn: string, olds: Props, news: Props): Promise<DiffResult & { detailedDiff?: unknown; stables?: string[] }>;
+  create(urn: string, inputs: Props): Promise<{ id: string; outs: Props }>;
+  /** No props: the object is gone (the engine drops it; an import says it does not exist). */
+  read(id: string, urn: string, props: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
+  update(id: string, urn: string, olds: Props, news: Props): Promise<{ outs: Props }>;
+  delete(id: string, urn: string, props: Props): Promise<void>;
+  invoke(token: string, args: Props): Promise<{ outputs: Props }>;
+}
 
+export function cloudbeesProvider(): PluginProvider {
+  return {
     async check(urn, olds, news) {
       const token = tokenOfUrn(urn);
       const kind = kindOfToken(token);
       if (!kind) return { inputs: news, failures: [{ property: "", reason: `cloudbees has no resource type ${token}` }] };
       const n = unwrapSecrets(news);
       const result = await resources[kind].check(unwrapSecrets(olds).plain, n.plain);
-      return { inputs: wrapSecrets(result.inputs, n.secretKeys), failures: result.failures };
+      return { inputs: wrapSecrets(result.inputs, n.secretKeys) ?? {}, failures: result.failures };
     },
 
     async diff(id, urn, olds, news) {
@@ -65,7 +73,7 @@ export function cloudbeesProvider(version: string, schema: () => Promise<string>
       const keys = secretKeys(kind, i.secretKeys);
       try {
         const result = await controller.create(i.plain);
-        return { id: result.id, outs: wrapSecrets(result.outs, keys) };
+        return { id: result.id, outs: wrapSecrets(result.outs, keys) ?? {} };
       } catch (e) {
         throw withSecretProperties(e, keys);
       }
@@ -86,7 +94,7 @@ export function cloudbeesProvider(version: string, schema: () => Promise<string>
       const o = unwrapSecrets(olds);
       const n = unwrapSecrets(news);
       const result = await controller.update(id, o.plain, n.plain);
-      return { outs: wrapSecrets(result.outs, secretKeys(kind, n.secretKeys)) };
+      return { outs: wrapSecrets(result.outs, secretKeys(kind, n.secretKeys)) ?? {} };
     },
 
     async delete(id, urn, props) {
