@@ -1,7 +1,7 @@
 import { resources, type ProviderKind } from "../resources";
 import { SECRET_OUTPUTS as TOKEN_SECRET_OUTPUTS } from "../resources/controller-bundle-token/types";
 import type { CheckResult, DiffResult, Props, ResourceController } from "../resources/shared/types";
-import { propsForRead } from "./import-ids";
+import { importStart } from "./import-ids";
 import { invoke } from "./invokes";
 import { unwrapSecrets, wrapSecrets } from "./secrets";
 import { kindOfToken, tokenOfUrn, typeNameOf } from "./tokens";
@@ -83,10 +83,12 @@ export function cloudbeesProvider(): PluginProvider {
       const { kind, controller, typeName } = controllerOf(urn);
       const p = unwrapSecrets(props);
       const keys = secretKeys(kind, p.secretKeys);
-      const result = await controller.read(id, propsForRead(kind, typeName, id, p.plain));
+      // By id alone (an import): the properties and the connection the id carries (import-ids.ts).
+      const start = Object.keys(p.plain).length > 0 ? { id, props: p.plain } : importStart(kind, typeName, id);
+      const result = await controller.read(start.id, start.props);
       // Gone: no id and no properties, and the engine drops the resource (an import says it does not exist).
       if (result.props === undefined) return {};
-      return { id: result.id ?? id, props: wrapSecrets(result.props, keys), inputs: wrapSecrets(result.inputs ?? {}, p.secretKeys) };
+      return { id: result.id ?? start.id, props: wrapSecrets(result.props, keys), inputs: wrapSecrets(result.inputs ?? {}, p.secretKeys) };
     },
 
     async update(id, urn, olds, news) {
