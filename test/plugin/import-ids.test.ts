@@ -56,10 +56,13 @@ describe("each resource page's Import section shows the command, or says it cann
         expect({ commands: commands.length, says: /cannot adopt it/.test(section) }).toEqual({ commands: 0, says: true });
         return;
       }
-      expect(commands).toHaveLength(1);
-      const [, token, , id] = commands[0]!;
+      // The default connection's command, then the same from a named connection (`prod:<id>`).
+      expect(commands).toHaveLength(2);
+      const [, token, name, id] = commands[0]!;
       expect(token).toBe(`cloudbees:index:${type}`);
       expect(() => read(kind, id!)).not.toThrow();
+      expect(commands[1]!.slice(1)).toEqual([token, name, `prod:${id}`]);
+      expect(importStart(kind, type, commands[1]![3]!)).toEqual({ id, props: { ...read(kind, id!), connection: "prod" } });
     });
   }
 });

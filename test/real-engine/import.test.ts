@@ -169,3 +169,26 @@ it("the program with the generated code declares what was adopted: a preview and
   await cli.ok("refresh", "--expect-no-changes", "--yes");
   await cli.ok("preview", "--expect-no-changes");
 });
+
+it("a program's import resource option takes the same <connection>:<id>, with connection declared: the up adopts it, writing nothing", async () => {
+  const c = emulatorConnection(second);
+  const fm = new FeatureManagementClient({ baseUrl: c.featureManagementUrl, token: c.featureManagementToken, minRequestIntervalMs: 0 });
+  const ledger = (await fm.createApplication("ledger-service")).id;
+  await fm.createEnvironment(ledger, { name: "Staging" });
+  await fm.close();
+  second.journal.clear();
+  const program = YAML.parse(fs.readFileSync(path.join(cli.dir, "Pulumi.yaml"), "utf8")) as { resources: Record<string, unknown> };
+  program.resources.ledgerStaging = {
+    type: "cloudbees:index:Environment",
+    properties: { applicationId: ledger, name: "Staging", connection: "second" },
+    options: { import: `second:${ledger}/Staging` },
+  };
+  fs.writeFileSync(path.join(cli.dir, "Pulumi.yaml"), YAML.stringify(program));
+  await cli.ok("up", "--yes");
+  expect(second.journal.entries().filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.path}`)).toEqual([]);
+  const state = JSON.parse((await cli.ok("stack", "export")).stdout) as { deployment: { resources: Array<{ urn: string; id?: string; outputs?: Record<string, unknown> }> } };
+  const adopted = state.deployment.resources.find((r) => r.urn.endsWith("::ledgerStaging"))!;
+  const key = second.state.environments(ledger).find((e) => e.name === "Staging")!.key;
+  expect({ id: adopted.id, connection: adopted.outputs?.connection }).toEqual({ id: key, connection: "second" });
+  await cli.ok("preview", "--expect-no-changes");
+});
