@@ -4,8 +4,8 @@
  * language (Python, Go, YAML, TypeScript through the generated SDK) and talks to over the provider protocol. The
  * plugin serves the ResourceProvider service itself (server.ts), with the gRPC and protobuf stubs of the user's own
  * `@pulumi/pulumi` (any version of the peer range; one outside it is refused here, in one sentence). The startup
- * contract is the engine's: its address comes as the first argument (after the logging flags it may pass), and the
- * port the plugin listens on is the first line on stdout.
+ * contract is the engine's: its address comes as an argument (after the logging flags it may pass), and the port
+ * the plugin listens on is the first line on stdout.
  *
  * Installed with `pulumi plugin install resource cloudbees <version> --file <archive>` (npm run plugin:archive makes
  * the archive), found on PATH, or named by a project's `plugins.providers` (README, "Every Pulumi language").
@@ -25,21 +25,11 @@ const STOP_GRACE_MS = 30_000;
 /** How often the plugin looks for its engine, to stop with it. */
 const ENGINE_WATCH_MS = 2_000;
 
-/** The engine's arguments without its logging flags (`--logtostderr`, `-v=<n>`, `--tracing <endpoint>`). */
-export function engineAddressOf(args: string[]): string | undefined {
-  const rest: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === "--logtostderr" || args[i]!.startsWith("-v=")) continue;
-    if (args[i] === "--tracing") {
-      i++;
-      continue;
-    }
-    rest.push(args[i]!);
-  }
-  return rest[0];
-}
-
-export async function serve(args: string[]): Promise<void> {
+/**
+ * `args`: the engine's (its logging flags, `--logtostderr`, `-v=<n>`, `--tracing <endpoint>`, then its address). The
+ * plugin never calls the engine (no logs, no resources of its own), so it needs none of them.
+ */
+export async function serve(_args: string[]): Promise<void> {
   const manifest = ownManifest();
   const pulumiRoot = checkPulumiVersion(manifest);
   // Loaded after the version check: a version outside the range never loads any of this.
@@ -48,7 +38,6 @@ export async function serve(args: string[]): Promise<void> {
   const { cloudbeesProvider } = require("./provider") as typeof import("./provider");
   const protocol = loadProtocol(pulumiRoot);
   const { grpc } = protocol;
-  engineAddressOf(args); // The plugin never calls the engine; the address is part of the contract only.
 
   const server = new grpc.Server({ "grpc.max_receive_message_length": MAX_MESSAGE_BYTES });
   let stopping = false;
