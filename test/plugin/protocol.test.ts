@@ -1,6 +1,7 @@
 // The plugin pulumi-resource-cloudbees over the provider protocol, as the engine drives it (gRPC, no CLI), against the
 // emulator: Configure from the stack's cloudbees:* settings, a resource's whole life, secrets in and out, reads by id
 // for `pulumi import`, invokes, and its plugin info and schema.
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
@@ -8,7 +9,7 @@ import { OperationsCenterClient } from "../../provider";
 import { emulatorConnection } from "../../testing/emulator-config";
 import { isSecret, secret, unwrapSecrets } from "../../testing/values";
 import { cancelStops, configAndInfoMethods, providerInputs, resourceMethods } from "./every-method";
-import { PluginProcess, provpb, statuspb, structpb, urnOf } from "./plugin-process";
+import { PLUGIN_MAIN, PluginProcess, provpb, statuspb, structpb, urnOf } from "./plugin-process";
 
 const ROOT = path.join(__dirname, "..", "..");
 let emu: Emulator;
@@ -186,6 +187,24 @@ it("Cancel is acknowledged, and the plugin then stops cleanly", async () => {
   const fresh = await PluginProcess.start();
   await cancelStops(fresh);
   await fresh.close();
+});
+
+it("the engine gone (its process ended), the plugin stops by itself rather than lingering", async () => {
+  // A stand-in engine: starts the plugin, says its pid once it listens, and exits.
+  const engine = `const { spawn } = require("node:child_process");
+    const child = spawn(process.execPath, [${JSON.stringify(PLUGIN_MAIN)}, "127.0.0.1:1"], { stdio: ["ignore", "pipe", "ignore"] });
+    child.stdout.once("data", () => { console.log(child.pid); process.exit(0); });`;
+  const pid = Number(execFileSync(process.execPath, ["-e", engine], { encoding: "utf8" }).trim());
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (let i = 0; i < 200 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(alive()).toBe(false);
 });
 
 it("a resource type the package does not have is a check failure", async () => {
