@@ -20,10 +20,9 @@ export function engineAddressOf(args: string[]): string | undefined {
 }
 
 /** From now on, warn() sends each warning to the engine at `address` (nothing changes without one). */
-export function warningsToEngine(address: string | undefined): void {
+export function warningsToEngine(address: string | undefined, pulumiRoot: string): void {
   if (!address) return;
   // The gRPC and protobuf modules of the @pulumi/pulumi the plugin runs with, as its own server uses them.
-  const pulumiRoot = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
   const grpc = require(require.resolve("@grpc/grpc-js", { paths: [pulumiRoot] })) as typeof grpcTypes;
   const engineGrpc = require(path.join(pulumiRoot, "proto", "engine_grpc_pb")) as typeof engineGrpcTypes;
   const enginePb = require(path.join(pulumiRoot, "proto", "engine_pb")) as typeof enginePbTypes;

@@ -1,13 +1,13 @@
 import { providerState } from "../config/state";
 import type { FunctionHost } from "../functions/host";
-import { printable } from "../text/printable";
+import { warn } from "../resources/shared/errors";
 
 /**
  * The plugin's host of the functions (provider/functions): the settings Configure gave it (where the resources read
- * them), and its warnings on stderr, which the engine shows, as the resources' own.
+ * them), and its warnings where the resources' go (the engine's log: engine-log.ts).
  */
 export const pluginHost: FunctionHost = {
   stackConfig: () => providerState().stackConfig ?? {},
   userAgent: "pulumi-cloudbees-functions",
-  warn: (message) => console.warn(`warning: ${printable(message)}`),
+  warn: (message) => warn(message),
 };

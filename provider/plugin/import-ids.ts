@@ -1,5 +1,8 @@
 import type { ProviderKind } from "../resources";
+import { bounded } from "../http/response-text";
+import { MAX_SHOWN_ID } from "../resources/shared/errors";
 import type { Props } from "../resources/shared/types";
+import { printable, quoted } from "../text/printable";
 
 /**
  * `pulumi import <type> <name> <id>`: the engine reads the resource by its id alone, with no properties. A
@@ -47,9 +50,21 @@ export const IMPORT_IDS: Partial<Record<ProviderKind, { example: string; read: I
   globalAvailabilityPattern: { example: "global-availability-pattern", read: () => ({}) },
 };
 
+/** Longer than any id of the services (names, emails, paths): refused before any request. */
+export const MAX_IMPORT_ID = 1000;
+
+/** A caller's id in an error: quoted, escaped, and cut to MAX_SHOWN_ID characters (its length said when cut). */
+export function quotedId(id: string): string {
+  return id.length > MAX_SHOWN_ID ? `${quoted(bounded(id, MAX_SHOWN_ID))} (${id.length} characters)` : quoted(id);
+}
+
 /**
  * The properties a read of `id` starts from: the state's, or, for an import (none), those the id carries. An id
  * of the wrong form for an importable kind, or a kind that cannot be imported, is an error that says the form.
+ *
+ * An id no object can have (a control character, a CI log command, more than MAX_IMPORT_ID characters) is refused
+ * here, quoted and bounded: answered "gone", it would reach the engine's own "resource '<id>' does not exist", which
+ * prints it raw. Any other id that names nothing reads as gone, and the engine says it does not exist.
  */
 export function propsForRead(kind: ProviderKind, typeName: string, id: string, props: Props): Props {
   if (Object.keys(props).length > 0) return props;
@@ -57,9 +72,34 @@ export function propsForRead(kind: ProviderKind, typeName: string, id: string, p
   if (!scheme) {
     throw new Error(`${typeName} cannot be imported: ${NOT_IMPORTABLE[kind] ?? "there is nothing on the server to adopt"}`);
   }
+  if (id.length > MAX_IMPORT_ID || printable(id) !== id) {
+    throw new Error(
+      `importing ${typeName}: ${quotedId(id)} names no ${typeName}: an id has at most ${MAX_IMPORT_ID} characters, ` +
+        `none of them a control character, and no CI log command; the ids of a ${typeName} have the form "${scheme.example}"`,
+    );
+  }
   const fromId = scheme.read(id);
-  if (!fromId) throw new Error(`importing ${typeName}: "${id}" is not an id of the form "${scheme.example}"`);
+  if (!fromId) throw new Error(`importing ${typeName}: ${quotedId(id)} is not an id of the form "${scheme.example}"`);
   return fromId;
+}
+
+/**
+ * Import from a named connection: `<connection>:<id>` (`prod:6b04319012a9f465249c6dce/checkout.newFlow`). The engine
+ * sends an import's read the id alone (no inputs, neither from `pulumi import` nor from the `import` resource option),
+ * so the id says which connection of `cloudbees:connections` to read from. No id of the services starts that way:
+ * a connection name is letters, digits, `-` and `_` (config/connections.ts), and the ids' own colons, if any, come
+ * after a `/` or an `@`. The read records the plain id and the `connection` input, as a declared resource has them.
+ */
+export function splitConnection(id: string): { connection?: string; id: string } {
+  const match = /^([A-Za-z0-9_-]+):(.+)$/s.exec(id);
+  return match ? { connection: match[1]!, id: match[2]! } : { id };
+}
+
+/** Where an import's read starts: the plain id, and the properties it carries (with its connection, if named). */
+export function importStart(kind: ProviderKind, typeName: string, id: string): { id: string; props: Props } {
+  const split = splitConnection(id);
+  const props = propsForRead(kind, typeName, split.id, {});
+  return { id: split.id, props: split.connection ? { ...props, connection: split.connection } : props };
 }
 
 const NOT_IMPORTABLE: Partial<Record<ProviderKind, string>> = {

@@ -1,9 +1,7 @@
-import type * as provider from "@pulumi/pulumi/provider";
 import { resources, type ProviderKind } from "../resources";
 import { SECRET_OUTPUTS as TOKEN_SECRET_OUTPUTS } from "../resources/controller-bundle-token/types";
-import type { Props, ResourceController } from "../resources/shared/types";
-import { engineAddressOf, warningsToEngine } from "./engine-log";
-import { propsForRead } from "./import-ids";
+import type { CheckResult, DiffResult, Props, ResourceController } from "../resources/shared/types";
+import { importStart } from "./import-ids";
 import { invoke } from "./invokes";
 import { unwrapSecrets, wrapSecrets } from "./secrets";
 import { kindOfToken, tokenOfUrn, typeNameOf } from "./tokens";
@@ -42,20 +40,27 @@ function withSecretProperties(error: unknown, keys: Set<string>): unknown {
   return error;
 }
 
-export function cloudbeesProvider(version: string, schema: () => Promise<string>): provider.Provider {
-  // Warnings to the engine, whose address is the plugin's first argument (main passes it to @pulumi/pulumi's main).
-  warningsToEngine(engineAddressOf(process.argv.slice(2)));
-  return {
-    version,
-    getSchema: schema,
+/** What the protocol's server (server.ts) calls: values as the engine marshals them, secrets wrapped. */
+export interface PluginProvider {
+  check(urn: string, olds: Props, news: Props): Promise<CheckResult>;
+  diff(id: string, urn: string, olds: Props, news: Props): Promise<DiffResult & { detailedDiff?: unknown; stables?: string[] }>;
+  create(urn: string, inputs: Props): Promise<{ id: string; outs: Props }>;
+  /** No props: the object is gone (the engine drops it; an import says it does not exist). */
+  read(id: string, urn: string, props: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
+  update(id: string, urn: string, olds: Props, news: Props): Promise<{ outs: Props }>;
+  delete(id: string, urn: string, props: Props): Promise<void>;
+  invoke(token: string, args: Props): Promise<{ outputs: Props }>;
+}
 
+export function cloudbeesProvider(): PluginProvider {
+  return {
     async check(urn, olds, news) {
       const token = tokenOfUrn(urn);
       const kind = kindOfToken(token);
       if (!kind) return { inputs: news, failures: [{ property: "", reason: `cloudbees has no resource type ${token}` }] };
       const n = unwrapSecrets(news);
       const result = await resources[kind].check(unwrapSecrets(olds).plain, n.plain);
-      return { inputs: wrapSecrets(result.inputs, n.secretKeys), failures: result.failures };
+      return { inputs: wrapSecrets(result.inputs, n.secretKeys) ?? {}, failures: result.failures };
     },
 
     async diff(id, urn, olds, news) {
@@ -68,7 +73,7 @@ export function cloudbeesProvider(version: string, schema: () => Promise<string>
       const keys = secretKeys(kind, i.secretKeys);
       try {
         const result = await controller.create(i.plain);
-        return { id: result.id, outs: wrapSecrets(result.outs, keys) };
+        return { id: result.id, outs: wrapSecrets(result.outs, keys) ?? {} };
       } catch (e) {
         throw withSecretProperties(e, keys);
       }
@@ -78,10 +83,12 @@ export function cloudbeesProvider(version: string, schema: () => Promise<string>
       const { kind, controller, typeName } = controllerOf(urn);
       const p = unwrapSecrets(props);
       const keys = secretKeys(kind, p.secretKeys);
-      const result = await controller.read(id, propsForRead(kind, typeName, id, p.plain));
+      // By id alone (an import): the properties and the connection the id carries (import-ids.ts).
+      const start = Object.keys(p.plain).length > 0 ? { id, props: p.plain } : importStart(kind, typeName, id);
+      const result = await controller.read(start.id, start.props);
       // Gone: no id and no properties, and the engine drops the resource (an import says it does not exist).
       if (result.props === undefined) return {};
-      return { id: result.id ?? id, props: wrapSecrets(result.props, keys), inputs: wrapSecrets(result.inputs ?? {}, p.secretKeys) };
+      return { id: result.id ?? start.id, props: wrapSecrets(result.props, keys), inputs: wrapSecrets(result.inputs ?? {}, p.secretKeys) };
     },
 
     async update(id, urn, olds, news) {
@@ -89,7 +96,7 @@ export function cloudbeesProvider(version: string, schema: () => Promise<string>
       const o = unwrapSecrets(olds);
       const n = unwrapSecrets(news);
       const result = await controller.update(id, o.plain, n.plain);
-      return { outs: wrapSecrets(result.outs, secretKeys(kind, n.secretKeys)) };
+      return { outs: wrapSecrets(result.outs, secretKeys(kind, n.secretKeys)) ?? {} };
     },
 
     async delete(id, urn, props) {

@@ -18,7 +18,10 @@ const structpb = fromPulumi<typeof structTypes>("google-protobuf/google/protobuf
 const emptypb = fromPulumi<{ Empty: new () => unknown }>("google-protobuf/google/protobuf/empty_pb");
 const provpb = require(path.join(pulumiRoot, "proto", "provider_pb")) as typeof provpbTypes;
 const plugpb = require(path.join(pulumiRoot, "proto", "plugin_pb")) as typeof plugpbTypes;
+const statuspb = require(path.join(pulumiRoot, "proto", "status_pb")) as typeof import("@pulumi/pulumi/proto/status_pb");
 const provgrpc = require(path.join(pulumiRoot, "proto", "provider_grpc_pb")) as typeof provgrpcTypes;
+
+export { provpb, plugpb, statuspb, emptypb, structpb, grpc, toStruct };
 
 export const PLUGIN_MAIN = path.join(__dirname, "..", "..", "dist", "provider", "plugin", "main.js");
 
@@ -39,9 +42,10 @@ export class PluginProcess {
     child.stderr!.on("data", (d: Buffer) => (this.stderr += d.toString()));
   }
 
-  static async start(env: NodeJS.ProcessEnv = {}): Promise<PluginProcess> {
+  /** `main`: the plugin's main.js (another copy, on another @pulumi/pulumi: sdk-layout.ts); `args` as the engine passes them. */
+  static async start(env: NodeJS.ProcessEnv = {}, main = PLUGIN_MAIN, args = ["127.0.0.1:1"]): Promise<PluginProcess> {
     // The engine's address comes first; CRUD calls never dial it.
-    const child = spawn(process.execPath, [PLUGIN_MAIN, "127.0.0.1:1"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [main, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     const port = await new Promise<number>((resolve, reject) => {
       let out = "";
       let err = "";
@@ -62,6 +66,32 @@ export class PluginProcess {
       const fn = (this.client as unknown as Record<string, Function>)[method]!;
       fn.call(this.client, request, (err: grpcTypes.ServiceError | null, res: Res) => (err ? reject(new Error(`${method}: ${err.details || err.message}`)) : resolve(res)));
     });
+  }
+
+  /** A method by name with a request of the lockfile's stubs (the wire is the same), and the gRPC status code it ends with. */
+  async status(method: string, request: unknown, withDetails = false): Promise<{ code: number; details: string; response?: unknown; statusDetails?: Uint8Array }> {
+    return new Promise((resolve) => {
+      const fn = (this.client as unknown as Record<string, Function>)[method]!;
+      fn.call(this.client, request, (err: grpcTypes.ServiceError | null, res: unknown) => {
+        if (!err) return resolve({ code: 0, details: "", response: res });
+        const bin = withDetails ? err.metadata?.get("grpc-status-details-bin")[0] : undefined;
+        resolve({ code: err.code, details: err.details, ...(bin ? { statusDetails: new Uint8Array(bin as Buffer) } : {}) });
+      });
+    });
+  }
+
+  /** The first line of stderr that matches, once it arrived (a warning is written before its call's answer). */
+  async stderrLine(pattern: RegExp, timeoutMs = 5000): Promise<string | undefined> {
+    for (const until = Date.now() + timeoutMs; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
+      const line = this.stderr.split("\n").find((l) => pattern.test(l));
+      if (line) return line;
+    }
+    return undefined;
+  }
+
+  /** Whether the process has exited (a Cancel stops it). */
+  exited(): Promise<number | null> {
+    return this.child.exitCode !== null ? Promise.resolve(this.child.exitCode) : new Promise((resolve) => this.child.once("exit", (code) => resolve(code)));
   }
 
   async pluginInfo(): Promise<string> {
@@ -90,14 +120,15 @@ export class PluginProcess {
     return { inputs: fromStruct(res.getInputs()) ?? {}, failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })) };
   }
 
-  async diff(urn: string, id: string, olds: Json, news: Json): Promise<{ changes: boolean; replaces: string[] }> {
+  async diff(urn: string, id: string, olds: Json, news: Json): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace?: boolean }> {
     const req = new provpb.DiffRequest();
     req.setUrn(urn);
     req.setId(id);
     req.setOlds(toStruct(olds));
     req.setNews(toStruct(news));
     const res = await this.call<provpbTypes.DiffRequest, provpbTypes.DiffResponse>("diff", req);
-    return { changes: res.getChanges() === provpb.DiffResponse.DiffChanges.DIFF_SOME, replaces: res.getReplacesList() };
+    const changes = res.getChanges() === provpb.DiffResponse.DiffChanges.DIFF_SOME;
+    return res.getDeletebeforereplace() ? { changes, replaces: res.getReplacesList(), deleteBeforeReplace: true } : { changes, replaces: res.getReplacesList() };
   }
 
   async create(urn: string, properties: Json): Promise<{ id: string; properties: Json }> {

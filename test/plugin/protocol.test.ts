@@ -1,23 +1,19 @@
 // The plugin pulumi-resource-cloudbees over the provider protocol, as the engine drives it (gRPC, no CLI), against the
 // emulator: Configure from the stack's cloudbees:* settings, a resource's whole life, secrets in and out, reads by id
 // for `pulumi import`, invokes, and its plugin info and schema.
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { OperationsCenterClient } from "../../provider";
 import { emulatorConnection } from "../../testing/emulator-config";
 import { isSecret, secret, unwrapSecrets } from "../../testing/values";
-import { PluginProcess, urnOf } from "./plugin-process";
+import { cancelStops, configAndInfoMethods, providerInputs, resourceMethods } from "./every-method";
+import { PLUGIN_MAIN, PluginProcess, provpb, statuspb, structpb, urnOf } from "./plugin-process";
 
 const ROOT = path.join(__dirname, "..", "..");
 let emu: Emulator;
 let plugin: PluginProcess;
-
-/** The default provider's inputs: the stack's cloudbees:* config without the namespace, tokens secret. */
-function providerInputs(e: Emulator): Record<string, unknown> {
-  const c = emulatorConnection(e);
-  return { ...c, apiToken: secret(c.apiToken), featureManagementToken: secret(c.featureManagementToken) };
-}
 
 beforeAll(async () => {
   emu = await startEmulator();
@@ -29,10 +25,13 @@ afterAll(async () => {
   await emu?.close();
 });
 
-it("answers its version and the package's schema", async () => {
+it("answers its version, the package's schema, the config methods, and UNIMPLEMENTED for what it does not serve", async () => {
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
-  expect(await plugin.pluginInfo()).toBe(version);
-  expect(await plugin.schema()).toBe(fs.readFileSync(path.join(ROOT, "generated", "schema.json"), "utf8"));
+  await configAndInfoMethods(plugin, emu, version, fs.readFileSync(path.join(ROOT, "generated", "schema.json"), "utf8"));
+});
+
+it("serves each resource method and an invoke once, from check to delete", async () => {
+  await resourceMethods(plugin);
 });
 
 describe("BundleAvailability through the plugin: check, create, read, diff, update, delete", () => {
@@ -93,6 +92,30 @@ describe("secrets", () => {
     expect(unwrapSecrets(created.properties.token)).toBe(emu.state.controllerToken("team-b/controller-b"));
   });
 
+  it("a create that made the object and then failed carries its id and properties (secrets wrapped) for the engine to record", async () => {
+    await plugin.create(urnOf("BundleAvailability", "partial-available"), { bundleId: "team-a", controllers: ["team-a/controller-a"] });
+    await plugin.create(urnOf("ControllerBundleAssignment", "partial-assign"), { controllerPath: "team-a/controller-a", bundleId: "team-a" });
+    // The token is regenerated, then reading the new link fails.
+    emu.faults.inject({ method: "GET", path: "/cjoc/config-bundle-download-link", status: 404, body: '{"error":"gone meanwhile"}' });
+    const req = new provpb.CreateRequest();
+    req.setUrn(urnOf("ControllerBundleToken", "partial"));
+    req.setProperties(structpb.Struct.fromJavaScript({ controllerPath: "team-a/controller-a" }));
+    const answer = await plugin.status("create", req, true);
+    emu.faults.clear();
+    expect(answer.details).toMatch(/^creating ControllerBundleToken \(bundle-token\/team-a\/controller-a\): .*the token was regenerated/);
+    const status = statuspb.Status.deserializeBinary(answer.statusDetails!);
+    const [any] = status.getDetailsList();
+    expect(any!.getTypeUrl()).toMatch(/pulumirpc\.ErrorResourceInitFailed$/);
+    const detail = provpb.ErrorResourceInitFailed.deserializeBinary(any!.getValue_asU8());
+    const properties = detail.getProperties()!.toJavaScript() as Record<string, unknown>;
+    expect({ id: detail.getId(), controllerPath: properties.controllerPath, tokenSecret: isSecret(properties.token) }).toEqual({
+      id: "bundle-token/team-a/controller-a",
+      controllerPath: "team-a/controller-a",
+      tokenSecret: true,
+    });
+    expect(detail.getReasonsList()[0]).toContain("gone meanwhile");
+  });
+
   it("the credentials never reach an output or a message", async () => {
     const { apiToken, featureManagementToken } = emulatorConnection(emu);
     expect(plugin.stderr).not.toContain(apiToken);
@@ -141,7 +164,7 @@ describe("read by id alone (pulumi import, Resource.get)", () => {
   });
 
   it("something that is not there reads as gone, and a kind that cannot be imported says why", async () => {
-    expect(await plugin.read(urnOf("Flag", "missing"), "0123456789abcdef01234567/nothing")).toEqual({ id: "", properties: {}, inputs: undefined });
+    expect(await plugin.read(urnOf("Flag", "missing"), "0123456789abcdef01234567/nothing")).toEqual({ id: "", properties: undefined, inputs: undefined });
     await expect(plugin.read(urnOf("DefaultBundle", "d"), "default-bundle")).rejects.toThrow(/DefaultBundle cannot be imported: no endpoint reads which bundle is the default/);
     await expect(plugin.read(urnOf("Flag", "bad"), "no-slash")).rejects.toThrow(/is not an id of the form "6b04319012a9f465249c6dce\/checkout\.newFlow"/);
   });
@@ -158,6 +181,30 @@ describe("invokes", () => {
     expect(await plugin.invoke("cloudbees:index:getApplication", { applicationId: created.id })).toEqual({ id: created.id, name: "lookup-app" });
     await expect(plugin.invoke("cloudbees:index:getNothing", {})).rejects.toThrow(/cloudbees has no function getNothing \(it has getApplications, /);
   });
+});
+
+it("Cancel is acknowledged, and the plugin then stops cleanly", async () => {
+  const fresh = await PluginProcess.start();
+  await cancelStops(fresh);
+  await fresh.close();
+});
+
+it("the engine gone (its process ended), the plugin stops by itself rather than lingering", async () => {
+  // A stand-in engine: starts the plugin, says its pid once it listens, and exits.
+  const engine = `const { spawn } = require("node:child_process");
+    const child = spawn(process.execPath, [${JSON.stringify(PLUGIN_MAIN)}, "127.0.0.1:1"], { stdio: ["ignore", "pipe", "ignore"] });
+    child.stdout.once("data", () => { console.log(child.pid); process.exit(0); });`;
+  const pid = Number(execFileSync(process.execPath, ["-e", engine], { encoding: "utf8" }).trim());
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (let i = 0; i < 200 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(alive()).toBe(false);
 });
 
 it("a resource type the package does not have is a check failure", async () => {

@@ -35,10 +35,24 @@ function onConnection(): string {
   return connection === DEFAULT_CONNECTION ? "" : ` on connection ${connection}`;
 }
 
+/** Longest id an error shows: an id from a caller (`pulumi import`, `Resource.get`) can be anything, of any length. */
+export const MAX_SHOWN_ID = 200;
+
+/**
+ * An id as an error shows it: as it is when it has the look of the ids the provider makes (one line of printable
+ * characters, no quotes, parentheses or backslashes, at most MAX_SHOWN_ID long), so that the usual messages read
+ * `(bundle-availability/team-a)`; any other id (from a caller) quoted, escaped (printable.ts) and cut to
+ * MAX_SHOWN_ID characters, so that it can neither forge a line nor flood one.
+ */
+export function shownId(id: string): string {
+  const plain = id.length <= MAX_SHOWN_ID && id.trim() === id && !/["()\\]/.test(id) && printable(id) === id;
+  return plain ? id : quoted(bounded(id, MAX_SHOWN_ID));
+}
+
 /** `creating BundleAvailability (bundle-availability/team-a): <cause>` (`... (bundle-availability/team-a) on connection prod: <cause>`) */
 export function operationFailed(operation: string, id: string | undefined, cause: string, original?: unknown): ResourceError {
   const detail = original !== undefined && messageOf(original) !== cause ? ` [${messageOf(original)}]` : "";
-  return new ResourceError(`${operation}${id ? ` (${id})` : ""}${onConnection()}: ${cause}${detail}`, { cause: original });
+  return new ResourceError(`${operation}${id ? ` (${shownId(id)})` : ""}${onConnection()}: ${cause}${detail}`, { cause: original });
 }
 
 /**
