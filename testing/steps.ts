@@ -172,7 +172,7 @@ function managedFrom(lc: Lifecycle, s: StateResource): ManagedResource {
     const inputs: JsonObject = { ...s.inputs };
     delete inputs[PROVIDER_KEY];
     const r = lc.resource(s.type, s.name, providerText, inputs, { urn: s.urn });
-    r.state = { id: s.id, inputs: s.inputs, outputs: s.outputs };
+    r.state = { id: s.id, inputs: s.inputs, outputs: s.outputs, ...marksOf(s) };
     return r;
 }
 
