@@ -1,0 +1,38 @@
+/**
+ * The real-engine tier's order of test files (jest.pulumi.config.js): the longest first (test/longest-first.js), by
+ * the table below where jest has no timings of a previous run (a fresh clone, CI), so that its two workers end
+ * together instead of one waiting on a long file that came last (jest's fallback, file size, put the README's and
+ * the languages' installs, small files, behind the engine tests, large ones).
+ *
+ * Seconds per file, relative: measured one to three files at a time (jest --json) on a 2-core machine shared with
+ * other work (load 10-12), so several times what each takes alone; only their order and proportions matter here.
+ * Files marked ~ were not measured: estimated from what they run (installs, life cycles, CLI commands).
+ */
+"use strict";
+const { longestFirst } = require("./longest-first");
+
+const ESTIMATES = {
+  "testing/engine-steps.test.ts": 509,
+  "testing/engine-diffs.test.ts": 412,
+  "testing/engine-options.test.ts": 520, // ~ five stacks, the most ups of the three
+  "real-engine/readme.test.ts": 285, // at its 240 s test timeout under that load: at least this
+  "real-engine/languages.test.ts": 450, // ~ four languages' installs and life cycles
+  "real-engine/upgrade.test.ts": 250, // ~ a pack, two installs, a life cycle
+  "package/consumer.test.ts": 250, // ~ a pack, installs, type-checks
+  "real-engine/language-hosts-sdk.test.ts": 250, // ~ gen-sdk and installs in three languages
+  "real-engine/language-hosts.test.ts": 200, // ~
+  "readings/life-cycles.test.ts": 150, // ~ npm test measured 34 s on a fresh clone, on the stand-in
+  "real-engine/docs-examples.test.ts": 200, // ~
+  "real-engine/import.test.ts": 180, // ~
+  "real-engine/plugin-providers.test.ts": 150, // ~
+  "real-engine/side-by-side.test.ts": 150, // ~ five examples on both engines
+  "real-engine/main-job.test.ts": 60, // ~
+  "real-engine/example-controllers.test.ts": 60, // ~ one life cycle each
+  "real-engine/example-flags.test.ts": 60,
+  "real-engine/example-pipeline.test.ts": 60,
+  "real-engine/example-program.test.ts": 60,
+  "real-engine/example-promotion.test.ts": 60,
+  "real-engine/loopback-only.test.ts": 20, // ~
+};
+
+module.exports = longestFirst(ESTIMATES);
