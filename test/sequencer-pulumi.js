@@ -16,8 +16,8 @@ const ESTIMATES = {
   "testing/engine-diffs.test.ts": 412,
   "testing/engine-options.test.ts": 520, // ~ five stacks, the most ups of the three
   "real-engine/readme.test.ts": 285, // at its 240 s test timeout under that load: at least this
-  "real-engine/languages.test.ts": 450, // ~ four languages' installs and life cycles
-  "real-engine/upgrade.test.ts": 250, // ~ a pack, two installs, a life cycle
+  "real-engine/languages.test.ts": 871,
+  "real-engine/upgrade.test.ts": 180,
   "package/consumer.test.ts": 250, // ~ a pack, installs, type-checks
   "real-engine/language-hosts-sdk.test.ts": 250, // ~ gen-sdk and installs in three languages
   "real-engine/language-hosts.test.ts": 200, // ~
