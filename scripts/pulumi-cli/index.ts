@@ -17,7 +17,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { BUILT_FILES, buildCli, readStamp, sourcesHash } from "./build";
 import { goProblem, GoToolError } from "./go";
-import { cachedCliRoot, CACHE_COMPLETE_FILE, findPulumiCli } from "../../testing/pulumi-cli";
+import { cachedCliRoot, CACHE_COMPLETE_FILE, findPulumiCli } from "../../testing/cli/pulumi-cli";
 
 const ROOT = path.join(__dirname, "..", "..");
 

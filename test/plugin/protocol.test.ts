@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { OperationsCenterClient } from "../../provider";
 import { emulatorConnection } from "../../testing/emulator-config";
-import { isSecret, secret, unwrapSecrets } from "../../testing/values";
+import { isSecret, secret, unwrapSecrets } from "../../testing/engine/values";
 import { PluginProcess, urnOf } from "./plugin-process";
 
 const ROOT = path.join(__dirname, "..", "..");

@@ -13,7 +13,7 @@ import { startEmulator, type Emulator } from "../../emulator";
 import { OperationsCenterClient } from "../../provider";
 import { emulatorConnection } from "../../testing/emulator-config";
 import { ROOT } from "../package/consumer-project";
-import { workspace } from "./language-hosts-cli";
+import { workspace } from "./tier-cli";
 import { CliProject } from "./languages/cli-project";
 import { emulatorState } from "./languages/emulator-state";
 import { goProgram, installPlugin, nodeProject, pythonVirtualenv } from "./languages/toolchains";

@@ -1,14 +1,14 @@
 /* istanbul ignore file */
 /**
- * The words of a failed check (testing/engine-errors.ts), beside pulumi/pulumi v3.248.0: step_generator.go
+ * The words of a failed check (testing/engine/engine-errors.ts), beside pulumi/pulumi v3.248.0: step_generator.go
  * issueCheckFailures, sdk/go/common/diag/errors.go (codes 2002, 2003) and resource.PropertyValue.String()
  * (properties.go: `{%v}` of the value). The values' forms are Go's fmt %v: a float64 as %g with the shortest digits
  * (strconv.FormatFloat(f, 'g', -1, 64): the exponent form when it is below -4 or from 6 on, at least two digits), a
  * slice as `[a b]`, a map as `map[k:v]` with its keys sorted, nil as `<nil>`. test/testing/engine-diffs.test.ts runs
  * a failed check on both engines.
  */
-import { CheckFailedError, goPropertyValue } from "../../testing/engine-errors";
-import { secret, UNKNOWN } from "../../testing/values";
+import { CheckFailedError, goPropertyValue } from "../../testing/engine/engine-errors";
+import { secret, UNKNOWN } from "../../testing/engine/values";
 
 describe("goPropertyValue", () => {
   it.each([

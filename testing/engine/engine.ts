@@ -18,7 +18,7 @@
  */
 import { CheckFailedError, initFailureOf } from "./engine-errors";
 import type { PlanEntry, PlanOp } from "./plan";
-import type { InitFailure, JsonObject, ProviderHost } from "./provider-host";
+import type { InitFailure, JsonObject, ProviderHost } from "../processes/provider-host";
 import { processIgnoreChanges } from "./property-path";
 import { chooseStep, refuseProtectedReplace, type Goal } from "./step-choice";
 import { annotateSecrets, changedKeys, containsUnknowns } from "./values";

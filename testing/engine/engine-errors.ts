@@ -5,7 +5,7 @@
  * step.go, sdk/go/common/resource/plugin/provider_plugin.go and sdk/go/common/diag/errors.go.
  */
 import { qualifiedType, urnName } from "./aliases";
-import { ProviderHostError, type CheckFailure, type InitFailure, type JsonObject } from "./provider-host-api";
+import { ProviderHostError, type CheckFailure, type InitFailure, type JsonObject } from "../processes/provider-host-api";
 import { isSecret, UNKNOWN } from "./values";
 
 /** The gRPC status the dynamic host answers with when the provider threw (grpcResponseFromError). */
