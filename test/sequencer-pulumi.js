@@ -14,18 +14,18 @@ const { longestFirst } = require("./longest-first");
 const ESTIMATES = {
   "real-engine/languages.test.ts": 871,
   "testing/engine-steps.test.ts": 509,
+  "real-engine/side-by-side.test.ts": 447,
+  "real-engine/docs-examples.test.ts": 429, // its Go test at the 240 s timeout under that load: at least this
   "testing/engine-diffs.test.ts": 412,
   "testing/engine-options.test.ts": 322,
   "real-engine/readme.test.ts": 285, // at its 240 s test timeout under that load: at least this
   "real-engine/main-job.test.ts": 262,
   "real-engine/language-hosts.test.ts": 200, // ~
-  "real-engine/docs-examples.test.ts": 200, // ~
   "real-engine/upgrade.test.ts": 180,
-  "real-engine/import.test.ts": 180, // ~
   "readings/life-cycles.test.ts": 150, // ~ npm test measured 34 s on a fresh clone, on the stand-in
   "real-engine/plugin-providers.test.ts": 150, // ~
-  "real-engine/side-by-side.test.ts": 150, // ~ five examples on both engines
   "package/consumer.test.ts": 128,
+  "real-engine/import.test.ts": 102,
   "real-engine/language-hosts-sdk.test.ts": 89,
   "real-engine/example-controllers.test.ts": 60, // ~ one life cycle each
   "real-engine/example-flags.test.ts": 60,
