@@ -23,4 +23,6 @@ module.exports = {
   testTimeout: 240000,
   globalSetup: "<rootDir>/test/real-engine/global-setup.ts",
   globalTeardown: "<rootDir>/test/global-teardown.ts",
+  // The longest files first, also on a fresh clone (test/sequencer-pulumi.js).
+  testSequencer: "<rootDir>/test/sequencer-pulumi.js",
 };

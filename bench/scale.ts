@@ -17,7 +17,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { ProgramRunner } from "../testing/program-runner";
+import { ProgramRunner } from "../testing/processes/program-runner";
 import { blankCloudbeesEnv } from "./harness";
 import { EmulatorProcess } from "./emulator-client";
 import type { WriteRequest } from "./emulator-process";

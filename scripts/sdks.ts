@@ -17,7 +17,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { findPulumiCli, sdkVersion } from "../testing/pulumi-cli";
+import { findPulumiCli, sdkVersion } from "../testing/cli/pulumi-cli";
 import { GO_MODULE, SDK_FLOORS } from "./schema/languages";
 
 const ROOT = path.join(__dirname, "..");

@@ -1,6 +1,6 @@
 /**
  * The fault soak: the example programs' whole life cycle (up, refresh, up, destroy) through the real provider host
- * (testing/program-runner.ts plays the engine) against the emulator, with seeded random faults on a share of
+ * (testing/processes/program-runner.ts plays the engine) against the emulator, with seeded random faults on a share of
  * the requests: 500, 503, 429 and 555 with Retry-After, connections dropped before and after the server acted, and
  * answers sent after the client's deadline. A failed step is run again (as a pipeline would), up to three times.
  *

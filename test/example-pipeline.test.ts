@@ -1,6 +1,6 @@
 /* istanbul ignore file */
 /**
- * The pipeline example (examples/pipeline) run as `pulumi up` would (testing/program-runner.ts: the program under
+ * The pipeline example (examples/pipeline) run as `pulumi up` would (testing/processes/program-runner.ts: the program under
  * the SDK's mocks, every resource through the real provider host, dependencies honoured), against the emulator whose
  * bundle location is the tree the pipeline validates (a git checkout, say): a bad bundle stops the pipeline at
  * BundleValidation, and nothing is checked out, made available, assigned or reloaded.

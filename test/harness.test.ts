@@ -175,7 +175,7 @@ describe("the real dynamic-provider host", () => {
         expect(res.inputs).toMatchObject({ name: "", flavor: "vanilla", __provider: providerText });
         const bad = lc.resource(TYPE, "bad", providerText, { name: "" });
         await expect(bad.up()).rejects.toBeInstanceOf(CheckFailedError);
-        await expect(bad.up()).rejects.toThrow("name: name is required");
+        await expect(bad.up()).rejects.toThrow(`${urn}: ${TYPE} resource 'bad': property name value {} has a problem: name is required`);
         expect(bad.state).toBeUndefined();
     });
 

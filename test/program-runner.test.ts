@@ -294,7 +294,7 @@ describe("ProgramRunner: failures and reads", () => {
         const err = (await runner.up("variants/check-failure.ts").catch((e: unknown) => e)) as ProgramRunError;
         expect(err).toBeInstanceOf(ProgramRunError);
         expect(err.message).toContain("urn:pulumi:stack::toy-program::pulumi-nodejs:dynamic/toy:Member::nobody");
-        expect(err.message).toContain("user: user is required");
+        expect(err.message).toContain("pulumi-nodejs:dynamic/toy:Member resource 'nobody': property user value {} has a problem: user is required");
         expect(summary(err.plan)).toEqual([["core", "create", ["size", "title"]]]);
         expect(runner.state().resources.map((r) => [r.name, r.id])).toEqual([["core", "team-100"]]);
         expect(db.read().objects["team-100"]).toMatchObject({ title: "Core" });

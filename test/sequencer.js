@@ -1,16 +1,14 @@
 /**
- * The order of the test files: the longest first, so the run does not end waiting on one of them (jest's own order
- * does this only from the timings of a previous run, which a fresh clone, and so CI, does not have: it then goes by
- * file size, and the package test, short but the longest to run, came last).
- *
- * Per file: a failure in the last run first, as jest does; then the longest first, by the last run's time when
- * there is one, else by ESTIMATES (seconds measured with `npm test` on a fresh clone on a 2-core machine), else by file size.
+ * `npm test`'s order of test files: the longest first (test/longest-first.js), by the table below where jest has no
+ * timings of a previous run (a fresh clone, CI).
  */
 "use strict";
-const path = require("node:path");
-const Sequencer = require("@jest/test-sequencer").default;
+const { longestFirst } = require("./longest-first");
 
-/** Files that take much longer than their size says: child processes, provider hosts, rate-limited requests. */
+/**
+ * Files that take much longer than their size says (child processes, provider hosts, rate-limited requests):
+ * seconds measured with `npm test` on a fresh clone on a 2-core machine.
+ */
 const ESTIMATES = {
   "package/consumer.test.ts": 49,
   "docs/code-blocks.test.ts": 6,
@@ -46,19 +44,4 @@ const ESTIMATES = {
   "cli/out-file.test.ts": 5,
 };
 
-class LongestFirst extends Sequencer {
-  sort(tests) {
-    const seconds = (test) => {
-      const measured = this.time(test);
-      if (measured != null) return measured / 1000;
-      const estimate = ESTIMATES[path.relative(path.join(test.context.config.rootDir, "test"), test.path).split(path.sep).join("/")];
-      // About 10 KB of test per second where nothing better is known.
-      return estimate ?? (test.context.hasteFS.getSize(test.path) ?? 0) / 10_000;
-    };
-    const keyed = tests.map((test) => ({ test, failed: this.hasFailed(test), seconds: seconds(test) }));
-    keyed.sort((a, b) => (a.failed !== b.failed ? (a.failed ? -1 : 1) : b.seconds - a.seconds));
-    return keyed.map((k) => k.test);
-  }
-}
-
-module.exports = LongestFirst;
+module.exports = longestFirst(ESTIMATES);

@@ -1,5 +1,5 @@
 import type { Emulator } from "../emulator";
-import { secret } from "./values";
+import { secret } from "./engine/values";
 
 export interface EmulatorStackConfigOptions {
   /**

@@ -6,18 +6,18 @@
 export { ProgramTest, changesOf, type ProgramTestOptions } from "./program-test";
 export { emulatorConnection, emulatorStackConfig, type EmulatorStackConfigOptions } from "./emulator-config";
 export { featureManagementClientAs, type OutOfBandPerson } from "./out-of-band";
-export { ProgramRunner } from "./program-runner";
-export { PulumiCliRunner, type PulumiCliRunnerOptions } from "./cli-runner";
-export { findPulumiCli, pulumiCliCacheRoot, type PulumiCli } from "./pulumi-cli";
-export { ProgramRunError, warningsOf, type StepRecord } from "./step-record";
-export type { ProgramRunnerOptions, RunStepOptions, StackRunner } from "./runner-options";
-export { formatPlan, shortType, type ProgramOp, type ProgramPlan, type ProgramPlanEntry } from "./plan";
-export type { ProgramState, StateResource } from "./state";
-export { startRoxClient, type RoxClient, type RoxClientOptions } from "./rox-client";
+export { ProgramRunner } from "./processes/program-runner";
+export { PulumiCliRunner, type PulumiCliRunnerOptions } from "./cli/cli-runner";
+export { findPulumiCli, pulumiCliCacheRoot, type PulumiCli } from "./cli/pulumi-cli";
+export { ProgramRunError, warningsOf, type StepRecord } from "./engine/step-record";
+export type { ProgramRunnerOptions, RunStepOptions, StackRunner } from "./processes/runner-options";
+export { formatPlan, shortType, type ProgramOp, type ProgramPlan, type ProgramPlanEntry } from "./engine/plan";
+export type { ProgramState, StateResource } from "./engine/state";
+export { startRoxClient, type RoxClient, type RoxClientOptions } from "./flags-sdk/rox-client";
 export { LoopbackGuard, LoopbackRefusedError, loopbackAddress, type LoopbackGuardStats } from "./loopback-guard";
-export type { RoxContext, RoxFetchResult, RoxSdk, RoxDynamicApi, RoxPropertyValue } from "./rox-sdk";
-export { secret, isSecret, unwrapSecrets, UNKNOWN, type SecretValue } from "./values";
-export type { JsonObject } from "./provider-host";
+export type { RoxContext, RoxFetchResult, RoxSdk, RoxDynamicApi, RoxPropertyValue } from "./flags-sdk/rox-sdk";
+export { secret, isSecret, unwrapSecrets, UNKNOWN, type SecretValue } from "./engine/values";
+export type { JsonObject } from "./processes/provider-host";
 export {
   startEmulator,
   type Emulator,

@@ -8,14 +8,14 @@
  */
 import { startEmulator, type Emulator, type EmulatorOptions } from "../emulator";
 import { emulatorStackConfig } from "./emulator-config";
-import type { ProgramPlan } from "./plan";
-import { PulumiCliRunner } from "./cli-runner";
-import { ProgramRunner } from "./program-runner";
-import type { PulumiCli } from "./pulumi-cli";
-import type { ProgramRunnerOptions, RunStepOptions, StackRunner } from "./runner-options";
-import type { ProgramState } from "./state";
-import type { JsonObject } from "./provider-host";
-import { unwrapSecrets } from "./values";
+import type { ProgramPlan } from "./engine/plan";
+import { PulumiCliRunner } from "./cli/cli-runner";
+import { ProgramRunner } from "./processes/program-runner";
+import type { PulumiCli } from "./cli/pulumi-cli";
+import type { ProgramRunnerOptions, RunStepOptions, StackRunner } from "./processes/runner-options";
+import type { ProgramState } from "./engine/state";
+import type { JsonObject } from "./processes/provider-host";
+import { unwrapSecrets } from "./engine/values";
 
 export interface ProgramTestOptions extends Omit<ProgramRunnerOptions, "cwd"> {
   /** The project folder: it holds Pulumi.yaml, and `main` there names the program (default: the folder). */

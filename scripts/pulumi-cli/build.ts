@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { go, goVersion, GoToolError, moduleDir, moduleInfo } from "./go";
 import { downloadPythonWheels, PYTHON_WHEELS, warmGoPrograms } from "./program-deps";
 import { buildYamlHost } from "./yaml-host";
-import { CACHE_COMPLETE_FILE, versionAtLeast } from "../../testing/pulumi-cli";
+import { CACHE_COMPLETE_FILE, versionAtLeast } from "../../testing/cli/pulumi-cli";
 
 const PKG = "github.com/pulumi/pulumi/pkg/v3";
 const SDK = "github.com/pulumi/pulumi/sdk/v3";

@@ -19,7 +19,7 @@ import * as path from "node:path";
 import { BUILT_FILES, buildCli, readStamp, sourcesHash } from "./build";
 import { goProblem, GoToolError } from "./go";
 import { fetchSdkFloors } from "./sdk-floors";
-import { cachedCliRoot, CACHE_COMPLETE_FILE, findPulumiCli } from "../../testing/pulumi-cli";
+import { cachedCliRoot, CACHE_COMPLETE_FILE, findPulumiCli } from "../../testing/cli/pulumi-cli";
 
 const ROOT = path.join(__dirname, "..", "..");
 

@@ -12,7 +12,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { SDK_FLOORS } from "../schema/languages";
-import { pulumiCliCacheRoot } from "../../testing/pulumi-cli";
+import { pulumiCliCacheRoot } from "../../testing/cli/pulumi-cli";
 import { tool } from "./go";
 import { warmGoPrograms } from "./program-deps";
 

@@ -13,7 +13,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { go, goVersion, GoToolError, moduleInfo } from "./go";
-import { versionAtLeast } from "../../testing/pulumi-cli";
+import { versionAtLeast } from "../../testing/cli/pulumi-cli";
 
 export const YAML_MODULE = "github.com/pulumi/pulumi-yaml";
 export const YAML_VERSION = "v1.25.0";

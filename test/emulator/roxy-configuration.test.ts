@@ -16,7 +16,7 @@ import {
   type RoxyFlag,
 } from "../../emulator/roxy-configuration";
 import type { Condition, FlagValue, TargetGroup } from "../../provider/clients/feature-flag-types";
-import type { RoxContext, RoxFetchResult, RoxSdk } from "../../testing/rox-sdk";
+import type { RoxContext, RoxFetchResult, RoxSdk } from "../../testing/flags-sdk/rox-sdk";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const Rox = require("rox-node") as RoxSdk;

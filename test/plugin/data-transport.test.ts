@@ -6,7 +6,7 @@
 import { startEmulator, type Emulator } from "../../emulator";
 import { FeatureManagementClient } from "../../provider";
 import { emulatorConnection } from "../../testing/emulator-config";
-import { secret } from "../../testing/values";
+import { secret } from "../../testing/engine/values";
 import { CONFIGURATION_FIELDS, loadCorpus } from "../fixtures/real-experiments-program/corpus";
 import { PluginProcess, urnOf } from "./plugin-process";
 

@@ -8,7 +8,7 @@ import type * as engineGrpcTypes from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as enginePbTypes from "@pulumi/pulumi/proto/engine_pb";
 import { engineAddressOf, warningsToEngine } from "../../provider/plugin/engine-log";
 import { sendWarningsTo, stderrWarning, warn } from "../../provider/resources/shared/errors";
-import { pulumiRoot } from "../../testing/provider-host";
+import { pulumiRoot } from "../../testing/processes/provider-host";
 
 const grpc = require(require.resolve("@grpc/grpc-js", { paths: [pulumiRoot] })) as typeof grpcTypes;
 const engineGrpc = require(path.join(pulumiRoot, "proto", "engine_grpc_pb")) as typeof engineGrpcTypes;

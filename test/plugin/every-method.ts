@@ -5,7 +5,7 @@
  */
 import type { Emulator } from "../../emulator";
 import { emulatorConnection } from "../../testing/emulator-config";
-import { isSecret, secret } from "../../testing/values";
+import { isSecret, secret } from "../../testing/engine/values";
 import { emptypb, grpc, plugpb, PluginProcess, provpb, structpb, urnOf } from "./plugin-process";
 
 /** The default provider's inputs: the stack's cloudbees:* config without the namespace, tokens secret. */

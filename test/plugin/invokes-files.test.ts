@@ -7,7 +7,7 @@ import { startEmulator, type Emulator, type JournalEntry } from "../../emulator"
 import { FeatureManagementClient, InstanceClient, OperationsCenterClient } from "../../provider";
 import { unzipBundle, zipBundle, zipBundleTree, type InstanceValidationResult } from "../../sdk";
 import { emulatorConnection } from "../../testing/emulator-config";
-import { secret } from "../../testing/values";
+import { secret } from "../../testing/engine/values";
 import { SAMPLE_BUNDLES, writeTree } from "../functions/helpers";
 import { PluginProcess } from "./plugin-process";
 

@@ -10,7 +10,7 @@ import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import type * as plugpbTypes from "@pulumi/pulumi/proto/plugin_pb";
 import type * as provgrpcTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as provpbTypes from "@pulumi/pulumi/proto/provider_pb";
-import { pulumiRoot } from "../../testing/provider-host";
+import { pulumiRoot } from "../../testing/processes/provider-host";
 
 const fromPulumi = <T>(id: string) => require(require.resolve(id, { paths: [pulumiRoot] })) as T;
 const grpc = fromPulumi<typeof grpcTypes>("@grpc/grpc-js");

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { OperationsCenterClient } from "../../provider";
 import { emulatorConnection } from "../../testing/emulator-config";
-import { isSecret, secret, unwrapSecrets } from "../../testing/values";
+import { isSecret, secret, unwrapSecrets } from "../../testing/engine/values";
 import { cancelStops, configAndInfoMethods, providerInputs, resourceMethods } from "./every-method";
 import { PLUGIN_MAIN, PluginProcess, provpb, statuspb, structpb, urnOf } from "./plugin-process";
 

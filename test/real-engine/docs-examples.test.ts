@@ -13,7 +13,7 @@ import { differences, generateSdks, SDK_DIR } from "../../scripts/sdks";
 import { kinds, typeNameOf } from "../../provider/plugin/tokens";
 import { pageOf } from "../../scripts/schema/docs";
 import { ROOT } from "../package/consumer-project";
-import { run, workspace } from "./language-hosts-cli";
+import { run, workspace } from "./tier-cli";
 import { CliProject, mustRun } from "./languages/cli-project";
 import { installPlugin, pythonVirtualenv } from "./languages/toolchains";
 

@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { findPulumiCli, sdkVersion } from "../../testing/pulumi-cli";
+import { findPulumiCli, sdkVersion } from "../../testing/cli/pulumi-cli";
 import { ramDisk, SCRATCH_VARIABLE } from "../harness/scratch";
 
 export const CLI_DIR_VARIABLE = "PULUMI_CLOUDBEES_TEST_CLI_DIR";

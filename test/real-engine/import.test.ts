@@ -15,7 +15,7 @@ import { IMPORT_IDS } from "../../provider/plugin/import-ids";
 import { kinds, typeNameOf } from "../../provider/plugin/tokens";
 import { pageOf, sectionOf } from "../../scripts/schema/docs";
 import { emulatorConnection } from "../../testing/emulator-config";
-import { workspace } from "./language-hosts-cli";
+import { workspace } from "./tier-cli";
 import { CliProject } from "./languages/cli-project";
 import { installPlugin } from "./languages/toolchains";
 

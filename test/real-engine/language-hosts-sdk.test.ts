@@ -10,7 +10,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { requiredPackages, run, workspace } from "./language-hosts-cli";
+import { requiredPackages, run, workspace } from "./tier-cli";
 import { CliProject } from "./languages/cli-project";
 import { realCli } from "./life-cycle";
 

@@ -8,7 +8,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { copyProgram, workspace } from "./language-hosts-cli";
+import { copyProgram, workspace } from "./tier-cli";
 import { CliProject } from "./languages/cli-project";
 import { realCli } from "./life-cycle";
 

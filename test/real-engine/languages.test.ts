@@ -18,7 +18,7 @@ import { SDK_FLOORS } from "../../scripts/schema/languages";
 import { emulatorConnection } from "../../testing/emulator-config";
 import { featureManagementClientAs } from "../../testing/out-of-band";
 import { ROOT } from "../package/consumer-project";
-import { workspace } from "./language-hosts-cli";
+import { workspace } from "./tier-cli";
 import { CliProject } from "./languages/cli-project";
 import { emulatorState } from "./languages/emulator-state";
 import { goFloorProgram, goProgram, installPlugin, nodeFloorProject, nodeProject, pythonFloorVirtualenv, pythonVirtualenv } from "./languages/toolchains";

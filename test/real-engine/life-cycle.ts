@@ -9,10 +9,10 @@
  * plan is what the test looks at.
  */
 import type { Emulator } from "../../emulator";
-import { PulumiCliRunner } from "../../testing/cli-runner";
-import type { StackRunner } from "../../testing/runner-options";
-import type { PulumiCli } from "../../testing/pulumi-cli";
-import { unwrapSecrets } from "../../testing/values";
+import { PulumiCliRunner } from "../../testing/cli/cli-runner";
+import type { StackRunner } from "../../testing/processes/runner-options";
+import type { PulumiCli } from "../../testing/cli/pulumi-cli";
+import { unwrapSecrets } from "../../testing/engine/values";
 import { CLI_DIR_VARIABLE } from "./global-setup";
 
 export interface ExampleContext {

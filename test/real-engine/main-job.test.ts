@@ -4,7 +4,7 @@
  * a change of the drift warning's wording broke it unnoticed.
  */
 import * as path from "node:path";
-import { run } from "./language-hosts-cli";
+import { run } from "./tier-cli";
 import { realCli } from "./life-cycle";
 
 const ROOT = path.join(__dirname, "..", "..");

@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
-import { workspace } from "./language-hosts-cli";
+import { workspace } from "./tier-cli";
 import { CliProject } from "./languages/cli-project";
 import { installPlugin } from "./languages/toolchains";
 

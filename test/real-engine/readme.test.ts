@@ -15,7 +15,7 @@ import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { OperationsCenterClient } from "../../provider";
 import { installConsumer, pack, ROOT } from "../package/consumer-project";
-import { run } from "./language-hosts-cli";
+import { run } from "./tier-cli";
 import { realCli } from "./life-cycle";
 
 const README = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");

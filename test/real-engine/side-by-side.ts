@@ -4,13 +4,13 @@
  * and the state after it, with what differs from run to run by nature (ids, keys, tokens, times) masked.
  */
 import * as os from "node:os";
-import { ProgramRunner } from "../../testing/program-runner";
-import { PulumiCliRunner } from "../../testing/cli-runner";
-import type { ProgramPlan } from "../../testing/plan";
-import type { StackRunner } from "../../testing/runner-options";
-import type { ProgramState } from "../../testing/state";
-import { ProgramRunError } from "../../testing/step-record";
-import { unwrapSecrets } from "../../testing/values";
+import { ProgramRunner } from "../../testing/processes/program-runner";
+import { PulumiCliRunner } from "../../testing/cli/cli-runner";
+import type { ProgramPlan } from "../../testing/engine/plan";
+import type { StackRunner } from "../../testing/processes/runner-options";
+import type { ProgramState } from "../../testing/engine/state";
+import { ProgramRunError } from "../../testing/engine/step-record";
+import { unwrapSecrets } from "../../testing/engine/values";
 import type { Emulator } from "../../emulator";
 import { realCli, TIER_ENV, type ExampleContext, type ExampleScenario } from "./life-cycle";
 

@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
-import { PulumiCliRunner } from "../../testing/cli-runner";
+import { PulumiCliRunner } from "../../testing/cli/cli-runner";
 import { emulatorStackConfig } from "../../testing/emulator-config";
 import { installConsumer, pack } from "../package/consumer-project";
 import { realCli, TIER_ENV } from "./life-cycle";

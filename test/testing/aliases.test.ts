@@ -3,7 +3,7 @@
  * (pkg/resource/deploy/step_generator.go collapseAliasToUrn, inheritedChildAlias, generateAliases).
  * engine-options.test.ts runs renames, moves and retypes through the real provider host.
  */
-import { aliasUrns, createUrn, type AliasContext } from "../../testing/aliases";
+import { aliasUrns, createUrn, type AliasContext } from "../../testing/engine/aliases";
 
 const STACK_URN = "urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev";
 const urn = (qualifiedType: string, name: string) => `urn:pulumi:dev::proj::${qualifiedType}::${name}`;

@@ -1,7 +1,8 @@
 /* istanbul ignore file */
 /**
- * Issue 32, second part: replaceOnChanges, nested ignoreChanges paths, refresh judged by the provider's diff and
- * partial creates (init errors), through the testing kit (ProgramTest, the SDK's real dynamic-provider host). The
+ * Issue 32, second part: replaceOnChanges, nested ignoreChanges paths, refresh judged by the provider's diff,
+ * partial creates (init errors) and (issue 43) the words of a failed check, through the testing kit (ProgramTest, the
+ * SDK's real dynamic-provider host). The
  * program (test/fixtures/engine-program) declares, next to a Flag on the emulator, two small dynamic resources kept
  * in a JSON file: Memo (no `diff`: the engine compares the inputs itself) and Stamp (a `diff` that compares `text`
  * only, and a `read` whose `reads` output moves on every read). Each case states the real engine's rule and cites
@@ -156,6 +157,33 @@ describe("refresh, judged by the provider's diff", () => {
     expect(e.message).not.toMatch(/memo\s+engine:Memo\s+refresh/);
     // Both refreshed outputs are in the state all the same.
     expect(memo.test.state().resources.filter((r) => r.type === STAMP || r.type === MEMO).map((r) => r.outputs.text)).toEqual(["changed", "changed"]);
+  }, STEP_MS);
+});
+
+describe("a failed check", () => {
+  // step_generator.go issueCheckFailures prints one error per failure, diag.GetResourcePropertyInvalidValueError
+  // (2003) "%v resource '%v': property %v value %v has a problem: %v" with the type, the name and the input's value as
+  // Go prints a resource.PropertyValue (`{%v}`), then bails with "resource <urn> is invalid", printed no more. The
+  // Flag's check refuses a name that cannot stand in a URL path, and available values that are not a list (an object:
+  // Go prints a map with its keys sorted, a number as %g).
+  const flagUrn = (name: string) => `urn:pulumi:dev::engine-program::${FLAG}::${name}`;
+
+  it("fails the up with the engine's words for each failure; the flag is not created", async () => {
+    declare([], [{ resource: "badflag", name: "a/b", availableValues: { s: "t", k: 1234567 } }]);
+    const e = await failing(memo.test.up());
+    const problem = " has a problem: ";
+    const lines = e.message.replace(/^pulumi up failed: /, "").split("\n--- warnings ---")[0]!.split("\n").sort();
+    expect(lines.map((l) => l.slice(0, l.indexOf(problem) + problem.length))).toEqual([
+      `${flagUrn("badflag")}: ${FLAG} resource 'badflag': property availableValues value {map[k:{1.234567e+06} s:{t}]}${problem}`,
+      `${flagUrn("badflag")}: ${FLAG} resource 'badflag': property name value {a/b}${problem}`,
+    ]);
+    expect(memo.test.state().resources.map((r) => r.name)).not.toContain("badflag");
+  }, STEP_MS);
+
+  it("a preview says the same", async () => {
+    const e = await failing(memo.test.preview());
+    expect(e.message).toContain(`${flagUrn("badflag")}: ${FLAG} resource 'badflag': property name value {a/b} has a problem: `);
+    declare([]);
   }, STEP_MS);
 });
 

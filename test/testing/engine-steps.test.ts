@@ -1,7 +1,7 @@
 /* istanbul ignore file */
 /**
  * Issue 32, third part: the order and the concurrency of steps (dependsOn, parallel creates), replaced objects left
- * pending deletion and deleted by the next up, and customTimeouts, through the testing kit (ProgramTest, the SDK's
+ * pending deletion and deleted by the next up, resources pending replacement (not read by a refresh), and customTimeouts, through the testing kit (ProgramTest, the SDK's
  * real dynamic-provider host) with the Memo resource of test/fixtures/engine-program (kept in a JSON file). Each
  * case states the real engine's rule and cites it (pulumi/pulumi).
  */
@@ -130,9 +130,22 @@ describe("a delete-before-replace whose create failed is pending replacement", (
     expect(memos().map((r) => [r.id, r.pendingReplacement ?? false])).toEqual([[newId, false]]);
   }, STEP_MS);
 
-  it("dropped while pending replacement: gone from the state without a provider delete", async () => {
+  it("a refresh does not read one pending replacement: it stays in the state as it was", async () => {
+    // step.go RefreshStep.Apply: "pending-replace resources never change with a refresh" (no Read; its new state is
+    // the old one). Its object is gone already: a read would find nothing and drop it from the state.
     declare([dbr("three", true)]);
     await memo.test.up().catch(() => undefined);
+    const before = memos();
+    expect(before.map((r) => r.pendingReplacement)).toEqual([true]);
+    expect(db().objects[before[0]!.id]).toBeUndefined();
+    const plan = await memo.test.refresh();
+    expect(plan.filter((e) => e.type === MEMO).map((e) => [e.name, e.op, e.changedFields, e.dropped ?? false])).toEqual([["dbr", "refresh", [], false]]);
+    // What the resource is (the real engine's refresh writes its entry anew, without the empty property dependencies).
+    const kept = (rs: typeof before) => rs.map((r) => ({ id: r.id, pendingReplacement: r.pendingReplacement, inputs: r.inputs, outputs: r.outputs }));
+    expect(kept(memos())).toEqual(kept(before));
+  }, STEP_MS);
+
+  it("dropped while pending replacement: gone from the state without a provider delete", async () => {
     expect(memos()[0]!.pendingReplacement).toBe(true);
     const from = db().log.length;
     declare([]);

@@ -1,5 +1,5 @@
 /**
- * testing/host-preload.ts: the provider hosts this kit starts defer `typescript` and `@npmcli/arborist`, which
+ * testing/processes/host-preload.ts: the provider hosts this kit starts defer `typescript` and `@npmcli/arborist`, which
  * @pulumi/pulumi loads at start for closure serialization only (runtime/closure/parseFunction.js through
  * typescript-shim.js, and runtime/closure/codePaths.js with normalize-package-data and fdir), the Automation API
  * (index.js), semver (runtime/rpc.js, runtime/closure/rewriteSuper.js) and @opentelemetry/api (runtime/settings.js).
@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { PROVIDER_KEY, serializeProvider, startProviderHost, type ProviderHost } from "../harness";
 import { REPO_ROOT } from "../resources/helpers";
 
-const PRELOAD = path.join(REPO_ROOT, "dist", "testing", "host-preload.js");
+const PRELOAD = path.join(REPO_ROOT, "dist", "testing", "processes", "host-preload.js");
 
 /**
  * In a fresh Node process (with the preload or not): what is loaded at start, and the SDK's serializer and code paths

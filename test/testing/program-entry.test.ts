@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { programEntry } from "../../testing/project";
+import { programEntry } from "../../testing/processes/project";
 
 describe("programEntry (the file the SDK's run script requires)", () => {
     let root: string;

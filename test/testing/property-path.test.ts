@@ -4,8 +4,8 @@
  * engine's use in pkg/resource/deploy/step_generator.go processIgnoreChanges). engine-diffs.test.ts runs them
  * through the real provider host; these pin the path rules themselves.
  */
-import { invalidPathsMessage, parsePropertyPath, pathContains, processIgnoreChanges } from "../../testing/property-path";
-import { secret } from "../../testing/values";
+import { invalidPathsMessage, parsePropertyPath, pathContains, processIgnoreChanges } from "../../testing/engine/property-path";
+import { secret } from "../../testing/engine/values";
 
 describe("ParsePropertyPath", () => {
   it("reads keys, indexes, quoted keys and wildcards", () => {

@@ -1,6 +1,6 @@
 /**
  * Issue 37: files written never through a link (provider/files/safe-write.ts). The testing kit's state file
- * (testing/state.ts saveState) holds every secret of the stack in clear. It
+ * (testing/engine/state.ts saveState) holds every secret of the stack in clear. It
  * used to remove `<state>.<pid>.tmp` and write it again without an exclusive create: a process racing it (or a link
  * planted there) received the whole state in a file of its own. Now a new file of a random name beside the state,
  * created exclusively and 0600 on its descriptor, is renamed over it (provider/files/safe-write.ts).
@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { writeNewFile } from "../../provider/files/safe-write";
-import { emptyState, loadState, saveState, type ProgramState } from "../../testing/state";
+import { emptyState, loadState, saveState, type ProgramState } from "../../testing/engine/state";
 
 let dir: string;
 beforeEach(() => {

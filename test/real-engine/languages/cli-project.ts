@@ -1,11 +1,11 @@
 /**
  * A Pulumi project of the languages tier, run the way a user runs one: `pulumi` commands in its folder, with the
- * environment of language-hosts-cli.ts's workspace (the real CLI first on PATH, a file backend, PULUMI_HOME and a
+ * environment of tier-cli.ts's workspace (the real CLI first on PATH, a file backend, PULUMI_HOME and a
  * passphrase of its own, offline). Every command answers its exit code and output: a failure is an answer.
  */
 import type { Emulator } from "../../../emulator";
 import { emulatorConnection } from "../../../testing/emulator-config";
-import { run, type Run } from "../language-hosts-cli";
+import { run, type Run } from "../tier-cli";
 
 export class CliProject {
   constructor(

@@ -19,7 +19,7 @@ import { goFloorFetched, pythonFloorWheels } from "../../../scripts/pulumi-cli/s
 import { GO_MODULE, SDK_FLOORS } from "../../../scripts/schema/languages";
 import { installConsumer, pack, ROOT } from "../../package/consumer-project";
 import { SCRATCH_VARIABLE } from "../../harness/scratch";
-import { pythonWheels } from "../language-hosts-cli";
+import { pythonWheels } from "../tier-cli";
 import { mustRun } from "./cli-project";
 
 export const PLUGIN_VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;

@@ -9,7 +9,8 @@
  *   `changes` left undefined) falls back to comparing old and new inputs, `__provider` included.
  * - replace: Check again with *no* olds, then create-before-delete (or delete first when deleteBeforeReplace).
  * - update(id, olds = old outputs, news = checked inputs); delete(id, props = old outputs).
- * - refresh: read(id, props = old outputs, inputs = old inputs); no id back = the object is gone, drop it.
+ * - refresh: read(id, props = old outputs, inputs = old inputs); no id back = the object is gone, drop it. A
+ *   resource pending replacement is not read.
  * - preview: the dynamic host answers Configure with supportsPreview=false, so the engine never sends Create or
  *   Update during preview (the host would really run them: it ignores the preview flag). The planned outputs are the
  *   checked inputs, unknowns included.
@@ -17,7 +18,7 @@
  */
 import { CheckFailedError, initFailureOf } from "./engine-errors";
 import type { PlanEntry, PlanOp } from "./plan";
-import type { InitFailure, JsonObject, ProviderHost } from "./provider-host";
+import type { InitFailure, JsonObject, ProviderHost } from "../processes/provider-host";
 import { processIgnoreChanges } from "./property-path";
 import { chooseStep, refuseProtectedReplace, type Goal } from "./step-choice";
 import { annotateSecrets, changedKeys, containsUnknowns } from "./values";
@@ -174,7 +175,7 @@ export class ManagedResource {
 
     private async check(olds: JsonObject, news: JsonObject): Promise<JsonObject> {
         const res = await this.host.check(this.urn, olds, news);
-        if (res.failures.length) throw new CheckFailedError(this.urn, res.failures);
+        if (res.failures.length) throw new CheckFailedError(this.urn, res.failures, news, this.type);
         return annotateSecrets(res.inputs, news);
     }
 
@@ -331,6 +332,9 @@ export class ManagedResource {
         await this.lc.ensureConfigured();
         const old = this.state;
         if (!old) throw new Error(`${this.urn}: nothing to refresh (no state)`);
+        // Deleted already by a delete-before-replace whose create failed: not read, kept as it is (step.go
+        // RefreshStep.Apply: "pending-replace resources never change with a refresh").
+        if (old.pendingReplacement) return this.lc.record(this.entry("refresh", []));
         const res = await this.host.read(old.id, this.urn, old.outputs, old.inputs);
         if (!res.id) {
             this.state = undefined;

@@ -23,7 +23,7 @@ import type {
 } from "./provider-host-api";
 import { ProviderHostError } from "./provider-host-api";
 import { hostPreloadArgs } from "./host-preload-path";
-import { normalizeForWire, unwrapSecrets } from "./values";
+import { normalizeForWire, unwrapSecrets } from "../engine/values";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Module loading: the generated proto code binds to the @grpc/grpc-js and google-protobuf copies that

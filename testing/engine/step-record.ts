@@ -1,6 +1,6 @@
 /** What a step of the ProgramRunner did, and its error when it failed. */
 import type { ProgramPlan } from "./plan";
-import type { JsonObject } from "./provider-host";
+import type { JsonObject } from "../processes/provider-host";
 
 /** What the last step did, for diagnostics. */
 export interface StepRecord {

@@ -4,7 +4,7 @@
  * spec with the resource's own name, type, parent, project and stack filling what it leaves empty, then the
  * aliases its parent's aliases give it (a component renamed, retyped or moved takes its children along).
  */
-import type { AliasSpec } from "./program-protocol";
+import type { AliasSpec } from "../processes/program-protocol";
 
 const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
 

@@ -36,17 +36,17 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { Deployment } from "./deployment";
-import { Lifecycle } from "./engine";
-import { assertNoChanges, type ProgramPlan } from "./plan";
+import { Deployment } from "../engine/deployment";
+import { Lifecycle } from "../engine/engine";
+import { assertNoChanges, type ProgramPlan } from "../engine/plan";
 import type { DoneMessage, StartMessage } from "./program-protocol";
 import type { JsonObject, ProviderHost } from "./provider-host";
-import { clone, loadState, saveState, type ProgramState } from "./state";
-import { destroyAll, refreshAll } from "./steps";
+import { clone, loadState, saveState, type ProgramState } from "../engine/state";
+import { destroyAll, refreshAll } from "../engine/steps";
 import { programConfig, programEntry, readProjectFile } from "./project";
 import type { ProgramRunnerOptions, RunStepOptions, StackRunner } from "./runner-options";
 import { SpareProcesses } from "./spare-processes";
-import { failureText, ProgramRunError, warningsOf, type StepRecord } from "./step-record";
+import { failureText, ProgramRunError, warningsOf, type StepRecord } from "../engine/step-record";
 
 export class ProgramRunner implements StackRunner {
     /** Current stack config (`setConfig` changes it, like `pulumi config set`). */

@@ -10,7 +10,7 @@ let args: string[] | undefined;
  */
 export function hostPreloadArgs(): string[] {
     if (!args) {
-        const preload = [path.join(__dirname, "host-preload.js"), path.join(__dirname, "..", "dist", "testing", "host-preload.js")].find((p) => fs.existsSync(p));
+        const preload = [path.join(__dirname, "host-preload.js"), path.join(__dirname, "..", "..", "dist", "testing", "processes", "host-preload.js")].find((p) => fs.existsSync(p));
         args = preload ? ["--require", preload] : [];
     }
     return args;

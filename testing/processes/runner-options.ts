@@ -1,8 +1,8 @@
 /** How a ProgramRunner runs (`ProgramRunner.start`) and how one of its steps runs. */
-import type { ProgramPlan } from "./plan";
+import type { ProgramPlan } from "../engine/plan";
 import type { JsonObject } from "./provider-host";
-import type { ProgramState } from "./state";
-import type { StepRecord } from "./step-record";
+import type { ProgramState } from "../engine/state";
+import type { StepRecord } from "../engine/step-record";
 export interface ProgramRunnerOptions {
     /** Project folder: the provider host's and the program's working directory; program paths are relative to it. */
     cwd: string;

@@ -6,9 +6,9 @@
  * for a refresh).
  */
 import type { EngineEvent, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
-import type { PlanEntry, PlanOp, ProgramPlan } from "./plan";
-import type { StateResource } from "./state";
-import { changedKeys } from "./values";
+import type { PlanEntry, PlanOp, ProgramPlan } from "../engine/plan";
+import type { StateResource } from "../engine/state";
+import { changedKeys } from "../engine/values";
 
 const PROVIDER_KEY = "__provider";
 

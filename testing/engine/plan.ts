@@ -2,7 +2,7 @@
  * A step's plan, as `pulumi preview` / `pulumi up` show it: one entry per resource step, the changes it counts
  * (`--expect-no-changes`), and the table a person reads.
  */
-import type { JsonObject } from "./provider-host";
+import type { JsonObject } from "../processes/provider-host";
 
 export type PlanOp = "create" | "update" | "replace" | "delete" | "same" | "refresh" | "read";
 

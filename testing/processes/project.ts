@@ -1,7 +1,7 @@
 /** The Pulumi project a runner runs: Pulumi.yaml's name and main, and the stack config as its program sees it. */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { isSecret, unwrapSecrets } from "./values";
+import { isSecret, unwrapSecrets } from "../engine/values";
 
 /** Pulumi.yaml (or .yml) in `cwd`: the project's name and its program (`main`), when given. */
 export function readProjectFile(cwd: string): { name?: string; main?: string } {

@@ -3,8 +3,8 @@
  * form, in dependency order, and the stack outputs. In memory, or in a JSON file (`stateFile`).
  */
 import * as fs from "fs";
-import { replaceFile } from "../provider/files/safe-write";
-import type { JsonObject } from "./provider-host";
+import { replaceFile } from "../../provider/files/safe-write";
+import type { JsonObject } from "../processes/provider-host";
 
 export interface StateResource {
     urn: string;

@@ -4,9 +4,9 @@
  * engine stand-in keeps it), and the stack outputs. The stack itself and the default providers are the engine's
  * bookkeeping and are left out, as the stand-in has none.
  */
-import type { JsonObject } from "./provider-host";
-import type { ProgramState, StateResource } from "./state";
-import { SECRET_SIG, SPECIAL_SIG_KEY } from "./values";
+import type { JsonObject } from "../processes/provider-host";
+import type { ProgramState, StateResource } from "../engine/state";
+import { SECRET_SIG, SPECIAL_SIG_KEY } from "../engine/values";
 
 /** One resource of `stack export` (apitype.ResourceV3), the fields the kit reads. */
 export interface ExportedResource {

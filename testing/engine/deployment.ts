@@ -8,9 +8,9 @@ import { aliasUrns, type AliasContext } from "./aliases";
 import type { Lifecycle } from "./engine";
 import { ProtectedError, protectedDependentError, stepFailed, throwIfRefused } from "./engine-errors";
 import type { PlanEntry, ProgramPlan } from "./plan";
-import type { JsonObject } from "./provider-host";
+import type { JsonObject } from "../processes/provider-host";
 import { UNKNOWN } from "./values";
-import type { ComponentMessage, RegisterMessage } from "./program-protocol";
+import type { ComponentMessage, RegisterMessage } from "../processes/program-protocol";
 import { scheduleDeletes, topoSort, type DeleteOutcome, type StateResource } from "./state";
 import { deleteResource, readStep, registerStep, type Registered, type Slot } from "./steps";
 

@@ -1,5 +1,6 @@
 /**
- * What the tests of the language hosts share: a project folder of their own with the real CLI on PATH, a file
+ * What the real-engine tier's tests share (the language hosts', the languages', the docs', the README's, import,
+ * the plugin's, the main job's): a project folder of their own with the real CLI on PATH, a file
  * backend, a PULUMI_HOME and a passphrase in it, offline (Python installs from the wheels that `npm run pulumi-cli`
  * downloaded, Go with GOPROXY=off on the modules it resolved); the CLI run as a user types it; and a host started
  * alone, asked over its gRPC service what the engine would ask (GetRequiredPackages).
@@ -12,7 +13,7 @@ import type * as grpcTypes from "@grpc/grpc-js";
 import type * as langgrpcTypes from "@pulumi/pulumi/proto/language_grpc_pb";
 import type * as langpbTypes from "@pulumi/pulumi/proto/language_pb";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
-import { isolatedCliEnvironment } from "../../testing/pulumi-cli";
+import { isolatedCliEnvironment } from "../../testing/cli/pulumi-cli";
 import { realCli } from "./life-cycle";
 
 const pulumiRoot = path.dirname(require.resolve("@pulumi/pulumi/package.json"));

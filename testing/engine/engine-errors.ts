@@ -4,20 +4,63 @@
  * Texts of pulumi/pulumi v3.248.0 (the CLI of the lockfile's SDK): pkg/resource/deploy/step_generator.go,
  * step.go, sdk/go/common/resource/plugin/provider_plugin.go and sdk/go/common/diag/errors.go.
  */
-import { ProviderHostError, type CheckFailure, type InitFailure } from "./provider-host-api";
+import { qualifiedType, urnName } from "./aliases";
+import { ProviderHostError, type CheckFailure, type InitFailure, type JsonObject } from "../processes/provider-host-api";
+import { isSecret, UNKNOWN } from "./values";
 
 /** The gRPC status the dynamic host answers with when the provider threw (grpcResponseFromError). */
 const PROVIDER_THREW = 2;
 
-/** Check answered failures: the step is invalid. */
+/**
+ * Check answered failures: the step is invalid. The engine prints one error per failure (step_generator.go
+ * issueCheckFailures, diag codes 2002 / 2003), then bails with "resource <urn> is invalid", which it does not print
+ * again. The message is those errors, one a line, each led by the URN as every step error of the kit is.
+ */
 export class CheckFailedError extends Error {
     constructor(
         readonly urn: string,
         readonly failures: CheckFailure[],
+        /** The inputs that were checked (the program's, after ignoreChanges): the engine prints a failed one's value. */
+        inputs: JsonObject = {},
+        type: string = qualifiedType(urn).split("$").at(-1) ?? "",
     ) {
-        super(`resource ${urn} has check errors: ${failures.map((f) => `${f.property || "(resource)"}: ${f.reason}`).join("; ")}`);
+        super(failures.map((f) => `${urn}: ${checkFailureText(type, urnName(urn), f, inputs)}`).join("\n"));
         this.name = "CheckFailedError";
     }
+}
+
+/** One failure as diag.GetResourcePropertyInvalidValueError / GetResourceInvalidError word it. */
+export function checkFailureText(type: string, name: string, f: CheckFailure, inputs: JsonObject): string {
+    return f.property
+        ? `${type} resource '${name}': property ${f.property} value ${goPropertyValue(inputs[f.property])} has a problem: ${f.reason}`
+        : `${type} resource '${name}' has a problem: ${f.reason}`;
+}
+
+/**
+ * A value as Go's resource.PropertyValue.String() prints it (`{%v}` of the underlying value): `{text}`, `{1.5}`,
+ * `{1e+06}`, `{true}`, `{<nil>}` (null or missing), `{[{a} {b}]}`, `{map[k:{v}]}` (keys sorted). One difference:
+ * the engine prints a secret's value there, the kit prints `[secret]` (secrets never appear in its errors).
+ */
+export function goPropertyValue(v: unknown): string {
+    if (isSecret(v)) return "{[secret]}";
+    if (v === UNKNOWN) return "{output{}}";
+    if (v === undefined || v === null) return "{<nil>}";
+    if (typeof v === "number") return `{${goNumber(v)}}`;
+    if (Array.isArray(v)) return `{[${v.map(goPropertyValue).join(" ")}]}`;
+    if (typeof v === "object") {
+        const keys = Object.keys(v).sort();
+        return `{map[${keys.map((k) => `${k}:${goPropertyValue((v as JsonObject)[k])}`).join(" ")}]}`;
+    }
+    return `{${String(v)}}`;
+}
+
+/** A float64 as Go's %v prints it (%g, shortest digits): the exponent form below 1e-4 and from 1e6 on. */
+function goNumber(n: number): string {
+    if (n === 0 || !Number.isFinite(n)) return n === 0 ? "0" : n > 0 ? "+Inf" : Number.isNaN(n) ? "NaN" : "-Inf";
+    const [mantissa, exp] = n.toExponential().split("e") as [string, string];
+    const e = Number(exp);
+    if (e < -4 || e >= 6) return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+    return String(n);
 }
 
 /** Refused by the engine: a replacement or a delete of a protected resource. */

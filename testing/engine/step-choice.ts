@@ -7,7 +7,7 @@
 import { ProtectedError } from "./engine-errors";
 import type { PlanOp } from "./plan";
 import { parsePropertyPath, pathContains, type PropertyPath } from "./property-path";
-import type { DiffResult, JsonObject } from "./provider-host";
+import type { DiffResult, JsonObject } from "../processes/provider-host";
 import { changedKeys, deepEqual, isSecret } from "./values";
 
 /** The resource options the step generator acts on, with the old state's flags where the engine reads those. */

@@ -13,7 +13,7 @@
  * - the guard (loopback-guard.ts) as `networkApi` and `eventSourceImpl`: whatever the SDK still tries goes through
  *   it, and it refuses, before any connection, every address that is not loopback.
  */
-import { DEFAULT_TIMEOUT_MS, LoopbackGuard, type LoopbackGuardStats } from "./loopback-guard";
+import { DEFAULT_TIMEOUT_MS, LoopbackGuard, type LoopbackGuardStats } from "../loopback-guard";
 import type { RoxContext, RoxFetchResult, RoxSdk } from "./rox-sdk";
 
 export interface RoxClientOptions {

@@ -17,13 +17,13 @@ import * as path from "node:path";
 import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { EventRecorder, recorderCallback } from "./cli-events";
 import { stateOfExport, type ExportedDeployment } from "./cli-state";
-import { unexpectedChanges, type ProgramPlan } from "./plan";
-import type { JsonObject } from "./provider-host";
+import { unexpectedChanges, type ProgramPlan } from "../engine/plan";
+import type { JsonObject } from "../processes/provider-host";
 import { findPulumiCli, isolatedCliEnvironment, sdkVersion, type PulumiCli } from "./pulumi-cli";
-import type { ProgramRunnerOptions, RunStepOptions, StackRunner } from "./runner-options";
-import { emptyState, type ProgramState } from "./state";
-import { failureText, ProgramRunError, warningsOf, type StepRecord } from "./step-record";
-import { isSecret, unwrapSecrets } from "./values";
+import type { ProgramRunnerOptions, RunStepOptions, StackRunner } from "../processes/runner-options";
+import { emptyState, type ProgramState } from "../engine/state";
+import { failureText, ProgramRunError, warningsOf, type StepRecord } from "../engine/step-record";
+import { isSecret, unwrapSecrets } from "../engine/values";
 
 export interface PulumiCliRunnerOptions extends Omit<ProgramRunnerOptions, "stateFile" | "prestart" | "tsconfig" | "callTimeoutMs"> {
     /** The CLI to run: default findPulumiCli() (the repository's cache, or a `pulumi` on PATH). */

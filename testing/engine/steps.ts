@@ -11,8 +11,8 @@ import { marksOf, type Lifecycle, type ManagedResource, PROVIDER_KEY } from "./e
 import { ProtectedError, stepFailed, throwIfRefused } from "./engine-errors";
 import { invalidPathsMessage, processIgnoreChanges } from "./property-path";
 import type { PlanEntry, ProgramPlan } from "./plan";
-import type { RegisterMessage } from "./program-protocol";
-import type { JsonObject } from "./provider-host";
+import type { RegisterMessage } from "../processes/program-protocol";
+import type { JsonObject } from "../processes/provider-host";
 import { clone, scheduleDeletes, type DeleteOutcome, type ProgramState, type StateResource } from "./state";
 import type { Goal } from "./step-choice";
 import { annotateSecrets, changedKeys, isSecret, secret, unwrapSecrets } from "./values";
@@ -172,7 +172,7 @@ function managedFrom(lc: Lifecycle, s: StateResource): ManagedResource {
     const inputs: JsonObject = { ...s.inputs };
     delete inputs[PROVIDER_KEY];
     const r = lc.resource(s.type, s.name, providerText, inputs, { urn: s.urn });
-    r.state = { id: s.id, inputs: s.inputs, outputs: s.outputs };
+    r.state = { id: s.id, inputs: s.inputs, outputs: s.outputs, ...marksOf(s) };
     return r;
 }
 

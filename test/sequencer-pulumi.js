@@ -1,0 +1,38 @@
+/**
+ * The real-engine tier's order of test files (jest.pulumi.config.js): the longest first (test/longest-first.js), by
+ * the table below where jest has no timings of a previous run (a fresh clone, CI), so that its two workers end
+ * together instead of one waiting on a long file that came last (jest's fallback, file size, put the README's and
+ * the languages' installs, small files, behind the engine tests, large ones).
+ *
+ * Seconds per file, relative: measured one to three files at a time (jest --json) on a 2-core machine shared with
+ * other work (load 10-12), so several times what each takes alone; only their order and proportions matter here.
+ * Files marked ~ were not measured: estimated from what they run (installs, life cycles, CLI commands).
+ */
+"use strict";
+const { longestFirst } = require("./longest-first");
+
+const ESTIMATES = {
+  "real-engine/languages.test.ts": 871,
+  "testing/engine-steps.test.ts": 509,
+  "real-engine/side-by-side.test.ts": 447,
+  "real-engine/docs-examples.test.ts": 429, // its Go test at the 240 s timeout under that load: at least this
+  "testing/engine-diffs.test.ts": 412,
+  "testing/engine-options.test.ts": 322,
+  "real-engine/readme.test.ts": 285, // at its 240 s test timeout under that load: at least this
+  "real-engine/main-job.test.ts": 262,
+  "real-engine/language-hosts.test.ts": 200, // ~
+  "real-engine/upgrade.test.ts": 180,
+  "readings/life-cycles.test.ts": 150, // ~ npm test measured 34 s on a fresh clone, on the stand-in
+  "real-engine/plugin-providers.test.ts": 150, // ~
+  "package/consumer.test.ts": 128,
+  "real-engine/import.test.ts": 102,
+  "real-engine/language-hosts-sdk.test.ts": 89,
+  "real-engine/example-controllers.test.ts": 60, // ~ one life cycle each
+  "real-engine/example-flags.test.ts": 60,
+  "real-engine/example-pipeline.test.ts": 60,
+  "real-engine/example-program.test.ts": 60,
+  "real-engine/example-promotion.test.ts": 60,
+  "real-engine/loopback-only.test.ts": 20, // ~
+};
+
+module.exports = longestFirst(ESTIMATES);
