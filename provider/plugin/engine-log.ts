@@ -4,10 +4,7 @@
  * resource plugin's to its debug log, unless the plugin fails to start (pulumi/pulumi
  * sdk/go/common/resource/plugin/plugin.go, "Hiding logs"). A warning that the engine does not take goes to stderr.
  */
-import * as path from "node:path";
-import type * as grpcTypes from "@grpc/grpc-js";
-import type * as engineGrpcTypes from "@pulumi/pulumi/proto/engine_grpc_pb";
-import type * as enginePbTypes from "@pulumi/pulumi/proto/engine_pb";
+import type { Protocol } from "./protocol";
 import { sendWarningsTo, stderrWarning } from "../resources/shared/errors";
 
 /** The engine's address among a plugin's arguments, as @pulumi/pulumi/provider's main reads it (its flags skipped). */
@@ -20,15 +17,11 @@ export function engineAddressOf(args: string[]): string | undefined {
 }
 
 /** From now on, warn() sends each warning to the engine at `address` (nothing changes without one). */
-export function warningsToEngine(address: string | undefined, pulumiRoot: string): void {
+export function warningsToEngine(address: string | undefined, { grpc, enginegrpc, enginepb }: Protocol): void {
   if (!address) return;
-  // The gRPC and protobuf modules of the @pulumi/pulumi the plugin runs with, as its own server uses them.
-  const grpc = require(require.resolve("@grpc/grpc-js", { paths: [pulumiRoot] })) as typeof grpcTypes;
-  const engineGrpc = require(path.join(pulumiRoot, "proto", "engine_grpc_pb")) as typeof engineGrpcTypes;
-  const enginePb = require(path.join(pulumiRoot, "proto", "engine_pb")) as typeof enginePbTypes;
-  const engine = new engineGrpc.EngineClient(address, grpc.credentials.createInsecure());
+  const engine = new enginegrpc.EngineClient(address, grpc.credentials.createInsecure());
   sendWarningsTo((line) => {
-    const request = new enginePb.LogRequest().setSeverity(enginePb.LogSeverity.WARNING).setMessage(line).setUrn("").setEphemeral(false);
+    const request = new enginepb.LogRequest().setSeverity(enginepb.LogSeverity.WARNING).setMessage(line).setUrn("").setEphemeral(false);
     engine.log(request, (err) => {
       if (err) stderrWarning(line);
     });

@@ -32,14 +32,14 @@ const ENGINE_WATCH_MS = 2_000;
 export async function serve(args: string[]): Promise<void> {
   const manifest = ownManifest();
   const pulumiRoot = checkPulumiVersion(manifest);
-  const { engineAddressOf, warningsToEngine } = require("./engine-log") as typeof import("./engine-log");
-  warningsToEngine(engineAddressOf(args), pulumiRoot);
   // Loaded after the version check: a version outside the range never loads any of this.
   const { loadProtocol } = require("./protocol") as typeof import("./protocol");
   const { providerService } = require("./server") as typeof import("./server");
   const { cloudbeesProvider } = require("./provider") as typeof import("./provider");
+  const { engineAddressOf, warningsToEngine } = require("./engine-log") as typeof import("./engine-log");
   const protocol = loadProtocol(pulumiRoot);
   const { grpc } = protocol;
+  warningsToEngine(engineAddressOf(args), protocol);
 
   const server = new grpc.Server({ "grpc.max_receive_message_length": MAX_MESSAGE_BYTES });
   let stopping = false;

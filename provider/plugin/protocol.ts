@@ -1,6 +1,8 @@
 import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
+import type * as engineGrpcTypes from "@pulumi/pulumi/proto/engine_grpc_pb";
+import type * as enginePbTypes from "@pulumi/pulumi/proto/engine_pb";
 import type * as plugpbTypes from "@pulumi/pulumi/proto/plugin_pb";
 import type * as provgrpcTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as provpbTypes from "@pulumi/pulumi/proto/provider_pb";
@@ -17,6 +19,9 @@ export interface Protocol {
   provpb: typeof provpbTypes;
   plugpb: typeof plugpbTypes;
   statuspb: typeof statuspbTypes;
+  /** The engine's own service: the plugin logs its warnings there (engine-log.ts). */
+  enginegrpc: typeof engineGrpcTypes;
+  enginepb: typeof enginePbTypes;
   structpb: typeof structTypes;
   emptypb: { Empty: new () => unknown };
   anypb: { Any: new () => { pack(bytes: Uint8Array, typeName: string): void } };
@@ -31,6 +36,8 @@ export function loadProtocol(pulumiRoot: string): Protocol {
     provpb: proto("provider_pb"),
     plugpb: proto("plugin_pb"),
     statuspb: proto("status_pb"),
+    enginegrpc: proto("engine_grpc_pb"),
+    enginepb: proto("engine_pb"),
     structpb: fromPulumi("google-protobuf/google/protobuf/struct_pb"),
     emptypb: fromPulumi("google-protobuf/google/protobuf/empty_pb"),
     anypb: fromPulumi("google-protobuf/google/protobuf/any_pb"),

@@ -7,6 +7,7 @@ import type * as grpcTypes from "@grpc/grpc-js";
 import type * as engineGrpcTypes from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as enginePbTypes from "@pulumi/pulumi/proto/engine_pb";
 import { engineAddressOf, warningsToEngine } from "../../provider/plugin/engine-log";
+import { loadProtocol } from "../../provider/plugin/protocol";
 import { sendWarningsTo, stderrWarning, warn } from "../../provider/resources/shared/errors";
 import { pulumiRoot } from "../../testing/processes/provider-host";
 
@@ -38,7 +39,7 @@ it("a warning goes to the engine's Log as a warning, as it is", async () => {
   const port = await new Promise<number>((resolve, reject) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
   const printed = jest.spyOn(console, "warn").mockImplementation(() => undefined);
   try {
-    warningsToEngine(`127.0.0.1:${port}`, pulumiRoot);
+    warningsToEngine(`127.0.0.1:${port}`, loadProtocol(pulumiRoot));
     warn('FlagConfiguration f/Staging changed outside this stack by "alice@example.com"');
     await arrived;
     await new Promise((r) => setTimeout(r, 200));
@@ -54,7 +55,7 @@ it("a warning goes to the engine's Log as a warning, as it is", async () => {
 it("a warning the engine does not take goes to stderr", async () => {
   const printed = jest.spyOn(console, "warn").mockImplementation(() => undefined);
   try {
-    warningsToEngine("127.0.0.1:1", pulumiRoot);
+    warningsToEngine("127.0.0.1:1", loadProtocol(pulumiRoot));
     warn("Flag f changed outside this stack");
     for (let i = 0; i < 100 && printed.mock.calls.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(printed.mock.calls).toEqual([["warning: Flag f changed outside this stack"]]);
