@@ -14,8 +14,10 @@
 //   4. examples/flags: feature flags as code: up, an up with nothing to change, changes made in the UI (the
 //      emulator's API), the drift job failing on the declared ones only, an up --refresh that corrects them and keeps
 //      what the program does not declare, the drift job passing, destroy (configurations removed, flags deleted).
-//   5. examples/controllers: a managed controller created with Items on the operations center and assigned a bundle;
-//      up, an up with nothing to change, the drift job passing, destroy (the controller stopped and deleted).
+//   5. examples/controllers: a managed controller created with Items on the operations center, assigned a bundle and
+//      watched (ControllerConfiguration); up, an up with nothing to change, the drift job passing, a change made in
+//      the controller's UI, the drift job failing on its path, an up --refresh that reloads the bundle, the drift job
+//      passing, destroy (the controller stopped and deleted).
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -193,14 +195,24 @@ async function flags(emu: Emulator): Promise<void> {
 }
 
 async function managedController(emu: Emulator): Promise<void> {
-  console.log("\n######## examples/controllers: a managed controller created with Items, assigned a bundle");
-  const runner = await startRunner({ cwd: path.join(ROOT, "examples", "controllers"), config: emulatorStackConfig(emu) });
+  console.log("\n######## examples/controllers: a managed controller created with Items, assigned a bundle, watched");
+  const controllerPath = "team-c/controller-c";
+  const instanceUrl = `${emu.baseUrl}controllers/${controllerPath}/`;
+  const runner = await startRunner({ cwd: path.join(ROOT, "examples", "controllers"), config: { ...emulatorStackConfig(emu), "controllers:instanceUrl": instanceUrl } });
   try {
     show("pulumi up", await runner.up(), runner);
-    const { controllerPath } = runner.outputs() as Record<string, string>;
     console.log(`controllers: ${JSON.stringify(emu.state.controllers())}; ${controllerPath} uses ${JSON.stringify(emu.state.assignments()[controllerPath])}`);
+    console.log(`it runs bundle version ${JSON.stringify(runner.outputs()["bundleVersion"])}, drift ${JSON.stringify(runner.outputs()["drift"])}`);
     show("pulumi up (again: nothing to change)", await runner.up(), runner);
     await driftJob(runner);
+
+    // Someone changes the controller's configuration in its UI.
+    emu.changeConfiguration(controllerPath, "jenkins.yaml", "jenkins.systemMessage", "Changed in the UI");
+    console.log(`\nin the controller's UI: jenkins.systemMessage set to "Changed in the UI"`);
+    const warnings = await driftJob(runner);
+    if (!warnings.some((w) => w.includes("jenkins.yaml: jenkins.systemMessage"))) throw new Error("the drift job did not name jenkins.yaml: jenkins.systemMessage");
+    show("pulumi up --refresh (reloads the bundle)", await runner.up(undefined, { refresh: true }), runner);
+    if (await driftJob(runner).then((w) => w.length > 0)) throw new Error("the drift job still fails after the repair");
     show("pulumi destroy", await runner.destroy(), runner);
     const left = emu.state.controllers();
     if (left.includes(controllerPath)) throw new Error(`${controllerPath} is still a controller after destroy`);

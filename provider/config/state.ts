@@ -27,6 +27,8 @@ export interface ProviderState {
   featureFlagLists?: Map<object, unknown>;
   /** The audit-log reads of drift reports, per client (resources/feature-flags/audit-trail.ts). */
   auditTrails?: Map<object, unknown>;
+  /** What each watched controller runs, read once per deployment (resources/controller-configuration/running.ts). */
+  controllerReads?: Map<string, unknown>;
 }
 
 const STATE_KEY = Symbol.for("pulumi-cloudbees.provider-state");

@@ -108,4 +108,6 @@ const NOT_IMPORTABLE: Partial<Record<ProviderKind, string>> = {
   bundleReload: "it is an action (a reload), with nothing on the server to adopt; declare it instead",
   items: "it is an action (items created from YAML), with nothing to adopt; declare it instead",
   bundleValidation: "it is an action (a validation), with nothing on the server to adopt; declare it instead",
+  controllerConfiguration:
+    "its comparison needs the program's bundle folders (bundleTreePath, bundleId) and the controller's URL, which an id cannot carry; declare it (its create writes nothing when the controller runs its bundle), or let `pulumi-cloudbees import --bundle-tree <folder>` write it",
 };

@@ -19,6 +19,7 @@ const bundleCheckout = lazy(() => (require("./bundle-checkout/controller") as ty
 const controllerBundleToken = lazy(() => (require("./controller-bundle-token/controller") as typeof import("./controller-bundle-token/controller")).controllerBundleToken);
 const bundleReload = lazy(() => (require("./bundle-reload/controller") as typeof import("./bundle-reload/controller")).bundleReload);
 const items = lazy(() => (require("./items/controller") as typeof import("./items/controller")).items);
+const controllerConfiguration = lazy(() => (require("./controller-configuration/controller") as typeof import("./controller-configuration/controller")).controllerConfiguration);
 const bundleValidation = lazy(() => (require("./bundle-validation/controller") as typeof import("./bundle-validation/controller")).bundleValidation);
 
 // Every controller is wrapped once here: guarded (outermost) makes check never throw and bounds every error
@@ -50,6 +51,14 @@ const featureFlagResources = {
 } satisfies Record<string, ResourceController>;
 
 /**
+ * What a controller really runs, compared with the bundle it should run (issue 44): on the controller itself, named by
+ * instanceUrl or instance.
+ */
+const controllerResources = {
+  controllerConfiguration: guarded(withConnection(controllerConfiguration, { instanceLevel: true, instanceRequired: true })),
+} satisfies Record<string, ResourceController>;
+
+/**
  * The action resources, in the style of pulumi-command: they run on create and again when `triggers` changes
  * (see shared/actions.ts).
  */
@@ -66,7 +75,7 @@ export const actionResources = {
  * Every resource controller, by the key the SDK's provider shells use:
  * `require("pulumi-cloudbees/provider").resources[<key>].create(inputs)`.
  */
-export const resources = { ...settingResources, ...featureFlagResources, ...actionResources } satisfies Record<string, ResourceController>;
+export const resources = { ...settingResources, ...featureFlagResources, ...controllerResources, ...actionResources } satisfies Record<string, ResourceController>;
 
 /** Kinds of the setting resources (the tests of test/resources enumerate exactly these). */
 export type ResourceKind = keyof typeof settingResources;
@@ -80,6 +89,7 @@ export type ProviderKind = keyof typeof resources;
 export type { ResourceController, CheckResult, CheckFailure, DiffResult, CreateResult, ReadResult, UpdateResult } from "./shared/types";
 export type { ApplicationInputs, ApplicationOutputs } from "./application/types";
 export type { BundleAvailabilityInputs, BundleAvailabilityOutputs } from "./bundle-availability/types";
+export type { ControllerConfigurationInputs, ControllerConfigurationOutputs } from "./controller-configuration/types";
 export type { ControllerBundleAssignmentInputs, ControllerBundleAssignmentOutputs } from "./controller-bundle-assignment/types";
 export type { DefaultBundleInputs, DefaultBundleOutputs } from "./default-bundle/types";
 export type { GlobalAvailabilityPatternInputs, GlobalAvailabilityPatternOutputs } from "./global-availability-pattern/types";

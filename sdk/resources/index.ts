@@ -1,6 +1,7 @@
 export { Application, type ApplicationArgs } from "./application";
 export { BundleAvailability, type BundleAvailabilityArgs } from "./bundle-availability";
 export { ControllerBundleAssignment, type ControllerBundleAssignmentArgs } from "./controller-bundle-assignment";
+export { ControllerConfiguration, type ControllerConfigurationArgs } from "./controller-configuration";
 export { DefaultBundle, type DefaultBundleArgs } from "./default-bundle";
 export { GlobalAvailabilityPattern, type GlobalAvailabilityPatternArgs } from "./global-availability-pattern";
 export { Environment, type EnvironmentArgs } from "./environment";

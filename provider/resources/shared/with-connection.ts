@@ -30,6 +30,8 @@ export interface ConnectionInputsSpec {
   instanceLevel?: boolean;
   /** Inputs that exclude `instance`, as they exclude `instanceUrl` (BundleValidation's bundleTreePath). */
   instanceConflicts?: string[];
+  /** The resource talks to a controller only: `instanceUrl` or `instance` is required (ControllerConfiguration). */
+  instanceRequired?: boolean;
 }
 
 /** The resource's own inputs, without the two this wrapper handles. */
@@ -79,6 +81,9 @@ function checkNames(news: Props, spec: ConnectionInputsSpec): CheckFailure[] {
         failures.push({ property: INSTANCE_INPUT, reason: `give either instance (a name from the connection's instances) or ${other}, not both` });
       }
     }
+  }
+  if (spec.instanceRequired && (news[INSTANCE_INPUT] ?? null) === null && (news["instanceUrl"] ?? null) === null) {
+    failures.push({ property: "instanceUrl", reason: `give the controller: instanceUrl (its base URL, e.g. instanceUrl: "https://ci.example.com/team-a/") or instance (its name in the connection's instances)` });
   }
   if (failures.length || (connection === undefined && instance === undefined)) return failures;
   // The names are checked against the stack config here, at preview; a missing or bad key inside a configured
