@@ -89,7 +89,7 @@ describe("ControllerConfiguration", () => {
   });
 
   it("a plugin installed by hand cannot be put back by a reload: the up fails saying so, and the drift stays", async () => {
-    w.emu.changeConfiguration(A, "plugins.yaml", "ssh-agent", {});
+    w.emu.installPlugin(A, "ssh-agent");
     await a.refresh({ judge: "diff" });
     expect(a.state!.outputs.drift).toEqual(["plugins.yaml: +ssh-agent"]);
     const error = await failure(a.up());

@@ -17,7 +17,7 @@
  * shows what a change to a bundle, or to a parent, does to each controller before anything is checked out.
  */
 import * as path from "node:path";
-import type { BundleUpdateCheck } from "../../clients/casc-types";
+import { needsRestart, type BundleUpdateCheck } from "../../clients/casc-types";
 import { configurationDigests, describeDrift, expectedView, exportedView, type ConfigurationView } from "../../configuration";
 import { NotFoundError, outcomeUnknown } from "../../http/errors";
 import { printable, quoted } from "../../text/printable";
@@ -144,10 +144,10 @@ async function converge(operation: string, id: string, inputs: Props): Promise<O
   const before = observe(expected.view, await readOrFail(conn, operation, id), ignore, id);
   if (before.drift.length === 0) return before;
 
-  if (before.update["update-available"] && before.update["update-type"] === "RESTART") {
+  if (before.update["update-available"] && needsRestart(before.update["update-type"])) {
     throw new DriftLeft(
       before,
-      `${operation} (${id}): ${where} has an update that needs a restart (check-bundle-update says update-type RESTART), so ` +
+      `${operation} (${id}): ${where} has an update that needs a restart (check-bundle-update says update-type ${printable(String(before.update["update-type"]))}), so ` +
         `reload-bundle was not sent; it differs from its bundle in:${listed(before.drift)}\nFix: restart the controller, then run \`pulumi up --refresh\``,
     );
   }
