@@ -13,13 +13,17 @@ export function removeExportAdditions(jenkins: unknown): unknown {
   if (!isMapping(jenkins)) return jenkins;
   const out: Record<string, unknown> = { ...jenkins };
   for (const path of EXPORT_ADDITIONS) {
-    let parent: Record<string, unknown> = out;
-    for (const key of path.slice(0, -1)) {
-      const child = parent[key];
-      if (!isMapping(child)) break;
-      parent = parent[key] = { ...child };
+    const [first, second] = path as [string, string?];
+    if (second === undefined) {
+      delete out[first];
+      continue;
     }
-    delete parent[path[path.length - 1]!];
+    const parent = out[first];
+    if (!isMapping(parent) || !(second in parent)) continue;
+    const { [second]: _removed, ...rest } = parent;
+    // A mapping left empty by the removal held nothing but the addition: it goes too (it would declare a mapping).
+    if (Object.keys(rest).length === 0) delete out[first];
+    else out[first] = rest;
   }
   return out;
 }
