@@ -32,6 +32,7 @@ export function writeTree(bundles: Record<string, Record<string, unknown>>): str
     const dir = path.join(root, name);
     fs.mkdirSync(dir, { recursive: true });
     for (const [file, content] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       fs.writeFileSync(path.join(dir, file), typeof content === "string" ? content : YAML.stringify(content));
     }
   }
