@@ -28,7 +28,7 @@ const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Canonical JSON of a YAML value: mapping keys sorted, every list sorted and without duplicates (lists compare as
- * sets), the presence marker as a token no JSON value can write.
+ * sets), scalars as text, the markers as tokens no JSON value can write.
  */
 export function canonicalJson(value: unknown): string {
   if (value === PRESENT) return "#present";
@@ -39,7 +39,9 @@ export function canonicalJson(value: unknown): string {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => compare(a, b));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
   }
-  if (typeof value === "number" && !Number.isFinite(value)) return JSON.stringify(String(value));
+  // A scalar compares by its text: JCasC reads `numExecutors: "2"` as it reads `numExecutors: 2`, and an export may
+  // write either.
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return JSON.stringify(String(value));
   return JSON.stringify(value) ?? "null";
 }
 

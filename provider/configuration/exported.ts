@@ -22,6 +22,11 @@ export interface ExportedView {
   view: ConfigurationView;
   /** What was left out, one sentence each (file names quoted and escaped). */
   problems: string[];
+  /**
+   * The compared files (`items.yaml`, ...) some of whose content could not be read: their keys would show what is
+   * left out as missing. A caller passes them as ignore paths, or says the comparison is partial.
+   */
+  incomplete: string[];
 }
 
 const MAX_DETAIL = 200;
@@ -71,16 +76,40 @@ function jenkinsOf(files: FileMap, names: readonly string[], problems: string[])
   return mergedJcascValue(merge) ?? {};
 }
 
+/** The files with their one top folder removed when the export is zipped inside one (bundle.yaml not at the top). */
+function atTop(files: FileMap): FileMap {
+  if (files.has("bundle.yaml")) return files;
+  const tops = new Set([...files.keys()].map((name) => name.split("/")[0]!));
+  const [top] = tops;
+  if (tops.size !== 1 || !files.has(`${top}/bundle.yaml`)) return files;
+  return new Map([...files].map(([name, content]) => [name.slice(top!.length + 1), content]));
+}
+
 /** A controller's configuration from the files of its zipExport (path in the zip to content). */
-export function exportedView(files: Map<string, Buffer>): ExportedView {
+export function exportedView(exportFiles: Map<string, Buffer>): ExportedView {
   const problems: string[] = [];
+  const files = atTop(exportFiles);
   const sections = sectionFiles(files, problems);
   const view: ConfigurationView = {};
-  const names = (s: SectionKey) => sections.get(s);
-  if (names("jcasc")) view.jenkins = jenkinsOf(files, names("jcasc")!, problems);
-  if (names("plugins")) view.plugins = pluginIds(docsOf(files, names("plugins")!, problems));
-  if (names("catalog")) view.catalog = lastCatalog(docsOf(files, names("catalog")!, problems)) ?? {};
-  if (names("rbac")) view.rbac = mergeRbac(docsOf(files, names("rbac")!, problems));
-  if (names("items")) view.items = collectItems(docsOf(files, names("items")!, problems), "none");
-  return { view, problems };
+  const incomplete: string[] = [];
+  const read = <T>(section: SectionKey, reader: (names: string[], problems: string[]) => T): T | undefined => {
+    const names = sections.get(section);
+    if (names === undefined) return undefined;
+    const found: string[] = [];
+    const value = reader(names, found);
+    if (found.length > 0) incomplete.push(USUAL_FILES.find(([s]) => s === section)![1]);
+    problems.push(...found);
+    return value;
+  };
+  const jenkins = read("jcasc", (names, p) => jenkinsOf(files, names, p));
+  if (jenkins !== undefined) view.jenkins = jenkins;
+  const plugins = read("plugins", (names, p) => pluginIds(docsOf(files, names, p)));
+  if (plugins !== undefined) view.plugins = plugins;
+  const catalog = read("catalog", (names, p) => lastCatalog(docsOf(files, names, p)) ?? {});
+  if (catalog !== undefined) view.catalog = catalog;
+  const rbac = read("rbac", (names, p) => mergeRbac(docsOf(files, names, p)));
+  if (rbac !== undefined) view.rbac = rbac;
+  const items = read("items", (names, p) => collectItems(docsOf(files, names, p), "none"));
+  if (items !== undefined) view.items = items;
+  return { view, problems, incomplete };
 }

@@ -208,3 +208,30 @@ describe("drift", () => {
     expect(drift(view)).toEqual(["plugins.yaml: +ssh-agent"]);
   });
 });
+
+describe("scalars and zips", () => {
+  it("a scalar compares by its text (an export may write 2 where the bundle wrote '2')", () => {
+    const expected: ConfigurationView = { jenkins: { jenkins: { numExecutors: "2", disableRememberMe: "true" } } };
+    expect(drift({ jenkins: { jenkins: { numExecutors: 2, disableRememberMe: true } } }, [], expected)).toEqual([]);
+    expect(drift({ jenkins: { jenkins: { numExecutors: 3, disableRememberMe: true } } }, [], expected)).toEqual(["jenkins.yaml: jenkins.numExecutors changed"]);
+  });
+
+  it("an export zipped inside one folder is read the same", () => {
+    const files = exportFiles({
+      "c1/bundle.yaml": { apiVersion: "1", id: "c1", version: "1", jcasc: ["jenkins.yaml"], plugins: ["plugins.yaml"] },
+      "c1/jenkins.yaml": { jenkins: { systemMessage: "x" } },
+      "c1/plugins.yaml": { plugins: [{ id: "git" }] },
+    });
+    expect(exportedView(files)).toEqual({ view: { jenkins: { jenkins: { systemMessage: "x" } }, plugins: ["git"] }, problems: [], incomplete: [] });
+  });
+
+  it("an export without a readable bundle.yaml is read by the usual file names, and says so", () => {
+    const { view, problems, incomplete } = exportedView(exportFiles({ "jenkins.yaml": { jenkins: { systemMessage: "x" } }, "plugins.yaml": { plugins: [{ id: "git" }] }, "items.yaml": "items: [" }));
+    expect(incomplete).toEqual(["items.yaml"]);
+    expect(view).toEqual({ jenkins: { jenkins: { systemMessage: "x" } }, plugins: ["git"], items: { removeStrategy: "none", items: [] } });
+    expect(problems).toEqual([
+      "The export's bundle.yaml cannot be read (Invalid bundle - Missing descriptor); its files are read by their usual names.",
+      expect.stringMatching(/^The export's file "items\.yaml" is not valid YAML \(.*\); it is left out\.$/),
+    ]);
+  });
+});

@@ -25,6 +25,7 @@ describe("bundleutils credentials: the real export (fetched-bundle) against the 
 
   it("reads the export without problems and shows no drift", () => {
     expect(exported.problems).toEqual([]);
+    expect(exported.incomplete).toEqual([]);
     expect(describeDrift(digests.expected, digests.running)).toEqual([]);
     expect(digests.running).toEqual(digests.expected);
   });
@@ -124,7 +125,8 @@ describe("the CasC client plugin's BundleExportTest bundles read as exports", ()
   });
 
   it("a file left unreadable (the raw URL placeholder is not YAML) is reported and the others still read", () => {
-    const { view, problems } = exportedView(filesOf(path.join(root, "apiVersion1")));
+    const { view, problems, incomplete } = exportedView(filesOf(path.join(root, "apiVersion1")));
+    expect(incomplete).toEqual(["plugin-catalog.yaml"]);
     expect(problems).toEqual([expect.stringMatching(/^The export's file "plugin-catalog\.yaml" is not valid YAML/)]);
     expect(view.catalog).toEqual({});
     expect(view.plugins).toEqual(["configuration-as-code", "icon-shim", "beer"]);
