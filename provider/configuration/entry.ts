@@ -11,11 +11,11 @@ export interface Entry {
 
 /**
  * The running side's digest of a leaf the expected side declares: a secret or variable the bundle declares
- * (PRESENT) is there when the controller has any value at that path (it shows the variable resolved, the secret
- * encrypted); anything else by value.
+ * (PRESENT) is there when the controller has any non-empty value at that path (it shows the variable resolved, the
+ * secret encrypted); anything else by value.
  */
 export function runningLeafDigest(expected: unknown, running: unknown): string {
-  if (expected === PRESENT && running !== undefined && running !== null && (typeof running !== "object" || running === PRESENT)) return digestOf(PRESENT);
+  if (expected === PRESENT && running !== undefined && running !== null && running !== "" && (typeof running !== "object" || running === PRESENT)) return digestOf(PRESENT);
   if (expected === EMPTY_MAPPING && isMapping(running)) return digestOf(EMPTY_MAPPING);
   return digestOf(running);
 }

@@ -36,16 +36,22 @@ export class MissingParentError extends ConfigurationError {
 
 export class ParentCycleError extends ConfigurationError {
   override name = "ParentCycleError";
-  constructor(bundle: string, detail: string) {
-    super(`Bundle ${quoted(bundle)} has a parent cycle (${detail}): a bundle cannot inherit from itself; fix 'parent' in the bundle.yaml files of the cycle.`, bundle);
+  constructor(bundle: string, through: string) {
+    super(`Bundle ${quoted(bundle)} has a parent cycle through ${quoted(through)}: a bundle cannot inherit from itself; fix 'parent' in the bundle.yaml files of the cycle.`, bundle);
   }
 }
 
-/** bundle.yaml unreadable, or a section naming a file that is not there. */
+/**
+ * bundle.yaml unreadable, or a section naming a file that is not there. `detail` is the toolkit's sentence about the
+ * bundle (provider/bundle/inheritance.ts), which starts with "Bundle '<name>'": the bundle is named once, quoted.
+ */
 export class BundleDescriptorError extends ConfigurationError {
   override name = "BundleDescriptorError";
   constructor(bundle: string, detail: string) {
-    super(`Bundle ${quoted(bundle)} cannot be read: ${detail} Fix the bundle (lintBundle of pulumi-cloudbees/provider lists every problem).`, bundle);
+    const prefix = `Bundle '${bundle}'`;
+    const rest = detail.startsWith(prefix) ? detail.slice(prefix.length) : `: ${detail}`;
+    const sentence = /[.!?]$/.test(rest) ? rest : `${rest}.`;
+    super(`Bundle ${quoted(bundle)}${sentence} Fix the bundle (lintBundle of pulumi-cloudbees/provider lists every problem).`, bundle);
   }
 }
 
@@ -58,6 +64,17 @@ export class UnreadableYamlError extends ConfigurationError {
     line?: number,
   ) {
     super(`The file ${quoted(file)} of bundle ${quoted(bundle)} is not valid YAML${line === undefined ? "" : ` (line ${line})`}: ${detail}. Fix the file.`, bundle);
+  }
+}
+
+/** A jcasc file holding something other than a mapping (a list, a scalar): JCasC refuses it. */
+export class JcascDocumentError extends ConfigurationError {
+  override name = "JcascDocumentError";
+  constructor(
+    bundle: string,
+    readonly file: string,
+  ) {
+    super(`The jcasc file ${quoted(file)} of bundle ${quoted(bundle)} does not hold a mapping, which JCasC requires: fix the file.`, bundle);
   }
 }
 

@@ -4,7 +4,7 @@ import { readBundleTree } from "../bundle/files";
 import { type BundleSource, inheritedProperty, levelSections, parentChain } from "../bundle/inheritance";
 import { jcascStrategyOf, mergedJcascValue, mergeJcascFiles, mergeProblemText } from "../bundle/jcasc";
 import { collectItems, itemStrategyOf, lastCatalog, mergeRbac, pluginIds } from "./documents";
-import { BundleDescriptorError, BundleNotFoundError, JcascMergeError, MissingParentError, ParentCycleError, UnreadableYamlError } from "./errors";
+import { BundleDescriptorError, BundleNotFoundError, JcascDocumentError, JcascMergeError, MissingParentError, ParentCycleError, UnreadableYamlError } from "./errors";
 import type { ConfigurationView } from "./view";
 
 // The configuration a controller should run: its bundle with the bundle's parents, from the local bundle tree (as the
@@ -20,14 +20,16 @@ interface Level {
 function chainOf(tree: Map<string, BundleSource>, bundle: BundleSource): { levels: Level[]; descriptors: Record<string, unknown>[] } {
   const chain = parentChain(bundle, (parent) => tree.get(parent));
   if (!chain.ok) {
+    // parentChain's sentences (provider/bundle/inheritance.ts) tell the kinds apart.
     const missing = /^Parent bundle '(.*)' of bundle '(.*)' not found$/s.exec(chain.error);
     if (missing) throw new MissingParentError(missing[2]!, missing[1]!);
-    if (chain.error.includes("parent cycle")) throw new ParentCycleError(bundle.name, chain.error);
-    throw new BundleDescriptorError(chain.inOwnFilesOf ?? bundle.name, chain.error.endsWith(".") ? chain.error : `${chain.error}.`);
+    const cycle = /^Bundle '.*' has a parent cycle through '(.*)'$/s.exec(chain.error);
+    if (cycle) throw new ParentCycleError(bundle.name, cycle[1]!);
+    throw new BundleDescriptorError(chain.inOwnFilesOf ?? bundle.name, chain.error);
   }
   const levels = chain.chain.map(({ source, descriptor }) => {
     const sections = levelSections(source, descriptor);
-    if (!sections.ok) throw new BundleDescriptorError(source.name, `${sections.error}.`);
+    if (!sections.ok) throw new BundleDescriptorError(source.name, sections.error);
     return { source, sections: sections.sections };
   });
   return { levels, descriptors: chain.chain.map((l) => l.descriptor) };
@@ -71,7 +73,7 @@ function mergedJcasc(levels: readonly Level[], descriptors: readonly Record<stri
   const notMapping = merge.read.find((f) => f.node !== null && f.node.kind !== "map");
   if (notMapping) {
     const at = owner.get(notMapping.name)!;
-    throw new UnreadableYamlError(at.bundle, at.file, "a jcasc file must hold a mapping (JCasC refuses any other document)");
+    throw new JcascDocumentError(at.bundle, at.file);
   }
   if (merge.problems.length > 0) {
     const more = merge.problems.length > 1 ? ` (${merge.problems.length - 1} more)` : "";
@@ -83,7 +85,7 @@ function mergedJcasc(levels: readonly Level[], descriptors: readonly Record<stri
 /**
  * The bundle `bundleId` of the bundle tree at `treeRoot`, with its parents, as the view the comparison takes. Throws a
  * ConfigurationError (BundleNotFoundError, MissingParentError, ParentCycleError, BundleDescriptorError,
- * UnreadableYamlError, JcascMergeError) naming the bundle or file and the way out.
+ * UnreadableYamlError, JcascDocumentError, JcascMergeError) naming the bundle or file and the way out.
  */
 export function expectedView(treeRoot: string, bundleId: string): ConfigurationView {
   const tree = readBundleTree(treeRoot);

@@ -25,5 +25,6 @@ export {
   ParentCycleError,
   BundleDescriptorError,
   UnreadableYamlError,
+  JcascDocumentError,
   JcascMergeError,
 } from "./errors";

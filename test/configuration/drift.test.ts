@@ -90,6 +90,9 @@ describe("drift", () => {
     const removed = controller();
     delete cred(removed, 0).password;
     expect(drift(removed)).toEqual(['jenkins.yaml: credentials.system.domainCredentials[0].credentials["github-token"].usernamePassword.password missing']);
+    const emptied = controller();
+    cred(emptied, 0).password = "";
+    expect(drift(emptied)).toEqual(['jenkins.yaml: credentials.system.domainCredentials[0].credentials["github-token"].usernamePassword.password changed']);
   });
 
   it("a credential added by hand under the declared list, and one deleted", () => {

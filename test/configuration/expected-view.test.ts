@@ -7,6 +7,7 @@ import {
   effectOfChange,
   expectedView,
   ignorePathProblem,
+  JcascDocumentError,
   JcascMergeError,
   MissingParentError,
   ParentCycleError,
@@ -70,10 +71,20 @@ describe("expectedView", () => {
 
     const cycle = writeTree({ a: { "bundle.yaml": descriptor("a", { parent: "b" }) }, b: { "bundle.yaml": descriptor("b", { parent: "a" }) } });
     expect(() => expectedView(cycle, "a")).toThrow(ParentCycleError);
+    expect(() => expectedView(cycle, "a")).toThrow('Bundle "a" has a parent cycle through "a": a bundle cannot inherit from itself;');
 
     const missing = writeTree({ m: { "bundle.yaml": descriptor("m", { jcasc: ["absent.yaml"] }) } });
     expect(() => expectedView(missing, "m")).toThrow(BundleDescriptorError);
-    expect(() => expectedView(missing, "m")).toThrow(/absent\.yaml/);
+    expect(() => expectedView(missing, "m")).toThrow(
+      `Bundle "m" references the missing file 'absent.yaml' in section 'jcasc'. Fix the bundle (lintBundle of pulumi-cloudbees/provider lists every problem).`,
+    );
+
+    const parentUnreadable = writeTree({ m: { "bundle.yaml": descriptor("m", { parent: "p" }) }, p: { "bundle.yaml": "a: [" } });
+    expect(() => expectedView(parentUnreadable, "m")).toThrow(/^Bundle "p": The bundle\.yaml file is not valid YAML: .* Fix the bundle/);
+
+    const list = writeTree({ m: { "bundle.yaml": descriptor("m", { jcasc: ["j.yaml"] }), "j.yaml": "- a\n" } });
+    expect(() => expectedView(list, "m")).toThrow(JcascDocumentError);
+    expect(() => expectedView(list, "m")).toThrow('The jcasc file "j.yaml" of bundle "m" does not hold a mapping, which JCasC requires: fix the file.');
   });
 
   it("unreadable YAML names the bundle and the file; the parent's too", () => {
