@@ -1,8 +1,8 @@
 import YAML from "yaml";
-import { jcascStrategyOf, mergedJcascValue, mergeJcascFiles } from "../provider/bundle/jcasc";
-import { Descriptor, isMapping, parseYaml } from "./descriptor";
-import type { EffectiveBundle } from "./effective-bundle";
+import { Descriptor, isMapping } from "./descriptor";
 import { ItemNode, itemToYamlObject, ItemTree } from "./item-tree";
+import type { RunningConfiguration } from "./running-configuration";
+import { ENCRYPTED_SECRET, SECRET_FIELDS, type SecretEncryption } from "./secret-encryption";
 import { deepMerge } from "./yaml-merge";
 import type { FileMap } from "./zip";
 
@@ -31,69 +31,83 @@ export function concatenateYaml(files: FileMap): string {
   return [...files.entries()].map(([name, content]) => `---\n# ${name}\n${content.toString("utf8").replace(/\n*$/, "\n")}`).join("");
 }
 
-function sectionDocs(applied: EffectiveBundle | null, section: string): unknown[] {
-  if (!applied) return [];
-  const list = applied.descriptor[section];
-  if (!Array.isArray(list)) return [];
-  return list.flatMap((name) => {
-    const parsed = parseYaml(applied.files.get(String(name)) ?? "");
-    return parsed.ok && parsed.value !== null && parsed.value !== undefined ? [parsed.value] : [];
-  });
-}
-
-function pluginIds(docs: unknown[]): { id: string }[] {
-  const ids: string[] = [];
-  for (const doc of docs) {
-    const list = isMapping(doc) && Array.isArray(doc["plugins"]) ? doc["plugins"] : [];
-    for (const p of list) if (isMapping(p) && typeof p["id"] === "string" && !ids.includes(p["id"])) ids.push(p["id"]);
-  }
-  return ids.map((id) => ({ id }));
-}
-
-function jcascConfiguration(applied: EffectiveBundle): unknown {
-  const list = Array.isArray(applied.descriptor["jcasc"]) ? applied.descriptor["jcasc"].map(String) : [];
-  return mergedJcascValue(mergeJcascFiles(applied.files, list, jcascStrategyOf(applied.descriptor["jcascMergeStrategy"])));
+/**
+ * What a real export holds that no bundle declared: the license, the label atoms and the operations center's
+ * connection, the three paths bundleutils' default transform removes first (tsmp-falcon-platform/ci-bundle-utils@abb223a,
+ * bundleutilspkg/src/bundleutilspkg/data/configs/transform.yaml; the README there: "remove the
+ * operationsCenterRootAction because it is provided by the OC"). The license's form is the real export's in
+ * examples/offline-test-run/bundlecontent.yaml (certificate and key, PEM text); the values here are the emulator's.
+ */
+export function exportAdditions(instanceId: string): Record<string, unknown> {
+  return {
+    license: {
+      certificate: `-----BEGIN CERTIFICATE-----\nCloudBees CI emulator license of ${instanceId}\n-----END CERTIFICATE-----`,
+      key: "-----BEGIN RSA PRIVATE KEY-----\nnot a key: the emulator checks no license\n-----END RSA PRIVATE KEY-----",
+    },
+    jenkins: { labelAtoms: [{ name: "built-in" }] },
+    unclassified: { operationsCenterRootAction: { connectionDetails: `CloudBees CI emulator: ${instanceId} joined to its operations center` } },
+  };
 }
 
 /**
- * The instance's current configuration as a bundle: the applied effective bundle's sections merged into one file
- * each (jcasc as JCasC merges it; for the others later files override earlier ones), plus the current items.
+ * A value as an export writes it: secret fields encrypted (each time anew; one encrypted already, from a running
+ * configuration folder, stays), variable references escaped with a caret as real exports do (`${X}` -> `^${X}`:
+ * examples/offline-test-run/bundlecontent.yaml `image: ^${imageTag}`; bundleutils undoes it in
+ * handle_unwanted_escape_characters, citing the vendor's SECO-3944).
  */
-export function exportConfiguration(instanceId: string, instanceUrl: string, applied: EffectiveBundle | null, items: ItemTree): FileMap {
-  const defaults = {
-    jenkins: { systemMessage: `CloudBees CI emulator: ${instanceId}` },
-    unclassified: { location: { url: instanceUrl } },
-  };
-  // The jcasc files merged as JCasC merges them (sequences of every level concatenated), over the instance's defaults.
-  const jcasc = applied ? jcascConfiguration(applied) : null;
-  const core = deepMerge(defaults, jcasc);
+export function asExported(value: unknown, encryption: SecretEncryption, key?: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => asExported(v, encryption));
+  if (isMapping(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, asExported(v, encryption, k)]));
+  if (key !== undefined && SECRET_FIELDS.has(key) && (typeof value === "string" || typeof value === "number")) {
+    return ENCRYPTED_SECRET.test(String(value)) ? value : encryption.encrypt(String(value));
+  }
+  return typeof value === "string" ? value.replace(/\$\{/g, "^${") : value;
+}
+
+export interface ExportSource {
+  /** The bundle id of the export: the instance's name. */
+  instanceId: string;
+  running: RunningConfiguration;
+  items: ItemTree;
+  encryption: SecretEncryption;
+}
+
+/**
+ * The instance's running configuration as core-casc-export writes it: bundle.yaml made from the plugin's template
+ * (BundleExporter.DescriptorExporter in pankajy-dev/cloudbees-casc-client-workshop: "Autogenerated bundle
+ * descriptor", version "1", one file per section; as the real fetched export of bundleutils' tests,
+ * bundleutilspkg/tests/resources/credentials/fetched-bundle/bundle.yaml), jenkins.yaml with the export's additions,
+ * plugins.yaml (installed plugins), the catalog, rbac.yaml, items.yaml and variables when there are some.
+ */
+export function exportConfiguration(source: ExportSource): FileMap {
+  const { running, encryption } = source;
   const descriptor: Descriptor = {
-    apiVersion: "1",
-    id: instanceId,
-    description: `Configuration exported from ${instanceId}`,
-    version: applied ? applied.version : "1",
+    apiVersion: running.apiVersion,
+    id: source.instanceId,
+    description: "Autogenerated bundle descriptor",
+    version: "1",
     jcasc: [JENKINS_FILE_NAME],
-    plugins: ["plugins.yaml"],
   };
   const files: FileMap = new Map();
-  files.set(JENKINS_FILE_NAME, dump(core));
-  files.set("plugins.yaml", dump({ plugins: pluginIds(sectionDocs(applied, "plugins")) }));
-  const catalogs = sectionDocs(applied, "catalog");
-  if (catalogs.length > 0) {
-    descriptor["catalog"] = ["plugin-catalog.yaml"];
-    files.set("plugin-catalog.yaml", dump(catalogs[catalogs.length - 1]));
+  files.set(JENKINS_FILE_NAME, dump(asExported(deepMerge(exportAdditions(source.instanceId), running.jenkins), encryption)));
+  if (running.plugins.size > 0) {
+    descriptor["plugins"] = ["plugins.yaml"];
+    const plugins = [...running.plugins].map(([id, version]) => (running.apiVersion === "2" && version !== null ? { id, version } : { id }));
+    files.set("plugins.yaml", dump({ plugins }));
   }
-  const rbac = sectionDocs(applied, "rbac");
-  if (rbac.length > 0) {
+  if (running.catalog !== undefined) {
+    descriptor["catalog"] = ["plugin-catalog.yaml"];
+    files.set("plugin-catalog.yaml", dump(running.catalog));
+  }
+  if (running.rbac !== undefined) {
     descriptor["rbac"] = ["rbac.yaml"];
-    files.set("rbac.yaml", dump(rbac.reduce<unknown>((acc, doc) => deepMerge(acc, doc), undefined)));
+    files.set("rbac.yaml", dump(running.rbac));
   }
   descriptor["items"] = ["items.yaml"];
-  files.set("items.yaml", dump({ removeStrategy: { rbac: "SYNC", items: "NONE" }, items: items.toYamlObjects() }));
-  const variables = sectionDocs(applied, "variables");
-  if (variables.length > 0) {
+  files.set("items.yaml", dump(asExported({ removeStrategy: { rbac: "SYNC", items: "NONE" }, items: source.items.toYamlObjects() }, encryption)));
+  if (running.variables !== undefined) {
     descriptor["variables"] = ["variables.yaml"];
-    files.set("variables.yaml", dump(variables.reduce<unknown>((acc, doc) => deepMerge(acc, doc), undefined)));
+    files.set("variables.yaml", dump(running.variables));
   }
   return new Map([["bundle.yaml", dump(descriptor)], ...files]);
 }
