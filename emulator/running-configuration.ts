@@ -107,7 +107,9 @@ export function bundleSections(bundle: BundleContent): BundleSections {
     apiVersion: String(bundle.descriptor["apiVersion"] ?? "1"),
     jenkins,
     plugins: pluginEntries(sectionDocs(bundle, "plugins")),
-    ...(catalogs.length > 0 ? { catalog: catalogs[catalogs.length - 1] } : {}),
+    // The first catalog file only, as the CasC validator warns: "More than one plugin catalog file used in <id>.
+    // Using only first read file." (provider/bundle/checks.ts).
+    ...(catalogs.length > 0 ? { catalog: catalogs[0] } : {}),
     ...(isMapping(rbac) ? { rbac } : {}),
     rbacStrategy: rbacStrategy.toLowerCase(),
     ...(variables.length > 0 ? { variables: variables.reduce<unknown>((acc, doc) => deepMerge(acc, doc), undefined) } : {}),

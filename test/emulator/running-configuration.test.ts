@@ -187,6 +187,44 @@ describe("hot reload, as ConfigurationBundleService.isHotReloadable decides", ()
   });
 });
 
+describe("apiVersion 2 and RBAC", () => {
+  const teamB = () => emu.controllerUrls["team-b/controller-b"]!;
+  function writeV2Bundle(gitVersion: string, developerPermission: string): void {
+    const folder = path.join(dir, "v2-bundle");
+    fs.mkdirSync(folder, { recursive: true });
+    const files: Record<string, string> = {
+      "bundle.yaml": 'apiVersion: "2"\nid: "v2-bundle"\nversion: "1"\navailabilityPattern: "team-b/.*"\nplugins:\n  - "plugins.yaml"\nrbac:\n  - "rbac.yaml"\n',
+      "plugins.yaml": `plugins:\n  - id: git\n    version: "${gitVersion}"\n`,
+      "rbac.yaml": `removeStrategy:\n  rbac: UPDATE\nroles:\n  - name: developer\n    permissions:\n      - ${developerPermission}\n`,
+    };
+    for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(folder, name), content);
+  }
+
+  it("a plugins.yaml version change of an installed plugin needs a restart; rbac UPDATE keeps roles made by hand", async () => {
+    writeV2Bundle("5.0.0", "hudson.model.Hudson.Read");
+    expect((await post(emu, `${emu.operationsCenterUrl}casc-bundle/check-out`)).status).toBe(200);
+    const assigned = await post(emu, `${emu.operationsCenterUrl}casc-bundle/set-controller-to-bundle?${new URLSearchParams({ bundleId: "v2-bundle", controllerPath: "team-b/controller-b" })}`);
+    expect(assigned.status).toBe(200);
+    expect(await reload(teamB())).toEqual({ reloaded: true });
+    expect(emu.state.runningConfiguration("team-b/controller-b").plugins).toMatchObject({ git: "5.0.0" });
+    // apiVersion 2 exports plugins with their versions (BundleExporter.PluginsExporter.exportForApiVersion2).
+    expect((await exported(teamB()))["plugins.yaml"].plugins).toContainEqual({ id: "git", version: "5.0.0" });
+    emu.changeConfiguration("team-b/controller-b", "rbac.yaml", "roles[1]", { name: "by-hand", permissions: ["hudson.model.Item.Read"] });
+
+    writeV2Bundle("5.2.0", "hudson.model.Item.Build");
+    expect((await post(emu, `${emu.operationsCenterUrl}casc-bundle/check-out`)).status).toBe(200);
+    expect(await checkUpdate(teamB())).toMatchObject({ "update-available": true, "update-type": "RESTART" });
+    expect(await reload(teamB())).toEqual({ reloaded: false, reason: "Bundle is not hot reloadable" });
+    emu.restartController("team-b/controller-b");
+    const running = emu.state.runningConfiguration("team-b/controller-b");
+    expect(running.plugins).toMatchObject({ git: "5.2.0" });
+    expect(running.rbac!["roles"]).toEqual([
+      { name: "developer", permissions: ["hudson.model.Item.Build"] },
+      { name: "by-hand", permissions: ["hudson.model.Item.Read"] },
+    ]);
+  });
+});
+
 describe("starting from a running configuration folder", () => {
   it("runs the real fetched export: its credentials, encrypted secrets as they were, its items", async () => {
     const started = await startEmulator({ bundlesDir: dir, runningConfigurations: { sandbox: REAL_EXPORT } });
