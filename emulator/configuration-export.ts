@@ -3,6 +3,7 @@ import { Descriptor, isMapping } from "./descriptor";
 import { ItemNode, itemToYamlObject, ItemTree } from "./item-tree";
 import type { RunningConfiguration } from "./running-configuration";
 import { ENCRYPTED_SECRET, SECRET_FIELDS, type SecretEncryption } from "./secret-encryption";
+import { exportAdditions } from "./undocumented-behaviour";
 import { deepMerge } from "./yaml-merge";
 import type { FileMap } from "./zip";
 
@@ -29,24 +30,6 @@ const dump = (value: unknown): Buffer => Buffer.from(YAML.stringify(value));
 /** core-casc-export's text: every file as its own YAML document, headed by its name. */
 export function concatenateYaml(files: FileMap): string {
   return [...files.entries()].map(([name, content]) => `---\n# ${name}\n${content.toString("utf8").replace(/\n*$/, "\n")}`).join("");
-}
-
-/**
- * What a real export holds that no bundle declared: the license, the label atoms and the operations center's
- * connection, the three paths bundleutils' default transform removes first (tsmp-falcon-platform/ci-bundle-utils@abb223a,
- * bundleutilspkg/src/bundleutilspkg/data/configs/transform.yaml; the README there: "remove the
- * operationsCenterRootAction because it is provided by the OC"). The license's form is the real export's in
- * examples/offline-test-run/bundlecontent.yaml (certificate and key, PEM text); the values here are the emulator's.
- */
-export function exportAdditions(instanceId: string): Record<string, unknown> {
-  return {
-    license: {
-      certificate: `-----BEGIN CERTIFICATE-----\nCloudBees CI emulator license of ${instanceId}\n-----END CERTIFICATE-----`,
-      key: "-----BEGIN RSA PRIVATE KEY-----\nnot a key: the emulator checks no license\n-----END RSA PRIVATE KEY-----",
-    },
-    jenkins: { labelAtoms: [{ name: "built-in" }] },
-    unclassified: { operationsCenterRootAction: { connectionDetails: `CloudBees CI emulator: ${instanceId} joined to its operations center` } },
-  };
 }
 
 /**

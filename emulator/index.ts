@@ -6,6 +6,7 @@ import { FeatureManagementService } from "./feature-management";
 import { RequestJournal } from "./journal";
 import { OperationsCenter } from "./operations-center";
 import { parseReadingsText, resolveReadings, withReadings, type Readings } from "./readings";
+import { quoted } from "../provider/text/printable";
 import { roxyUrlOf } from "./roxy-endpoint";
 import { readRunningFolder, RunningFolderError } from "./running-folder";
 import { CONTROLLERS_PREFIX, EmulatorServer, encodePath, FM_PREFIX, OC_PREFIX } from "./server";
@@ -72,8 +73,8 @@ function checkOptions(options: EmulatorOptions): void {
 function readRunningConfigurations(folders: Record<string, string>, controllers: string[]) {
   const out = new Map<string, ReturnType<typeof readRunningFolder>>();
   for (const [c, folder] of Object.entries(folders)) {
-    const option = `Invalid emulator options: runningConfigurations[${JSON.stringify(c)}]`;
-    if (!controllers.includes(c)) throw new Error(`${option}: ${JSON.stringify(c)} is not a controller`);
+    const option = `Invalid emulator options: runningConfigurations[${quoted(c)}]`;
+    if (!controllers.includes(c)) throw new Error(`${option}: ${quoted(c)} is not a controller`);
     try {
       out.set(c, readRunningFolder(path.resolve(folder)));
     } catch (e) {

@@ -38,6 +38,7 @@ import {
 import { NotAZipError, unzip, zipFiles } from "./zip";
 import { reading } from "./readings";
 import { illFormedReason } from "./well-formed";
+import { quoted } from "../provider/text/printable";
 
 /** What the OC knows about the bundle assigned to an instance. */
 export type AssignedBundle =
@@ -256,7 +257,7 @@ export class Instance {
    */
   changeConfiguration(file: string, path: string, value: unknown): void {
     if (!(CHANGEABLE_FILES as readonly string[]).includes(file)) {
-      throw new ConfigurationChangeError(`cannot change ${JSON.stringify(file)}: the files are ${CHANGEABLE_FILES.join(", ")}`);
+      throw new ConfigurationChangeError(`cannot change ${quoted(file)}: the files are ${CHANGEABLE_FILES.join(", ")}`);
     }
     switch (file as ChangeableFile) {
       case "jenkins.yaml":
