@@ -55,6 +55,7 @@ beforeAll(async () => {
   // base is available to team-c through the API (it has no availability pattern of its own).
   const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin });
   await oc.setAvailabilityPattern("base", "team-c/.*");
+  await oc.setAvailabilityPattern("team-b", "team-b/.*");
   await oc.close();
   runner = await PulumiCliRunner.start({
     cwd: PROGRAM,

@@ -44,7 +44,8 @@ function expectedFrom(inputs: Props): { view: ConfigurationView } | { error: str
 const ignoreOf = (inputs: Props): string[] => (Array.isArray(inputs.ignore) ? inputs.ignore.map(String) : []);
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
-  const c = new InputChecker(news, INPUT_KEYS);
+  // The computed keys are known too: check's result keeps them (a program cannot set them: the SDKs do not take them).
+  const c = new InputChecker(news, [...INPUT_KEYS, ...COMPUTED_KEYS]);
   const inputs: Props = { ...news };
   for (const key of COMPUTED_KEYS) delete inputs[key];
   c.fullPathText("controllerPath", { required: true, example: "team-a/controller-a" });
