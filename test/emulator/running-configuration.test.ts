@@ -164,6 +164,9 @@ describe("changes in the UI, and a reload", () => {
     expect(() => emu.changeConfiguration("team-a/controller-a", "jenkins.yaml", "jenkins.systemMessage.deeper", 1)).toThrow(/"jenkins.systemMessage" is not a mapping or a list/);
     expect(() => emu.changeConfiguration("team-a/controller-a", "other.yaml" as any, "x", 1)).toThrow(/jenkins.yaml, plugins.yaml, items.yaml, rbac.yaml/);
     expect(() => emu.changeConfiguration("team-a/controller-a", "items.yaml", "no/such/folder/x", { kind: "folder" })).toThrow(/folder does not exist/);
+    // A refused change leaves nothing half-made (here the mapping "halfMade" it would have created).
+    expect(() => emu.changeConfiguration("team-a/controller-a", "jenkins.yaml", "halfMade.list[3]", 1)).toThrow(/"3" does not fit/);
+    expect(emu.state.runningConfiguration("team-a/controller-a").jenkins).not.toHaveProperty("halfMade");
     // A path never reaches a prototype: "__proto__" is an ordinary key there.
     emu.changeConfiguration("team-a/controller-a", "jenkins.yaml", "__proto__.polluted", "yes");
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
