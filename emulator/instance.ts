@@ -154,7 +154,8 @@ export class Instance {
       versions["new-version"] = { version: "N/A", valid: false, validations: [`ERROR - [STRUCTURE] - ${assigned.reason}`] };
     }
     const body: Record<string, unknown> = { "update-available": available, versions };
-    // RESTART when the waiting bundle is not hot reloadable (UpdateType in the CasC plugin's public copy).
+    // RESTART when the waiting bundle is not hot reloadable: ConfigurationUpdaterHelper.getUpdateTypeForCliAndEndpoint
+    // in the CasC plugin's public copy (`isHotReloadable() ? UpdateType.RELOAD : UpdateType.RESTART`).
     if (available && assigned.kind === "ok") body["update-type"] = isHotReloadable(this.running, assigned.effective) ? "RELOAD" : "RESTART";
     body["items"] = { deletions };
     return json(200, body);
