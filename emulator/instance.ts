@@ -154,7 +154,8 @@ export class Instance {
       versions["new-version"] = { version: "N/A", valid: false, validations: [`ERROR - [STRUCTURE] - ${assigned.reason}`] };
     }
     const body: Record<string, unknown> = { "update-available": available, versions };
-    // RESTART when the waiting bundle is not hot reloadable (UpdateType in the CasC plugin's public copy).
+    // RESTART when the waiting bundle is not hot reloadable: ConfigurationUpdaterHelper.getUpdateTypeForCliAndEndpoint
+    // in the CasC plugin's public copy (`isHotReloadable() ? UpdateType.RELOAD : UpdateType.RESTART`).
     if (available && assigned.kind === "ok") body["update-type"] = isHotReloadable(this.running, assigned.effective) ? "RELOAD" : "RESTART";
     body["items"] = { deletions };
     return json(200, body);
@@ -259,17 +260,23 @@ export class Instance {
     if (!(CHANGEABLE_FILES as readonly string[]).includes(file)) {
       throw new ConfigurationChangeError(`cannot change ${quoted(file)}: the files are ${CHANGEABLE_FILES.join(", ")}`);
     }
+    // On a copy, kept only when the whole change fits: a refused path leaves nothing half-made.
+    const next = copyRunning(this.running);
     switch (file as ChangeableFile) {
       case "jenkins.yaml":
-        return changeAtPath(this.running.jenkins, path, value);
+        changeAtPath(next.jenkins, path, value);
+        break;
       case "rbac.yaml":
-        this.running.rbac ??= {};
-        return changeAtPath(this.running.rbac, path, value);
+        next.rbac ??= {};
+        changeAtPath(next.rbac, path, value);
+        break;
       case "plugins.yaml":
-        return changePlugin(this.running, path, value);
+        changePlugin(next, path, value);
+        break;
       case "items.yaml":
-        return changeItem(this.items, path, value);
+        return changeItem(this.items, path, structuredClone(value));
     }
+    this.running = next;
   }
 
   /** A copy of what the instance runs, secrets as given (for tests). */
