@@ -26,7 +26,6 @@ export function runningLeafDigest(expected: unknown, running: unknown): string {
  */
 export function projectOnto(expected: unknown, running: unknown): unknown {
   if (!isMapping(expected) || !isMapping(running)) return running;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(expected)) if (key in running) out[key] = running[key];
-  return out;
+  // Built from entries: a key such as `__proto__` stays data.
+  return Object.fromEntries(Object.keys(expected).filter((key) => Object.prototype.hasOwnProperty.call(running, key)).map((key) => [key, running[key]]));
 }
