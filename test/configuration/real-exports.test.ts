@@ -6,6 +6,7 @@ import {
   digestOf,
   expectedView,
   exportedView,
+  exportTextFiles,
   JcascMergeError,
   PRESENT,
 } from "../../provider/configuration";
@@ -131,5 +132,29 @@ describe("the CasC client plugin's BundleExportTest bundles read as exports", ()
     expect(view.catalog).toEqual({});
     expect(view.plugins).toEqual(["configuration-as-code", "icon-shim", "beer"]);
     expect(view.jenkins).toEqual({ jenkins: { systemMessage: "Configured as Code" } });
+  });
+});
+
+describe("bundleutils fetch: a real export in core-casc-export's text form against the bundle bundleutils makes of it", () => {
+  const FETCH = path.join(REAL, "bundleutils", "fetch");
+
+  it("splits the text into its files", () => {
+    const files = exportTextFiles(fs.readFileSync(path.join(FETCH, "multiline-systemMessage.yaml"), "utf8"));
+    expect([...files.keys()]).toEqual(["bundle.yaml", "jenkins.yaml"]);
+    const { view, problems } = exportedView(files);
+    expect(problems).toEqual([]);
+    expect((view.jenkins as any).jenkins.systemMessage).toBe('\nHello People! \n\nHow are you? \n"This is quote"\n\nHere we are!\n');
+  });
+
+  // The export leaves out `value` for env entries whose value is empty; bundleutils' fetch writes `value: ''` back.
+  it("missing-env-values: no drift, the empty values the export leaves out equal to the bundle's ''", () => {
+    const exported = exportedView(exportTextFiles(fs.readFileSync(path.join(FETCH, "missing-env-values.yaml"), "utf8")));
+    expect(exported.problems).toEqual([]);
+    const d = configurationDigests(expectedView(FETCH, "missing-env-values-expected"), exported.view, []);
+    expect(Object.keys(d.expected)).toContain("jenkins.yaml: jenkins.globalNodeProperties[0].envVars.env[0].value");
+    expect(describeDrift(d.expected, d.running)).toEqual([]);
+    const changed = exportedView(exportTextFiles(fs.readFileSync(path.join(FETCH, "missing-env-values.yaml"), "utf8").replace('key: "needs_empty_value"', 'key: "needs_empty_value"\n        value: "set by hand"')));
+    const d2 = configurationDigests(expectedView(FETCH, "missing-env-values-expected"), changed.view, []);
+    expect(describeDrift(d2.expected, d2.running)).toEqual(["jenkins.yaml: jenkins.globalNodeProperties[0].envVars.env[0].value changed"]);
   });
 });
