@@ -1,4 +1,4 @@
-import { ABSENT, digestOf, EMPTY_MAPPING, PRESENT } from "./canonical";
+import { digestOf, EMPTY_MAPPING, PRESENT } from "./canonical";
 import { isMapping } from "./view";
 
 /** One compared path: its file, its segments (keys.ts) and the digest of each side (ABSENT where missing). */

@@ -73,7 +73,7 @@ function walkList(expected: unknown[], running: unknown, segments: string[], out
     for (let i = expected.length; i < others.length; i++) leaf(out, [...segments, indexSegment(i)], ABSENT, digestOf(others[i]));
     return;
   }
-  leaf(out, segments, digestOf(expected), Array.isArray(running) ? digestOf(running) : digestOf(running ?? undefined));
+  leaf(out, segments, digestOf(expected), digestOf(running));
 }
 
 function walk(expected: unknown, running: unknown, segments: string[], out: Entry[]): void {
