@@ -58,6 +58,16 @@ describe("bundleutils credentials: the real export (fetched-bundle) against the 
   });
 });
 
+describe("bundleutils credentials: the real export against the audit's hashed form (audit-expected)", () => {
+  // The audit writes `bu-hash-...` in each secret field: a literal text under a secret's field name, compared by presence.
+  it("shows no drift, and no hash text reaches a digest", () => {
+    const d = configurationDigests(expectedView(CREDENTIALS, "audit-expected"), exportedView(filesOf(path.join(CREDENTIALS, "fetched-bundle"))).view, []);
+    expect(describeDrift(d.expected, d.running)).toEqual([]);
+    expect(Object.values(d.expected)).not.toContain(digestOf("bu-hash-056cedb4a44c8e9d41823e2d"));
+    expect(JSON.stringify(d)).not.toContain("bu-hash");
+  });
+});
+
 const MERGE = path.join(REAL, "bundleutils", "merge-bundles-use-parent");
 
 /** The merge-bundles tree with jcascMergeStrategy set on child1 (grandchild1 inherits it). */
