@@ -33,9 +33,11 @@ export function boundEntries(entries: readonly Entry[], max = MAX_CONFIGURATION_
     for (const e of list) depth = Math.max(depth, e.segments.length);
     if (depth === 0) break;
     const groups = new Map<string, Entry[]>();
+    const parentKeys = new Map<Entry, string>();
     for (const e of list) {
       if (e.segments.length !== depth) continue;
       const key = parentKeyOf(e);
+      parentKeys.set(e, key);
       const group = groups.get(key);
       if (group) group.push(e);
       else groups.set(key, [e]);
@@ -49,7 +51,7 @@ export function boundEntries(entries: readonly Entry[], max = MAX_CONFIGURATION_
       count -= group.length - 1;
     }
     if (count > max) for (const [key] of ordered) folding.add(key);
-    const kept = list.filter((e) => e.segments.length !== depth || !folding.has(parentKeyOf(e)));
+    const kept = list.filter((e) => e.segments.length !== depth || !folding.has(parentKeys.get(e)!));
     list = [...kept, ...[...folding].map((key) => fold(groups.get(key)!))];
   }
   return list;

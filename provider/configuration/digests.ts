@@ -28,7 +28,7 @@ export function comparedEntries(expected: ConfigurationView, running: Configurat
     ...rbacEntries(mine.rbac, theirs.rbac),
     ...itemEntries(mine.items, theirs.items),
   ];
-  return entries.filter((e) => !isIgnored(keyOf(e.file, e.segments), ignore));
+  return ignore.length === 0 ? entries : entries.filter((e) => !isIgnored(keyOf(e.file, e.segments), ignore));
 }
 
 /** Entries as records sorted by key; a key met twice (a folded parent equal to a kept path) combines its digests. */

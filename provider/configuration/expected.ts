@@ -5,7 +5,7 @@ import { type BundleSource, inheritedProperty, levelSections, parentChain } from
 import { jcascStrategyOf, mergedJcascValue, mergeJcascFiles, mergeProblemText } from "../bundle/jcasc";
 import { collectItems, itemStrategyOf, lastCatalog, mergeRbac, pluginIds } from "./documents";
 import { BundleDescriptorError, BundleNotFoundError, JcascDocumentError, JcascMergeError, MissingParentError, ParentCycleError, UnreadableYamlError } from "./errors";
-import type { ConfigurationView } from "./view";
+import { type ConfigurationView, isMapping } from "./view";
 
 // The configuration a controller should run: its bundle with the bundle's parents, from the local bundle tree (as the
 // operations center checks it out), merged as the CasC plugin merges an effective bundle: every level's files,
@@ -105,7 +105,13 @@ export function expectedViewOf(tree: Map<string, BundleSource>, bundle: BundleSo
   const catalog = sectionDocs(levels, "catalog");
   if (catalog.declared) view.catalog = lastCatalog(catalog.docs) ?? {};
   const rbac = sectionDocs(levels, "rbac");
-  if (rbac.declared) view.rbac = mergeRbac(rbac.docs);
+  if (rbac.declared) {
+    // rbac.yaml's own removeStrategy, else the one bundle.yaml gives (`itemRemoveStrategy: {rbac: ...}`).
+    const merged = mergeRbac(rbac.docs);
+    const fromDescriptor = inheritedProperty(descriptors, "itemRemoveStrategy");
+    const rbacStrategy = isMapping(fromDescriptor) ? fromDescriptor["rbac"] : undefined;
+    view.rbac = merged.removeStrategy === undefined && rbacStrategy !== undefined ? { ...merged, removeStrategy: { rbac: rbacStrategy } } : merged;
+  }
   const items = sectionDocs(levels, "items");
   if (items.declared) view.items = collectItems(items.docs, itemStrategyOf(inheritedProperty(descriptors, "itemRemoveStrategy")) ?? "none");
   return view;

@@ -2,6 +2,7 @@
 export { type ConfigurationView, CONFIGURATION_FILES } from "./view";
 export { expectedView, expectedViewOf } from "./expected";
 export { exportedView, type ExportedView } from "./exported";
+export { exportTextFiles } from "./export-text";
 export { configurationDigests, type ConfigurationDigests } from "./digests";
 export { describeDrift, effectOfChange } from "./drift";
 export { MAX_CONFIGURATION_PATHS } from "./bound";

@@ -1,7 +1,7 @@
 import { ABSENT, canonicalJson, digestOf, EMPTY_MAPPING } from "./canonical";
 import { type Entry, runningLeafDigest } from "./entry";
 import { identitySegment, indexSegment, keySegment } from "./keys";
-import { CONFIGURATION_FILES, isMapping } from "./view";
+import { CONFIGURATION_FILES, isMapping, ownValue } from "./view";
 
 // jenkins.yaml compared path by path, the paths being those the expected side declares (a value the bundle does not
 // declare is the controller's own: a default, or what an export adds). Each declared leaf is a key; a list is
@@ -73,7 +73,7 @@ function walkList(expected: unknown[], running: unknown, segments: string[], out
     for (let i = expected.length; i < others.length; i++) leaf(out, [...segments, indexSegment(i)], ABSENT, digestOf(others[i]));
     return;
   }
-  leaf(out, segments, digestOf(expected), Array.isArray(running) ? digestOf(running) : digestOf(running ?? undefined));
+  leaf(out, segments, digestOf(expected), digestOf(running));
 }
 
 function walk(expected: unknown, running: unknown, segments: string[], out: Entry[]): void {
@@ -83,7 +83,7 @@ function walk(expected: unknown, running: unknown, segments: string[], out: Entr
     const keys = Object.keys(expected);
     if (keys.length === 0) return leaf(out, segments, digestOf(EMPTY_MAPPING), runningLeafDigest(EMPTY_MAPPING, running));
     const inner = isMapping(running) ? running : undefined;
-    for (const key of keys) walk(expected[key], inner?.[key], [...segments, keySegment(key)], out);
+    for (const key of keys) walk(expected[key], ownValue(inner, key), [...segments, keySegment(key)], out);
     return;
   }
   leaf(out, segments, digestOf(expected), runningLeafDigest(expected, running));

@@ -84,11 +84,8 @@ export function normalizeLeaf(value: unknown, fieldName?: string): unknown {
 /** A YAML value with every leaf normalized (a copy). */
 export function normalizeTree(value: unknown, fieldName?: string): unknown {
   if (Array.isArray(value)) return value.map((v) => normalizeTree(v, fieldName));
-  if (isMapping(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = normalizeTree(v, k);
-    return out;
-  }
+  // Built from entries: a key such as `__proto__` stays data.
+  if (isMapping(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalizeTree(v, k)]));
   return normalizeLeaf(value, fieldName);
 }
 

@@ -32,3 +32,8 @@ export type ConfigurationFile = (typeof CONFIGURATION_FILES)[keyof typeof CONFIG
 /** A YAML mapping (a marker of canonical.ts is not one). */
 export const isMapping = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && !isMarker(value);
+
+/** A mapping's own value at `key` (never one of Object.prototype's: YAML keys like `constructor` are data). */
+export function ownValue(mapping: Record<string, unknown> | undefined, key: string): unknown {
+  return mapping !== undefined && Object.prototype.hasOwnProperty.call(mapping, key) ? mapping[key] : undefined;
+}

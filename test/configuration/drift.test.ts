@@ -237,4 +237,13 @@ describe("scalars and zips", () => {
       expect.stringMatching(/^The export's file "items\.yaml" is not valid YAML \(.*\); it is left out\.$/),
     ]);
   });
+
+  it("an export's problems quote file names escaped and bounded", () => {
+    const evil = `evil\u001b]52;c;AAAA\u0007${"x".repeat(5000)}.yaml`;
+    const { problems, incomplete } = exportedView(exportFiles({ "bundle.yaml": { id: "c", jcasc: [evil, "jenkins.yaml"] }, "jenkins.yaml": { a: 1 } }));
+    expect(incomplete).toEqual(["jenkins.yaml"]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^The export lists "evil\\u001b\]52;c;AAAA\\u0007x+\.\.\.[0-9a-f]{12}" in section 'jcasc' but holds no such file; it is left out\.$/);
+    expect(problems[0]!.length).toBeLessThan(300);
+  });
 });

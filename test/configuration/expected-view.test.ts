@@ -55,6 +55,16 @@ describe("expectedView", () => {
     expect(view.catalog).toBeUndefined();
   });
 
+  it("takes the RBAC remove strategy from bundle.yaml when rbac.yaml does not say it", () => {
+    const root = writeTree({
+      r: {
+        "bundle.yaml": descriptor("r", { rbac: ["rbac.yaml"], itemRemoveStrategy: { items: "none", rbac: "update" } }),
+        "rbac.yaml": { roles: [{ name: "dev", permissions: [] }] },
+      },
+    });
+    expect(expectedView(root, "r").rbac).toEqual({ removeStrategy: { rbac: "update" }, roles: [{ name: "dev", permissions: [] }], groups: [] });
+  });
+
   it("leaves out what no level declares", () => {
     const root = writeTree({ lone: { "bundle.yaml": descriptor("lone", { jcasc: ["jenkins.yaml"] }), "jenkins.yaml": { jenkins: { numExecutors: 1 } } } });
     expect(expectedView(root, "lone")).toEqual({ jenkins: { jenkins: { numExecutors: 1 } } });

@@ -90,4 +90,17 @@ describe("hostile names", () => {
     expect(keys).toHaveLength(3);
     for (const key of keys) expect(key.length).toBeLessThanOrEqual(MAX_KEY_LENGTH);
   });
+
+  it("keys named like Object.prototype's properties are data", () => {
+    const yaml = '{"__proto__": {"polluted": "yes"}, "constructor": 1, "toString": {"x": 1}}';
+    const expected: ConfigurationView = { jenkins: JSON.parse(yaml), items: { removeStrategy: "none", items: [{ name: "j", constructor: "c", kind: "k" }] } };
+    const d = configurationDigests(expected, { jenkins: {}, items: { removeStrategy: "none", items: [{ name: "j", kind: "k" }] } }, []);
+    expect(describeDrift(d.expected, d.running)).toEqual([
+      'items.yaml: item "j" changed',
+      "jenkins.yaml: __proto__.polluted missing",
+      "jenkins.yaml: constructor missing",
+      "jenkins.yaml: toString.x missing",
+    ]);
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+  });
 });

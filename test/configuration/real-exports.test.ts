@@ -6,6 +6,7 @@ import {
   digestOf,
   expectedView,
   exportedView,
+  exportTextFiles,
   JcascMergeError,
   PRESENT,
 } from "../../provider/configuration";
@@ -54,6 +55,16 @@ describe("bundleutils credentials: the real export (fetched-bundle) against the 
     expect(describeDrift(changed.expected, changed.running)).toEqual([
       'jenkins.yaml: credentials.system.domainCredentials[0].credentials["bbactoken"].usernamePassword.description changed',
     ]);
+  });
+});
+
+describe("bundleutils credentials: the real export against the audit's hashed form (audit-expected)", () => {
+  // The audit writes `bu-hash-...` in each secret field: a literal text under a secret's field name, compared by presence.
+  it("shows no drift, and no hash text reaches a digest", () => {
+    const d = configurationDigests(expectedView(CREDENTIALS, "audit-expected"), exportedView(filesOf(path.join(CREDENTIALS, "fetched-bundle"))).view, []);
+    expect(describeDrift(d.expected, d.running)).toEqual([]);
+    expect(Object.values(d.expected)).not.toContain(digestOf("bu-hash-056cedb4a44c8e9d41823e2d"));
+    expect(JSON.stringify(d)).not.toContain("bu-hash");
   });
 });
 
@@ -131,5 +142,29 @@ describe("the CasC client plugin's BundleExportTest bundles read as exports", ()
     expect(view.catalog).toEqual({});
     expect(view.plugins).toEqual(["configuration-as-code", "icon-shim", "beer"]);
     expect(view.jenkins).toEqual({ jenkins: { systemMessage: "Configured as Code" } });
+  });
+});
+
+describe("bundleutils fetch: a real export in core-casc-export's text form against the bundle bundleutils makes of it", () => {
+  const FETCH = path.join(REAL, "bundleutils", "fetch");
+
+  it("splits the text into its files", () => {
+    const files = exportTextFiles(fs.readFileSync(path.join(FETCH, "multiline-systemMessage.yaml"), "utf8"));
+    expect([...files.keys()]).toEqual(["bundle.yaml", "jenkins.yaml"]);
+    const { view, problems } = exportedView(files);
+    expect(problems).toEqual([]);
+    expect((view.jenkins as any).jenkins.systemMessage).toBe('\nHello People! \n\nHow are you? \n"This is quote"\n\nHere we are!\n');
+  });
+
+  // The export leaves out `value` for env entries whose value is empty; bundleutils' fetch writes `value: ''` back.
+  it("missing-env-values: no drift, the empty values the export leaves out equal to the bundle's ''", () => {
+    const exported = exportedView(exportTextFiles(fs.readFileSync(path.join(FETCH, "missing-env-values.yaml"), "utf8")));
+    expect(exported.problems).toEqual([]);
+    const d = configurationDigests(expectedView(FETCH, "missing-env-values-expected"), exported.view, []);
+    expect(Object.keys(d.expected)).toContain("jenkins.yaml: jenkins.globalNodeProperties[0].envVars.env[0].value");
+    expect(describeDrift(d.expected, d.running)).toEqual([]);
+    const changed = exportedView(exportTextFiles(fs.readFileSync(path.join(FETCH, "missing-env-values.yaml"), "utf8").replace('key: "needs_empty_value"', 'key: "needs_empty_value"\n        value: "set by hand"')));
+    const d2 = configurationDigests(expectedView(FETCH, "missing-env-values-expected"), changed.view, []);
+    expect(describeDrift(d2.expected, d2.running)).toEqual(["jenkins.yaml: jenkins.globalNodeProperties[0].envVars.env[0].value changed"]);
   });
 });
