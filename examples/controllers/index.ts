@@ -1,6 +1,7 @@
 // A managed controller as code: created on the operations center by create-items (controllers are items of the
-// operations center), made able to use a bundle, assigned it, and watched: what it runs is compared with the bundle. `pulumi destroy` stops and deletes the controller
-// (POST job/.../stopAction, then doDelete), after its assignment and availability are gone.
+// operations center), made able to use a bundle, assigned it, and watched: what it runs is compared with the bundle.
+// `pulumi destroy` stops and deletes the controller (POST job/.../stopAction, then doDelete), after its assignment and
+// availability are gone.
 import * as pulumi from "@pulumi/pulumi";
 import * as cloudbees from "pulumi-cloudbees";
 

@@ -139,8 +139,8 @@ describe("cloudbees-emulator (the built emulator/cli.ts)", () => {
 
   it("starts a controller with --running-configuration CONTROLLER=FOLDER; a bad folder fails naming the flag", async () => {
     // A real export fetched from a controller (tsmp-falcon-platform/ci-bundle-utils@abb223a,
-    // bundleutilspkg/tests/resources/credentials/fetched-bundle/; test/fixtures/real-exports/ci-bundle-utils/SOURCE.md).
-    const realExport = path.join(REPO_ROOT, "test", "fixtures", "real-exports", "ci-bundle-utils", "credentials", "fetched-bundle");
+    // bundleutilspkg/tests/resources/credentials/fetched-bundle/; test/fixtures/real-exports/SOURCE.md).
+    const realExport = path.join(REPO_ROOT, "test", "fixtures", "real-exports", "bundleutils", "credentials", "fetched-bundle");
     const bad = runCli(["--port", "0", "--running-configuration", `sandbox=${dir}`]);
     const unknown = runCli(["--port", "0", "--running-configuration", `nowhere=${realExport}`]);
     extra.push(bad.child, unknown.child);

@@ -7,9 +7,9 @@ import { call, copyBundles, post, readZip } from "./helpers";
 
 /**
  * A real export fetched from a controller, from bundleutils' tests (tsmp-falcon-platform/ci-bundle-utils@abb223a,
- * bundleutilspkg/tests/resources/credentials/fetched-bundle/; see test/fixtures/real-exports/ci-bundle-utils/SOURCE.md).
+ * bundleutilspkg/tests/resources/credentials/fetched-bundle/; see test/fixtures/real-exports/SOURCE.md).
  */
-const REAL_EXPORT = path.resolve(__dirname, "..", "fixtures", "real-exports", "ci-bundle-utils", "credentials", "fetched-bundle");
+const REAL_EXPORT = path.resolve(__dirname, "..", "fixtures", "real-exports", "bundleutils", "credentials", "fetched-bundle");
 
 /** An encrypted secret as bundleutils finds one (bundleutils.py: `{AQAAABAAAA[a-zA-Z0-9+/=]{8,}}`). */
 const ENCRYPTED = /^\{AQAAABAAAA[a-zA-Z0-9+/=]{8,}\}$/;

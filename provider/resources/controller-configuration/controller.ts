@@ -18,7 +18,7 @@
  */
 import * as path from "node:path";
 import { needsRestart, type BundleUpdateCheck } from "../../clients/casc-types";
-import { configurationDigests, describeDrift, expectedView, exportedView, type ConfigurationView } from "../../configuration";
+import { configurationDigests, describeDrift, expectedView, exportedView, ignorePathProblem, type ConfigurationView } from "../../configuration";
 import { NotFoundError, outcomeUnknown } from "../../http/errors";
 import { printable, quoted } from "../../text/printable";
 import { InputChecker } from "../shared/check";
@@ -28,8 +28,6 @@ import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } f
 import { containsUnknown, isUnknown, plain, sameJson } from "../shared/values";
 import { forgetRunning, readRunning, type RunningConfiguration } from "./running";
 import { COMPUTED_KEYS, idOf, INPUT_KEYS, NO_PENDING_UPDATE, TYPE_NAME } from "./types";
-
-const IGNORE_FORM = /^[A-Za-z0-9._-]+\.ya?ml: \S/;
 
 /** The bundle's view from the local tree (relative to the program's folder), or the reason it cannot be read. */
 function expectedFrom(inputs: Props): { view: ConfigurationView } | { error: string } {
@@ -54,7 +52,8 @@ async function check(_olds: Props, news: Props): Promise<CheckResult> {
   c.text("bundleId", { required: true, example: "team-a" });
   const ignore = c.has("ignore") ? c.stringList("ignore", { required: false, example: "jenkins.yaml: jenkins.systemMessage" }) : undefined;
   (ignore ?? []).forEach((p, i) => {
-    if (!IGNORE_FORM.test(p)) c.fail("ignore", `ignore[${i}] "${p}" must be "<file>: <path>", e.g. "jenkins.yaml: jenkins.systemMessage" or "plugins.yaml: ssh-agent"`);
+    const problem = ignorePathProblem(p);
+    if (problem) c.fail("ignore", `ignore[${i}] "${p}": ${problem}`);
   });
   const known = ["bundleTreePath", "bundleId", "ignore"].every((k) => !containsUnknown(news[k]));
   if (c.failures.length === 0 && known) {
@@ -93,7 +92,11 @@ function pendingOf(update: BundleUpdateCheck): string {
 function observe(expected: ConfigurationView, running: RunningConfiguration, ignore: string[], label: string): Observed {
   const exported = exportedView(running.files);
   for (const problem of exported.problems) warn(`${TYPE_NAME} (${label}): the controller's export: ${problem}`);
-  const digests = configurationDigests(expected, exported.view, ignore);
+  // A file read only in part is left out of the comparison (what could not be read is not "missing"), and said.
+  if (exported.incomplete.length > 0) {
+    warn(`${TYPE_NAME} (${label}): ${exported.incomplete.join(", ")} could not be read whole from the controller's export, so ${exported.incomplete.length === 1 ? "it is" : "they are"} left out of the comparison this time`);
+  }
+  const digests = configurationDigests(expected, exported.view, [...ignore, ...exported.incomplete]);
   const pendingUpdate = pendingOf(running.update);
   const drift = describeDrift(digests.expected, digests.running);
   if (pendingUpdate !== NO_PENDING_UPDATE) drift.push(`bundle version: ${pendingUpdate}`);

@@ -2,7 +2,9 @@
 // able to use a bundle and assigned it; destroy stops and deletes the controller.
 import * as path from "node:path";
 import type { ExampleScenario } from "../life-cycle";
-import { oneEmulator, setPatternByHand } from "./emulators";
+import { startEmulator } from "../../../emulator";
+import { emulatorStackConfig } from "../../../testing/emulator-config";
+import { setPatternByHand } from "./emulators";
 
 const DIR = path.join(__dirname, "..", "..", "..", "examples", "controllers");
 const CONTROLLER = "team-c/controller-c";
@@ -10,11 +12,18 @@ const CONTROLLER = "team-c/controller-c";
 export function controllersScenario(): ExampleScenario {
     return {
         dir: DIR,
-        start: oneEmulator,
+        // The controller's URL for its ControllerConfiguration: where the emulator serves the controller Items makes.
+        async start() {
+            const emu = await startEmulator();
+            return { emulators: [emu], config: { ...emulatorStackConfig(emu), "controllers:instanceUrl": `${emu.baseUrl}controllers/${CONTROLLER}/` } };
+        },
         afterUp({ emulators: [emu], outputs }) {
             expect(outputs().controllerPath).toBe(CONTROLLER);
             expect(emu!.state.controllers()).toContain(CONTROLLER);
             expect(emu!.state.assignments()[CONTROLLER]).toBe("base");
+            // Watched: it runs its bundle, applied by the ControllerConfiguration's create.
+            expect(outputs().drift).toEqual([]);
+            expect(emu!.state.appliedBundle(CONTROLLER)).toMatchObject({ bundle: "base" });
         },
         update: {
             apply: ({ runner }) => runner.setConfig("controllers:memory", 8192),
