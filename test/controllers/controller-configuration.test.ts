@@ -127,6 +127,23 @@ describe("ControllerConfiguration", () => {
     expect(w.emu.state.appliedBundle(A)!.version).not.toBe(inForce);
   });
 
+  it("a reload the controller refuses fails the up with the controller's words and the way out; the drift stays", async () => {
+    w.emu.changeConfiguration(A, "jenkins.yaml", "jenkins.quietPeriod", 99);
+    w.emu.setReloadRefusal(A, "Bundle is not hot reloadable");
+    try {
+      await next(() => a.refresh({ judge: "diff" }));
+      const error = await failure(a.up());
+      expect(error.message).toContain('it refused to reload: "Bundle is not hot reloadable"');
+      expect(error.message).toContain("jenkins.yaml: jenkins.quietPeriod changed");
+      expect(error.message).toMatch(/Fix: restart the controller/);
+      expect(a.state!.outputs.drift).toEqual(["jenkins.yaml: jenkins.quietPeriod changed"]);
+    } finally {
+      w.emu.setReloadRefusal(A, null);
+    }
+    expect(await a.up()).toMatchObject({ op: "update" });
+    expect(a.state!.outputs.drift).toEqual([]);
+  });
+
   it("a change to a parent bundle shows, in preview, on each controller that inherits it, before any check-out", async () => {
     const b = watch("b", B, "team-b");
     await b.up();
