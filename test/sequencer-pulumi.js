@@ -25,6 +25,7 @@ const ESTIMATES = {
   "readings/life-cycles.test.ts": 150, // ~ npm test measured 34 s on a fresh clone, on the stand-in
   "real-engine/plugin-providers.test.ts": 150, // ~
   "package/consumer.test.ts": 128,
+  "real-engine/controller-drift.test.ts": 150, // ~ 110 s alone: a dozen CLI commands, a plugin install
   "real-engine/import.test.ts": 102,
   "real-engine/language-hosts-sdk.test.ts": 89,
   "real-engine/example-controllers.test.ts": 60, // ~ one life cycle each

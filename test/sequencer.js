@@ -18,6 +18,7 @@ const ESTIMATES = {
   "failures/soak.test.ts": 29,
   "program-runner.test.ts": 27,
   "resources/feature-flag-lists.test.ts": 25,
+  "controllers/controller-configuration.test.ts": 22,
   "testing/host-preload.test.ts": 15,
   "resources/bundle-list-sharing.test.ts": 12,
   "example-pipeline.test.ts": 12,
