@@ -20,10 +20,10 @@ import { patternToControllers } from "../../provider/resources/shared/pattern";
 import type { BundleSummary } from "../../provider/functions/results";
 import { tsComment, tsString } from "./escape";
 import { compare, Names, raw, statement, type Value } from "./code-text";
+import { controllerHeader, controllerStatements, notDeclaredWhy, planControllers, type ControllerOptions, type ControllerReadings } from "./controller-text";
 
 /** What was read from the installation. */
-export interface Installation {
-  operationsCenterUrl: string;
+export interface Installation extends ControllerReadings {
   bundles: BundleSummary[];
   /** The global visibility switch, when the bundle list reveals it (no endpoint reads it). */
   globalVisibility: boolean | undefined;
@@ -49,7 +49,7 @@ export interface ApplicationFlags {
   configurations: Record<string, Experiment[]>;
 }
 
-export interface ProgramOptions {
+export interface ProgramOptions extends ControllerOptions {
   /** Only bundles whose id matches (whole id). */
   bundles?: RegExp;
   /** Only assignments of controllers whose full path matches (whole path). Patterns are kept whole. */
@@ -84,6 +84,7 @@ export function programText(inst: Installation, options: ProgramOptions = {}): s
     "// finds its value in place), and `pulumi preview --refresh --expect-no-changes` passes afterwards.",
     "// Not read from the API, so not declared: the default bundle (unless --default-bundle named it) and what a",
     "// controller gets when an assignment is deleted (add fallbackBundleId where you want one).",
+    ...controllerHeader(options),
     ...(inst.skipped ?? []).map((why) => tsComment(`Not declared, as it could not be read: ${why}`)),
     'import * as cloudbees from "pulumi-cloudbees";',
   ];
@@ -105,6 +106,8 @@ export function programText(inst: Installation, options: ProgramOptions = {}): s
     );
   }
 
+  const selectedController = (c: string) => matchesWhole(options.controllers, c);
+  const plans = new Map(planControllers(bundles, inst, options, selectedController).map((p) => [p.controllerPath, p]));
   const bundleRefs = new Map<string, string>();
   for (const bundle of bundles) {
     const idProblem = nameProblem(bundle.name);
@@ -132,9 +135,13 @@ export function programText(inst: Installation, options: ProgramOptions = {}): s
     bundleRefs.set(bundle.name, bundleRef);
     const dependsOn = bundle.regex === "" && visibilityVar ? { dependsOn: [raw(visibilityVar)] } : undefined;
     for (const controllerPath of assigned) {
+      const plan = plans.get(controllerPath);
+      // With --bundle-tree, the controller's configuration takes its bundle from the assignment's output.
+      const variable = plan && !notDeclaredWhy(plan, inst, options) ? names.variable(controllerPath, "Assignment") : undefined;
       body.push(
-        statement(undefined, "ControllerBundleAssignment", names.resource("ControllerBundleAssignment", `assign-${controllerPath}`), { controllerPath, bundleId: raw(bundleRef) }, dependsOn),
+        statement(variable, "ControllerBundleAssignment", names.resource("ControllerBundleAssignment", `assign-${controllerPath}`), { controllerPath, bundleId: raw(bundleRef) }, dependsOn),
       );
+      if (plan) body.push(...controllerStatements(plan, variable ?? "", inst, options, names));
     }
   }
 
