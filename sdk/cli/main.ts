@@ -160,16 +160,17 @@ function controllerOptionsOf(values: ReturnType<typeof parse>["values"], program
   const controllerUrls: Record<string, string> = {};
   for (const given of urls) {
     const m = /^(.+?)=(https?:\/\/.+)$/.exec(given);
-    if (!m) fail(`--controller-url ${quoted(given)} must be <controller full path>=<http(s) URL>, e.g. team-a/controller-a=https://ci.example.com/controller-a/`);
+    // The value itself is not echoed: a URL may carry credentials by mistake.
+    if (!m) fail(`--controller-url (the one after ${quoted(given.split("=")[0]!)}) must be <controller full path>=<http(s) URL>, e.g. team-a/controller-a=https://ci.example.com/controller-a/`);
     const [, controllerPath, url] = m;
     const problem = fullPathProblem(controllerPath!) ?? urlProblem(url!);
-    if (problem) fail(`--controller-url ${quoted(given)}: ${problem}`);
+    if (problem) fail(`--controller-url for ${quoted(controllerPath!)}: ${problem}`);
     if (controllerPath! in controllerUrls) fail(`--controller-url gives ${quoted(controllerPath!)} twice`);
     controllerUrls[controllerPath!] = url!;
   }
   if (pattern !== undefined) {
     const problem = !/\{(path|name)\}/.test(pattern) ? "it has neither {path} nor {name}" : urlProblem(patternUrl(pattern, "folder/controller"));
-    if (problem) fail(`--controller-url-pattern ${quoted(pattern)}: ${problem}; e.g. https://ci.example.com/{name}/`);
+    if (problem) fail(`--controller-url-pattern: ${problem}; e.g. https://ci.example.com/{name}/`);
   }
   return { programFolder, bundleTree: tree, controllerUrls, ...(pattern !== undefined ? { controllerUrlPattern: pattern } : {}) };
 }
