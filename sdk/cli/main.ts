@@ -22,7 +22,8 @@ with --bundle-tree what each controller runs. Its first \`pulumi up\` writes not
 
 Settings: the CLOUDBEES_* environment variables (CLOUDBEES_OPERATIONS_CENTER_URL, CLOUDBEES_USERNAME,
 CLOUDBEES_API_TOKEN, CLOUDBEES_FEATURE_MANAGEMENT_TOKEN, ...), under the stack config file's cloudbees:* keys
-when --stack or --config-file is given (encrypted values: use the environment variables).
+when --stack or --config-file is given (encrypted values: use the environment variables); its
+cloudbees:connections gives the default connection's instances (controllers' URLs, for --bundle-tree).
 
 Options:
   --bundles <regex>          only bundles whose whole id matches
@@ -31,7 +32,8 @@ Options:
   --bundle-tree <folder>     the local folder of bundle folders the program will use (relative to the
                              program's folder: --out's, or the current one): each assigned controller gets a
                              ControllerConfiguration (what it runs, against its bundle there), whose create
-                             writes nothing when the controller runs its bundle. A controller's URL comes from
+                             writes nothing when the controller runs its bundle (else it reloads the bundle,
+                             and fails naming what a reload cannot put back). A controller's URL comes from
                              --controller-url, else an instance of the connection's settings named after it
                              (its path with - for /, or its name), else --controller-url-pattern, else CloudBees
                              CI's layout: <base>/<controller name>/ beside an operations center at <base>/cjoc/.
