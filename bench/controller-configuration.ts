@@ -54,7 +54,9 @@ export async function controllerConfigurationRows(): Promise<void> {
     if (res.statusCode >= 300) throw new Error(`POST ${url}: ${res.statusCode} ${text.slice(0, 200)}`);
   };
   try {
-    // The installation: each controller assigned (outside Pulumi) and running its bundle, as after a restart.
+    // The installation: each controller assigned (outside Pulumi) and running its bundle, as after a restart. team-b
+    // has no availability pattern: every controller may use it.
+    await post(`${info.operationsCenterUrl}casc-bundle/set-global-availability-pattern-behavior?visibility=true`);
     for (const [i, c] of controllers.entries()) {
       await post(`${info.operationsCenterUrl}casc-bundle/set-controller-to-bundle?${new URLSearchParams({ bundleId: bundleOf(i), controllerPath: c })}`);
       await post(`${info.controllerUrls[c]!}casc-bundle-mgnt/reload-bundle`);

@@ -49,7 +49,8 @@ function commandHost(skipped: string[]): FunctionHost {
 export async function importProgram(
   options: ImportOptions = {},
 ): Promise<{ text: string; installation: Installation; skipped: string[]; controllers: { declared: number; notDeclared: string[] } }> {
-  const raw = options.settings ?? {};
+  // The connections (their instances) serve --bundle-tree only: the functions take the default connection's settings.
+  const { connections: _connections, ...raw } = options.settings ?? {};
   const settings = { settings: raw as Partial<SettingValues> };
   const skipped: string[] = [];
   const host = commandHost(skipped);
@@ -75,7 +76,7 @@ export async function importProgram(
   }
   if (options.bundleTree !== undefined) {
     const root = path.resolve(options.programFolder ?? process.cwd(), options.bundleTree);
-    installation.instances = instanceUrls(raw);
+    installation.instances = instanceUrls(options.settings ?? {});
     installation.missingFromBundleTree = bundles.map((b) => b.name).filter((name) => !fs.existsSync(path.join(root, name, "bundle.yaml")));
   }
   if (skipped.length) installation.skipped = skipped;

@@ -33,6 +33,8 @@ beforeAll(async () => {
   emu = await startEmulator({ bundlesDir: path.join(project, "bundles"), controllers: CONTROLLERS });
   const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin });
   try {
+    // team-b has no availability pattern: every controller may use it.
+    await oc.setGlobalAvailabilityPatternBehavior(true);
     await oc.setControllerToBundle("team-a", A);
     await oc.setControllerToBundle("team-a", A2);
     await oc.setControllerToBundle("team-b", B);
