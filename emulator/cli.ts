@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 /**
- * `cloudbees-emulator [--port N] [--bundles DIR] [--rate-limit] [--reading NAME=VALUE]... [--list-readings]` (the
+ * `cloudbees-emulator [--port N] [--bundles DIR] [--rate-limit] [--reading NAME=VALUE]...
+ * [--running-configuration CONTROLLER=FOLDER]... [--list-readings]` (the
  * package's bin; `npm run emulator --` in this repository): runs the emulator until Ctrl-C, for Pulumi programs and
  * manual exploration with curl.
  */
 import * as path from "node:path";
-import { DEFAULT_FM_ACCOUNTS, defaultBundlesDir, listReadings, READINGS_VARIABLE, startEmulator, type Emulator } from "./index";
+import { DEFAULT_CONTROLLERS, DEFAULT_FM_ACCOUNTS, defaultBundlesDir, listReadings, READINGS_VARIABLE, startEmulator, type Emulator } from "./index";
 import { parseReadingsText, type ReadingName } from "./readings";
+import { readRunningFolder, RunningFolderError } from "./running-folder";
 import { failureText, roxyLine } from "./console";
 import { quoted } from "../provider/text/printable";
 
@@ -16,12 +18,33 @@ interface CliArgs {
   rateLimit: boolean;
   /** --reading NAME=VALUE, in order (a later one wins). */
   readings: Record<string, string>;
+  /** --running-configuration CONTROLLER=FOLDER: controller full path -> folder of an export. */
+  runningConfigurations: Record<string, string>;
 }
 
-const USAGE = "usage: cloudbees-emulator [--port N] [--bundles DIR] [--rate-limit] [--reading NAME=VALUE]... [--list-readings]";
+const USAGE =
+  "usage: cloudbees-emulator [--port N] [--bundles DIR] [--rate-limit] [--reading NAME=VALUE]... [--running-configuration CONTROLLER=FOLDER]... [--list-readings]";
+
+/** `CONTROLLER=FOLDER`: the controller must be one the CLI starts, the folder an export the emulator can read. */
+function runningConfigurationArg(value: string): [string, string] {
+  const at = value.indexOf("=");
+  const [controller, folder] = at < 0 ? [value, ""] : [value.slice(0, at), value.slice(at + 1)];
+  const flag = `--running-configuration ${quoted(value)}`;
+  if (controller === "" || folder === "") throw new Error(`${flag}: expected CONTROLLER=FOLDER\n${USAGE}`);
+  if (!DEFAULT_CONTROLLERS.includes(controller)) {
+    throw new Error(`${flag}: ${quoted(controller)} is not a controller (${DEFAULT_CONTROLLERS.join(", ")})`);
+  }
+  try {
+    readRunningFolder(path.resolve(folder));
+  } catch (e) {
+    if (e instanceof RunningFolderError) throw new Error(`${flag}: ${e.message}`);
+    throw e;
+  }
+  return [controller, path.resolve(folder)];
+}
 
 function parseArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { port: 0, bundlesDir: defaultBundlesDir(), rateLimit: false, readings: {} };
+  const args: CliArgs = { port: 0, bundlesDir: defaultBundlesDir(), rateLimit: false, readings: {}, runningConfigurations: {} };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
@@ -46,6 +69,11 @@ function parseArgs(argv: string[]): CliArgs {
       case "--reading":
         Object.assign(args.readings, parseReadingsText(value(), "--reading"));
         break;
+      case "--running-configuration": {
+        const [controller, folder] = runningConfigurationArg(value());
+        args.runningConfigurations[controller] = folder;
+        break;
+      }
       case "--list-readings":
         console.log(readingsHelp());
         process.exit(0);
@@ -64,7 +92,13 @@ function parseArgs(argv: string[]): CliArgs {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const emu = await startEmulator({ port: args.port, bundlesDir: args.bundlesDir, featureManagementRateLimit: args.rateLimit, readings: args.readings });
+  const emu = await startEmulator({
+    port: args.port,
+    bundlesDir: args.bundlesDir,
+    featureManagementRateLimit: args.rateLimit,
+    readings: args.readings,
+    runningConfigurations: args.runningConfigurations,
+  });
   const { admin, nonAdmin, featureManagementToken, otherFeatureManagementToken } = emu.credentials;
   const row = (label: string, value: string): string => `${label.padEnd(24)}${value}`;
   const lines = [
@@ -80,6 +114,7 @@ async function main(): Promise<void> {
     row("admin (Basic)", `${admin.username}:${admin.apiToken}`),
     row("non-admin (Basic)", `${nonAdmin.username}:${nonAdmin.apiToken}`),
     row("readings", describeReadings(emu)),
+    ...Object.entries(args.runningConfigurations).map(([c, folder]) => row(`  ${c} runs`, quoted(folder))),
     row("bundle location", `${quoted(emu.bundlesDir)} (re-read on POST casc-bundle/check-out)`),
     "",
     "example:",

@@ -6,12 +6,16 @@ import { FeatureManagementService } from "./feature-management";
 import { RequestJournal } from "./journal";
 import { OperationsCenter } from "./operations-center";
 import { parseReadingsText, resolveReadings, withReadings, type Readings } from "./readings";
+import { quoted } from "../provider/text/printable";
 import { roxyUrlOf } from "./roxy-endpoint";
+import { readRunningFolder, RunningFolderError } from "./running-folder";
 import { CONTROLLERS_PREFIX, EmulatorServer, encodePath, FM_PREFIX, OC_PREFIX } from "./server";
 import type { Emulator, EmulatorOptions, EmulatorStateView } from "./types";
 
 export type {
   AppliedBundleView,
+  ConfigurationFile,
+  RunningConfigurationView,
   AuditLogRecord,
   EnvironmentRecord,
   FlagConfiguration,
@@ -57,11 +61,28 @@ function checkOptions(options: EmulatorOptions): void {
       .optional(),
     featureManagementAccounts: z.array(z.object({ token: z.string().min(1), account: z.string().min(1) })).optional(),
     featureManagementRateLimit: z.boolean().optional(),
+    runningConfigurations: z.record(z.string(), z.string().min(1)).optional(),
   });
   const result = schema.safeParse(options);
   if (!result.success) {
     throw new Error(`Invalid emulator options: ${result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   }
+}
+
+/** Each runningConfigurations folder read, before anything starts: an unknown controller or a bad folder throws. */
+function readRunningConfigurations(folders: Record<string, string>, controllers: string[]) {
+  const out = new Map<string, ReturnType<typeof readRunningFolder>>();
+  for (const [c, folder] of Object.entries(folders)) {
+    const option = `Invalid emulator options: runningConfigurations[${quoted(c)}]`;
+    if (!controllers.includes(c)) throw new Error(`${option}: ${quoted(c)} is not a controller`);
+    try {
+      out.set(c, readRunningFolder(path.resolve(folder)));
+    } catch (e) {
+      if (e instanceof RunningFolderError) throw new Error(`${option}: ${e.message}`);
+      throw e;
+    }
+  }
+  return out;
 }
 
 /** The environment variable that sets readings for every emulator of the process (`name=value,...`). */
@@ -87,6 +108,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (unknownController !== undefined) throw new Error(`Invalid emulator options: controllerUsers: "${unknownController}" is not a controller`);
   const controllerUsers = Object.fromEntries(Object.entries(options.controllerUsers ?? {}).map(([c, list]) => [c, list.map((u) => ({ ...u }))]));
   const bundlesDir = path.resolve(options.bundlesDir ?? defaultBundlesDir());
+  const runningConfigurations = readRunningConfigurations(options.runningConfigurations ?? {}, controllers);
 
   const server = new EmulatorServer();
   const port = await server.listen(options.port ?? 0);
@@ -102,6 +124,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     await server.close();
     throw e;
   }
+  for (const [c, folder] of runningConfigurations) oc.controllers.get(c)!.instance.startWith(folder.running, folder.items);
   const featureManagement = new FeatureManagementService(accounts, options.featureManagementRateLimit ?? false);
   const journal = new RequestJournal();
   const faults = new FaultInjector();
@@ -144,6 +167,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return applied ? { bundle: applied.bundle, version: applied.effective.version } : null;
     },
     items: (instance) => instanceOf(instance).items.fullNames(),
+    runningConfiguration: (instance) => instanceOf(instance).runningConfiguration(),
     applications: (account) => featureManagement.applications(account),
     featureManagementRateLimit: () => featureManagement.rateLimitEnabled(),
     environments: (applicationId) => modelOf(applicationId).environments(),
@@ -185,6 +209,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     setReloadRefusal: (instance, reason) => {
       instanceOf(instance).reloadRefusal = reason;
     },
+    changeConfiguration: (instance, file, path, value) => instanceOf(instance).changeConfiguration(file, path, value),
+    installPlugin: (instance, id, version) => instanceOf(instance).changeConfiguration("plugins.yaml", id, version ?? true),
+    restartController: (instance) => withReadings(readings, () => instanceOf(instance).restart()),
     state,
     close: () => server.close(),
   };

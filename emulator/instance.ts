@@ -1,6 +1,7 @@
 import YAML from "yaml";
 import { applyQuiet, countLevels, formatMessage, validateBundle } from "./bundle-validation";
 import { exportConfiguration, exportItem, concatenateYaml, ITEM_EXPORT_SECTIONS, JENKINS_FILE_NAME } from "./configuration-export";
+import { changeAtPath, changeItem, changePlugin, ConfigurationChangeError } from "./configuration-change";
 import { isMapping, MISSING_DESCRIPTOR, parseYaml } from "./descriptor";
 import { logDate, logFolder } from "./dates";
 import type { EffectiveBundle } from "./effective-bundle";
@@ -14,7 +15,11 @@ import {
   yamlText,
   zipReply,
 } from "./http";
+import { isHotReloadable, NOT_HOT_RELOADABLE } from "./hot-reload";
 import { itemToYamlObject, ItemNode, ItemsYamlError, ItemTree, parseItemsDocument, removeStrategyOf } from "./item-tree";
+import { runningView, type RunningConfigurationView } from "./running-view";
+import { applyBundle, CHANGEABLE_FILES, copyRunning, defaultJenkins, defaultRunning, type ChangeableFile, type RunningConfiguration } from "./running-configuration";
+import { SecretEncryption } from "./secret-encryption";
 import { uploadedZip } from "./multipart";
 import { schemaDocument } from "./schemas";
 import {
@@ -33,6 +38,7 @@ import {
 import { NotAZipError, unzip, zipFiles } from "./zip";
 import { reading } from "./readings";
 import { illFormedReason } from "./well-formed";
+import { quoted } from "../provider/text/printable";
 
 /** What the OC knows about the bundle assigned to an instance. */
 export type AssignedBundle =
@@ -74,6 +80,9 @@ export class Instance {
   applied: { bundle: string; effective: EffectiveBundle } | null = null;
   reloadRefusal: string | null = null;
   readonly items = new ItemTree();
+  /** What the instance runs (exports show it); see running-configuration.ts. */
+  private running: RunningConfiguration;
+  private readonly encryption = new SecretEncryption();
   private updateLog: UpdateLogVersion[] = [];
   private sequence = 0;
   private readonly routes: Route[];
@@ -83,6 +92,7 @@ export class Instance {
   }
 
   constructor(private readonly ctx: InstanceContext) {
+    this.running = defaultRunning(ctx.label, ctx.url);
     this.routes = [
       { method: "GET", pattern: /^casc-bundle-mgnt\/casc-bundle-update-log$/, handle: () => this.updateLogReply() },
       { method: "GET", pattern: /^casc-bundle-mgnt\/check-bundle-update$/, handle: (r) => this.checkUpdate(queryFlag(r.query, "quiet")) },
@@ -144,7 +154,9 @@ export class Instance {
       versions["new-version"] = { version: "N/A", valid: false, validations: [`ERROR - [STRUCTURE] - ${assigned.reason}`] };
     }
     const body: Record<string, unknown> = { "update-available": available, versions };
-    if (available) body["update-type"] = "RELOAD";
+    // RESTART when the waiting bundle is not hot reloadable: ConfigurationUpdaterHelper.getUpdateTypeForCliAndEndpoint
+    // in the CasC plugin's public copy (`isHotReloadable() ? UpdateType.RELOAD : UpdateType.RESTART`).
+    if (available && assigned.kind === "ok") body["update-type"] = isHotReloadable(this.running, assigned.effective) ? "RELOAD" : "RESTART";
     body["items"] = { deletions };
     return json(200, body);
   }
@@ -188,24 +200,88 @@ export class Instance {
       return json(200, { reloaded: false, reason: invalidBundleReason(`bundle '${assigned.bundle}' is no longer in the bundle location`) });
     }
     if (assigned.kind === "broken") return json(200, { reloaded: false, reason: invalidBundleReason(assigned.reason) });
-    if (!this.isNew(assigned) && reading("reloadWithoutChange") === "not-logged") return json(200, { reloaded: true });
     if (assigned.effective.errors > 0) {
       return json(200, { reloaded: false, reason: invalidBundleReason(`${assigned.effective.errors} validation error(s)`) });
     }
+    if (!isHotReloadable(this.running, assigned.effective)) return json(200, { reloaded: false, reason: NOT_HOT_RELOADABLE });
+    const isNew = this.isNew(assigned);
+    this.apply(assigned, false);
+    // Nothing new: the bundle in force is applied again (what was changed in the UI is undone), logged per the reading.
+    if (isNew || reading("reloadWithoutChange") === "logged") this.logVersion(assigned.effective);
+    return json(200, { reloaded: true });
+  }
+
+  /** Applies a bundle: items per its remove strategy, then the running configuration (see applyBundle). */
+  private apply(assigned: { bundle: string; effective: EffectiveBundle }, restart: boolean): void {
     for (const name of this.deletionsFor(assigned.effective)) this.items.remove(name);
     this.items.upsert(this.items.rootChildren(), this.bundleItems(assigned.effective).nodes);
+    this.running = applyBundle(this.running, assigned.effective, defaultJenkins(this.ctx.label, this.ctx.url), restart);
     this.applied = { bundle: assigned.bundle, effective: assigned.effective };
+  }
+
+  private logVersion(effective: EffectiveBundle): void {
     const now = new Date();
     this.sequence += 1;
     this.updateLog.unshift({
-      version: assigned.effective.version,
+      version: effective.version,
       date: logDate(now),
-      errors: assigned.effective.errors,
-      warnings: assigned.effective.warnings,
+      errors: effective.errors,
+      warnings: effective.warnings,
       folder: logFolder(now, this.sequence),
     });
     this.updateLog = this.updateLog.slice(0, UPDATE_LOG_RETENTION);
-    return json(200, { reloaded: true });
+  }
+
+  /**
+   * A restart: the assigned bundle, when valid, is applied whether hot reloadable or not, installed plugins brought
+   * to its versions (the way out of "Bundle is not hot reloadable"); a new version is logged as a reload logs it.
+   * Without a valid assigned bundle, the bundle in force (if any) is applied again.
+   */
+  restart(): void {
+    const assigned = this.ctx.assigned();
+    const target = assigned.kind === "ok" && assigned.effective.errors === 0 ? assigned : this.applied;
+    if (!target) return;
+    const isNew = this.isNew(target);
+    this.apply(target, true);
+    if (isNew) this.logVersion(target.effective);
+  }
+
+  /** Starts from a running configuration (a folder read by readRunningFolder) instead of the defaults. */
+  startWith(running: RunningConfiguration, items: ItemNode[]): void {
+    this.running = copyRunning(running);
+    this.items.upsert(this.items.rootChildren(), items);
+  }
+
+  /**
+   * A change made in the UI (no API call): jenkins.yaml and rbac.yaml by dotted path, plugins.yaml by plugin id,
+   * items.yaml by item full name (value: the item as items.yaml writes it, {kind, name?, ...}). undefined removes.
+   */
+  changeConfiguration(file: string, path: string, value: unknown): void {
+    if (!(CHANGEABLE_FILES as readonly string[]).includes(file)) {
+      throw new ConfigurationChangeError(`cannot change ${quoted(file)}: the files are ${CHANGEABLE_FILES.join(", ")}`);
+    }
+    // On a copy, kept only when the whole change fits: a refused path leaves nothing half-made.
+    const next = copyRunning(this.running);
+    switch (file as ChangeableFile) {
+      case "jenkins.yaml":
+        changeAtPath(next.jenkins, path, value);
+        break;
+      case "rbac.yaml":
+        next.rbac ??= {};
+        changeAtPath(next.rbac, path, value);
+        break;
+      case "plugins.yaml":
+        changePlugin(next, path, value);
+        break;
+      case "items.yaml":
+        return changeItem(this.items, path, structuredClone(value));
+    }
+    this.running = next;
+  }
+
+  /** A copy of what the instance runs, secrets as given (for tests). */
+  runningConfiguration(): RunningConfigurationView {
+    return runningView(this.running, this.items);
   }
 
   private async validateUpload(req: EmulatorRequest): Promise<Reply> {
@@ -225,7 +301,7 @@ export class Instance {
   }
 
   private exportFiles() {
-    return exportConfiguration(this.ctx.label, this.ctx.url, this.applied?.effective ?? null, this.items);
+    return exportConfiguration({ instanceId: this.ctx.label, running: this.running, items: this.items, encryption: this.encryption });
   }
 
   private async zipExport(): Promise<Reply> {

@@ -174,7 +174,8 @@ const READINGS = [
     name: "reloadWithoutChange",
     service: "casc",
     values: ["not-logged", "logged"],
-    reason: "reload-bundle with nothing new answers reloaded:true and adds no update-log version; a server may re-apply and log it.",
+    reason:
+      "reload-bundle with nothing new applies the bundle in force again (undoing what was changed in the UI; plugins stay installed) and answers reloaded:true, adding no update-log version; a server may log it as a new version.",
   },
   {
     name: "uploadedParent",

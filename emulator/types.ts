@@ -2,9 +2,13 @@ import type { ReadingChoice, Readings } from "./readings";
 import type { AuditLogRecord, EnvironmentRecord, FlagWithConfigurations, TargetGroupRecord } from "./feature-flags";
 
 import type { NewTokenOwner, TeamMemberRecord } from "./team-members";
+import type { RunningConfigurationView } from "./running-view";
 
 export type { AuditLogRecord, EnvironmentRecord, FlagConfiguration, FlagRecord, FlagWithConfigurations, TargetGroupRecord } from "./feature-flags";
 export type { EnvironmentPermission, TeamMemberRecord } from "./team-members";
+export type { RunningConfigurationView } from "./running-view";
+/** The files changeConfiguration changes. */
+export type ConfigurationFile = "jenkins.yaml" | "plugins.yaml" | "items.yaml" | "rbac.yaml";
 /** A person given an API token of their own: `email` (checked as U3 checks it), `name` (default: the part before `@`), `account` (default: the first), `teamAdmin` (default false). */
 export type FeatureManagementUser = NewTokenOwner;
 
@@ -45,6 +49,12 @@ export interface EmulatorOptions {
    * value CLOUDBEES_EMULATOR_READINGS (`name=value,...`) gives them.
    */
   readings?: ReadingChoice;
+  /**
+   * Controller full path -> folder holding YAML as core-casc-export/zipExport returns it (bundle.yaml listing the
+   * files): that controller starts running this configuration instead of the emulator's defaults. A folder that
+   * cannot be read fails the start, naming the option and the file.
+   */
+  runningConfigurations?: Record<string, string>;
 }
 
 export interface JournalEntry {
@@ -150,6 +160,8 @@ export interface EmulatorStateView {
   appliedBundle(instance: string): AppliedBundleView | null;
   /** Full names of the items of an instance ("" = OC), sorted. */
   items(instance: string): string[];
+  /** What a controller runs (full path; "" = OC): a copy, secrets as given (exports encrypt them). */
+  runningConfiguration(instance: string): RunningConfigurationView;
   /** Applications of a feature-flag account, in creation order. */
   applications(account: string): { id: string; name: string }[];
   featureManagementRateLimit(): boolean;
@@ -196,6 +208,23 @@ export interface Emulator {
   addFeatureManagementUser(user: FeatureManagementUser): string;
   /** Make reload-bundle of an instance (controller full path, or "" for the OC) answer {reloaded:false, reason}; null clears. */
   setReloadRefusal(instance: string, reason: string | null): void;
+  /**
+   * A change made "in the UI" of a controller (full path; "" = OC), no API call and no journal entry; exports show
+   * it and a reload undoes what the bundle declares. jenkins.yaml and rbac.yaml: a dotted path
+   * (`unclassified.location.adminAddress`, `jenkins.clouds[0].kubernetes.name`; an index one past the end appends);
+   * plugins.yaml: a plugin id (a string value installs that version, any other the envelope's); items.yaml: an item
+   * full name (value as items.yaml writes an item, `{kind: "folder"}`). undefined removes. Throws on a path that
+   * does not fit.
+   */
+  changeConfiguration(instance: string, file: ConfigurationFile, path: string, value: unknown): void;
+  /** Installs a plugin by hand: changeConfiguration(instance, "plugins.yaml", id, version ?? true). */
+  installPlugin(instance: string, id: string, version?: string): void;
+  /**
+   * Restarts a controller: its assigned bundle, when valid, is applied even when a reload answers "Bundle is not
+   * hot reloadable" (installed plugins brought to the bundle's versions); otherwise the bundle in force is applied
+   * again.
+   */
+  restartController(instance: string): void;
   state: EmulatorStateView;
   close(): Promise<void>;
 }

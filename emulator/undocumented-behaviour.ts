@@ -300,3 +300,23 @@ export const roxyUnknownKey = (key: string): Reply => jsonError(404, `No environ
 
 /** The payload is not signed (the service's private key is not ours); rox-node skips the check in roxy mode. `signed_date` is the time of the answer. */
 export const ROXY_SIGNATURE = "";
+
+// ---------------------------------------------------------------- running configuration exports
+
+/**
+ * What a real export holds that no bundle declared: the license, the label atoms and the operations center's
+ * connection, the three paths bundleutils' default transform removes first (tsmp-falcon-platform/ci-bundle-utils@abb223a,
+ * bundleutilspkg/src/bundleutilspkg/data/configs/transform.yaml; the README there: "remove the
+ * operationsCenterRootAction because it is provided by the OC"). The license's form is the real export's in
+ * examples/offline-test-run/bundlecontent.yaml (certificate and key, PEM text); the values here are the emulator's.
+ */
+export function exportAdditions(instanceId: string): Record<string, unknown> {
+  return {
+    license: {
+      certificate: `-----BEGIN CERTIFICATE-----\nCloudBees CI emulator license of ${instanceId}\n-----END CERTIFICATE-----`,
+      key: "-----BEGIN RSA PRIVATE KEY-----\nnot a key: the emulator checks no license\n-----END RSA PRIVATE KEY-----",
+    },
+    jenkins: { labelAtoms: [{ name: "built-in" }] },
+    unclassified: { operationsCenterRootAction: { connectionDetails: `CloudBees CI emulator: ${instanceId} joined to its operations center` } },
+  };
+}

@@ -23,6 +23,7 @@ describe("the package's public surface", () => {
         "bundleValidation",
         "controllerBundleAssignment",
         "controllerBundleToken",
+        "controllerConfiguration",
         "defaultBundle",
         "environment",
         "flag",

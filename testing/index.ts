@@ -23,6 +23,8 @@ export {
   type Emulator,
   type EmulatorOptions,
   type EmulatorStateView,
+  type ConfigurationFile,
+  type RunningConfigurationView,
   type Journal,
   type JournalEntry,
   type FaultSpec,

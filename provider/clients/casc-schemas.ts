@@ -159,7 +159,8 @@ export function updateLogSchema() {
 export function bundleUpdateCheckSchema() {
   return z.object({
     "update-available": z.boolean(),
-    "update-type": z.enum(["RELOAD", "RESTART"]).optional(),
+    // Every label the CasC plugin writes (UpdateType.java), and any newer one: kept as text.
+    "update-type": z.string().optional(),
     versions: z.object({
       "current-bundle": z.object({ version: z.string(), validations: z.array(z.string()) }),
       "new-version": z

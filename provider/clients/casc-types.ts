@@ -104,10 +104,30 @@ export interface UpdateLog {
   versions: { version: string; date: string; errors: number; warnings: number; folder: string }[];
 }
 
+/**
+ * How an instance will apply a new version, as the CasC plugin labels it (pankajy-dev/cloudbees-casc-client-workshop
+ * UpdateType.java): the two the spec shows, and those of Bundle Update Timing. Any other text a server writes is kept.
+ */
+export type UpdateType =
+  | "RELOAD"
+  | "RESTART"
+  | "AUTOMATIC RELOAD"
+  | "AUTOMATIC RESTART"
+  | "SKIPPED"
+  | "RELOAD/RESTART/SKIP"
+  | "RESTART/SKIP"
+  | "UNKNOWN"
+  | (string & {});
+
+/** Whether an update of this type cannot be applied by reload-bundle (the instance must restart). */
+export function needsRestart(updateType: UpdateType | undefined): boolean {
+  return updateType === "RESTART" || updateType === "RESTART/SKIP" || updateType === "AUTOMATIC RESTART";
+}
+
 /** Whether a controller has a new bundle version, and whether applying it needs a reload or a restart. */
 export interface BundleUpdateCheck {
   "update-available": boolean;
-  "update-type"?: "RELOAD" | "RESTART";
+  "update-type"?: UpdateType;
   versions: {
     "current-bundle": { version: string; validations: string[] };
     "new-version"?: { version: string; valid?: boolean; validations: string[] };

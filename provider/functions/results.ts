@@ -10,6 +10,7 @@ import type {
   UpdateLog,
   ValidationLogRecord,
   ValidationResult,
+  UpdateType,
 } from "../clients/casc-types";
 import type { Application } from "../clients/feature-management-types";
 
@@ -139,7 +140,8 @@ export interface BundleUpdateCheckResult {
   /** true when a newer bundle version is available to the instance. */
   updateAvailable: boolean;
   /** How the update would apply: `RELOAD` (without restart) or `RESTART`; only with an update. */
-  updateType?: "RELOAD" | "RESTART";
+  /** As the instance labels it: RELOAD, RESTART, or a label of Bundle Update Timing ("RESTART/SKIP", ...). */
+  updateType?: UpdateType;
   /** The version in force and, with an update, the new one. */
   versions: {
     /** The bundle version in force, and its validation messages. */

@@ -7,7 +7,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { dynamicType, ProviderHostError, type ManagedResource } from "../harness";
+import { CheckFailedError, dynamicType, ProviderHostError, type ManagedResource } from "../harness";
 import { providerTextsOf } from "../harness/provider-texts";
 import { calls, copyBundles } from "../actions/helpers";
 import { startWorld, type World } from "../resources/helpers";
@@ -28,6 +28,7 @@ beforeAll(async () => {
   w = await startWorld({ emulator: { bundlesDir } });
   text = (await providerTextsOf(["controllerConfiguration"])).controllerConfiguration;
   await w.oc.setControllerToBundle("team-a", A);
+  await w.oc.setAvailabilityPattern("team-b", "team-b/.*");
   await w.oc.setControllerToBundle("team-b", B);
 });
 afterAll(async () => {
@@ -35,14 +36,23 @@ afterAll(async () => {
   fs.rmSync(bundlesDir, { recursive: true, force: true });
 });
 
-function watch(name: string, controllerPath: string, bundleId: string, extra: Record<string, unknown> = {}): ManagedResource {
-  return w.lc.resource(TYPE, name, text, { controllerPath, instanceUrl: w.emu.controllerUrls[controllerPath]!, bundleTreePath: bundlesDir, bundleId, ...extra });
+const inputsOf = (controllerPath: string, bundleId: string) => ({ controllerPath, instanceUrl: w.emu.controllerUrls[controllerPath]!, bundleTreePath: bundlesDir, bundleId });
+let INPUTS_A: Record<string, string>;
+
+function watch(name: string, controllerPath: string, bundleId: string): ManagedResource {
+  return w.lc.resource(TYPE, name, text, inputsOf(controllerPath, bundleId));
 }
 
 async function failure(step: Promise<unknown>): Promise<ProviderHostError> {
   const error = (await step.catch((e: unknown) => e)) as ProviderHostError;
   expect(error).toBeInstanceOf(ProviderHostError);
   return error;
+}
+
+/** Each step as its own deployment (a new provider process, as the engine starts one): no read is shared across. */
+async function next<T>(step: () => Promise<T>): Promise<T> {
+  await w.nextDeployment();
+  return step();
 }
 
 /** Sorted request lines, so that the two parallel reads compare whatever their order. */
@@ -53,6 +63,7 @@ describe("ControllerConfiguration", () => {
 
   it("creates on a controller with its bundle waiting: reads, reloads once, reads again; then it runs its bundle", async () => {
     w.emu.journal.clear();
+    INPUTS_A = inputsOf(A, "team-a");
     a = watch("a", A, "team-a");
     expect(await a.up()).toMatchObject({ op: "create" });
     expect(sortedCalls()).toEqual([CHECK, CHECK, RELOAD, EXPORT, EXPORT].sort());
@@ -70,37 +81,37 @@ describe("ControllerConfiguration", () => {
     w.emu.journal.clear();
     expect(await a.up()).toMatchObject({ op: "same" });
     expect(calls(w)).toEqual([]);
-    expect(await a.refresh({ judge: "diff" })).toMatchObject({ changedFields: [] });
+    expect(await next(() => a.refresh({ judge: "diff" }))).toMatchObject({ changedFields: [] });
     expect(sortedCalls()).toEqual([CHECK, EXPORT].sort());
   });
 
   it("a change in the controller's UI is drift, named by its path; an up reloads and repairs it", async () => {
     w.emu.changeConfiguration(A, "jenkins.yaml", "jenkins.systemMessage", "Changed in the UI");
-    const refreshed = await a.refresh({ judge: "diff" });
+    const refreshed = await next(() => a.refresh({ judge: "diff" }));
     expect(refreshed.changedFields).toEqual(expect.arrayContaining(["configuration", "drift"]));
     expect(a.state!.outputs.drift).toEqual(["jenkins.yaml: jenkins.systemMessage changed"]);
-    expect(refreshed.warnings.join("\n")).toContain("jenkins.yaml: jenkins.systemMessage");
+    expect(await w.host.waitForOutput(/differs from its bundle "team-a": jenkins\.yaml: jenkins\.systemMessage changed/)).toContain("warning:");
     expect(JSON.stringify(a.state)).not.toContain("Changed in the UI");
     w.emu.journal.clear();
     expect(await a.up()).toMatchObject({ op: "update" });
     expect(calls(w)).toContain(RELOAD);
     expect(a.state!.outputs.drift).toEqual([]);
-    expect(await a.refresh({ judge: "diff" })).toMatchObject({ changedFields: [] });
+    expect(await next(() => a.refresh({ judge: "diff" }))).toMatchObject({ changedFields: [] });
   });
 
   it("a plugin installed by hand cannot be put back by a reload: the up fails saying so, and the drift stays", async () => {
-    w.emu.changeConfiguration(A, "plugins.yaml", "ssh-agent", {});
-    await a.refresh({ judge: "diff" });
+    w.emu.installPlugin(A, "ssh-agent");
+    await next(() => a.refresh({ judge: "diff" }));
     expect(a.state!.outputs.drift).toEqual(["plugins.yaml: +ssh-agent"]);
     const error = await failure(a.up());
     expect(error.message).toContain("plugins.yaml: +ssh-agent");
     expect(error.message).toMatch(/uninstall it on the controller/);
     expect(error.message.match(/plugins\.yaml: \+ssh-agent/g)).toHaveLength(1);
-    const again = await a.refresh({ judge: "diff" });
+    const again = await next(() => a.refresh({ judge: "diff" }));
     expect(again.changedFields).toEqual([]);
     expect(a.state!.outputs.drift).toEqual(["plugins.yaml: +ssh-agent"]);
     // With the path ignored, the controller runs its bundle.
-    expect(await a.up({ ...a.inputs, ignore: ["plugins.yaml: ssh-agent"] })).toMatchObject({ op: "update" });
+    expect(await a.up({ ...INPUTS_A, ignore: ["plugins.yaml: ssh-agent"] })).toMatchObject({ op: "update" });
     expect(a.state!.outputs.drift).toEqual([]);
   });
 
@@ -109,7 +120,7 @@ describe("ControllerConfiguration", () => {
     fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/systemMessage: .*/, 'systemMessage: "team A, version 2"'));
     await w.oc.checkOut();
     const inForce = w.emu.state.appliedBundle(A)!.version;
-    await a.refresh({ judge: "diff" });
+    await next(() => a.refresh({ judge: "diff" }));
     expect(a.state!.outputs.pendingUpdate).toMatch(new RegExp(`^${inForce} -> \\S+ \\(RELOAD\\)$`));
     expect(await a.up()).toMatchObject({ op: "update" });
     expect(a.state!.outputs).toMatchObject({ pendingUpdate: "none", drift: [] });
@@ -120,19 +131,21 @@ describe("ControllerConfiguration", () => {
     const b = watch("b", B, "team-b");
     await b.up();
     const file = path.join(bundlesDir, "base", "plugins.yaml");
-    fs.appendFileSync(file, '  - id: "ssh-agent"\n');
+    fs.appendFileSync(file, '  - id: "git"\n');
     w.emu.journal.clear();
     const previewA = await a.preview();
     const previewB = await b.preview();
     expect(previewA).toMatchObject({ op: "update" });
     expect(previewB).toMatchObject({ op: "update" });
     expect(previewA.changedFields).toContain("configuration");
+    expect(previewB.changedFields).toContain("configuration");
     expect(calls(w)).toEqual([]);
   });
 
   it("a bad bundle reference fails check, naming the input", async () => {
     const bad = watch("bad", A, "no-such-bundle");
-    const error = await failure(bad.preview());
+    const error = (await bad.preview().catch((e: unknown) => e)) as CheckFailedError;
+    expect(error).toBeInstanceOf(CheckFailedError);
     expect(error.message).toMatch(/bundleId/);
     expect(error.message).toContain("no-such-bundle");
   });

@@ -136,4 +136,29 @@ describe("cloudbees-emulator (the built emulator/cli.ts)", () => {
     chosen.child.kill("SIGINT");
     await chosen.exited;
   });
+
+  it("starts a controller with --running-configuration CONTROLLER=FOLDER; a bad folder fails naming the flag", async () => {
+    // A real export fetched from a controller (tsmp-falcon-platform/ci-bundle-utils@abb223a,
+    // bundleutilspkg/tests/resources/credentials/fetched-bundle/; test/fixtures/real-exports/ci-bundle-utils/SOURCE.md).
+    const realExport = path.join(REPO_ROOT, "test", "fixtures", "real-exports", "ci-bundle-utils", "credentials", "fetched-bundle");
+    const bad = runCli(["--port", "0", "--running-configuration", `sandbox=${dir}`]);
+    const unknown = runCli(["--port", "0", "--running-configuration", `nowhere=${realExport}`]);
+    extra.push(bad.child, unknown.child);
+    expect(await bad.exited).toBe(1);
+    expect(bad.output()).toMatch(/^--running-configuration "sandbox=.*": ".*" has no bundle\.yaml/);
+    expect(await unknown.exited).toBe(1);
+    expect(unknown.output()).toMatch(/^--running-configuration "nowhere=.*": "nowhere" is not a controller/);
+
+    const running = runCli(["--port", "0", "--bundles", dir, "--running-configuration", `sandbox=${realExport}`]);
+    extra.push(running.child);
+    await waitFor(() => /curl -u/.test(running.output()) || running.child.exitCode !== null, 15000);
+    const sandboxUrl = /\n  sandbox\s+(http:\/\/127\.0\.0\.1:\d+\/controllers\/sandbox\/)/.exec(running.output())![1]!;
+    const res = await fetch(`${sandboxUrl}core-casc-export/jenkins.yaml`, {
+      headers: { authorization: basic({ username: "admin", apiToken: "admin-api-token-7f3c9d" }) },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("id: jenkins-centos7-static-agent");
+    running.child.kill("SIGINT");
+    await running.exited;
+  });
 });

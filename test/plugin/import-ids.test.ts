@@ -41,7 +41,7 @@ it("every example id is of its own form; a state's properties are used as they a
 
 it("a kind without an import says why, and a malformed id names the form", () => {
   const importable = Object.keys(IMPORT_IDS).sort();
-  expect(kinds().filter((k) => !importable.includes(k)).sort()).toEqual(["bundleCheckout", "bundleReload", "bundleValidation", "defaultBundle", "items"]);
+  expect(kinds().filter((k) => !importable.includes(k)).sort()).toEqual(["bundleCheckout", "bundleReload", "bundleValidation", "controllerConfiguration", "defaultBundle", "items"]);
   expect(() => read("items", "items/operations-center")).toThrow("Items cannot be imported: it is an action (items created from YAML), with nothing to adopt; declare it instead");
   expect(() => read("flagConfiguration", "app1/Production")).toThrow('importing FlagConfiguration: "app1/Production" is not an id of the form "6b04319012a9f465249c6dce/Production/checkout.newFlow"');
 });

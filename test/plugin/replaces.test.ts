@@ -21,6 +21,7 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   TeamMember: { email: "dana@example.com", name: "Dana", teamAdmin: false, adoptExisting: false, applications: { a1: { environments: { Production: "read" } } } },
   BundleAvailability: { bundleId: "team-a", controllers: ["c1"], regex: "^(?:c1)$" },
   ControllerBundleAssignment: { controllerPath: "c1", bundleId: "team-a", fallbackBundleId: "base" },
+  ControllerConfiguration: { controllerPath: "c1", instanceUrl: "https://ci.example.com/c1/", bundleTreePath: "bundles", bundleId: "team-a", ignore: ["jenkins.yaml: jenkins.systemMessage"] },
   DefaultBundle: { bundleId: "base" },
   GlobalAvailabilityPattern: { visibility: true },
   BundleCheckout: { timeoutSeconds: 60, triggers: [1] },

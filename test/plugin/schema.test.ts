@@ -23,7 +23,7 @@ it("generated/schema.json is what the sources make (npm run schema writes it)", 
 
 it("has a resource per SDK class, with the SDK's type tokens, and the settings as config", () => {
   const resources = made.resources as Record<string, Resource>;
-  expect(Object.keys(resources)).toHaveLength(15);
+  expect(Object.keys(resources)).toHaveLength(16);
   expect(resources["cloudbees:index:ControllerBundleToken"]!.properties.token!.secret).toBe(true);
   expect(resources["cloudbees:index:ControllerBundleToken"]!.properties.linkFileContent!.secret).toBe(true);
   const variables = (made.config as { variables: Record<string, { secret?: boolean }> }).variables;

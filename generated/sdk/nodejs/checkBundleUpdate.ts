@@ -46,9 +46,9 @@ export interface CheckBundleUpdateResult {
      */
     readonly updateAvailable: boolean;
     /**
-     * How the update would apply: `RELOAD` (without restart) or `RESTART`; only with an update.
+     * As the instance labels it: RELOAD, RESTART, or a label of Bundle Update Timing ("RESTART/SKIP", ...).
      */
-    readonly updateType?: string;
+    readonly updateType?: any;
     /**
      * The version in force and, with an update, the new one.
      */

@@ -45,6 +45,11 @@ export type ControllerBundleToken = import("./controllerBundleToken").Controller
 export const ControllerBundleToken: typeof import("./controllerBundleToken").ControllerBundleToken = null as any;
 utilities.lazyLoad(exports, ["ControllerBundleToken"], () => require("./controllerBundleToken"));
 
+export { ControllerConfigurationArgs } from "./controllerConfiguration";
+export type ControllerConfiguration = import("./controllerConfiguration").ControllerConfiguration;
+export const ControllerConfiguration: typeof import("./controllerConfiguration").ControllerConfiguration = null as any;
+utilities.lazyLoad(exports, ["ControllerConfiguration"], () => require("./controllerConfiguration"));
+
 export { DefaultBundleArgs } from "./defaultBundle";
 export type DefaultBundle = import("./defaultBundle").DefaultBundle;
 export const DefaultBundle: typeof import("./defaultBundle").DefaultBundle = null as any;
@@ -253,6 +258,8 @@ const _module = {
                 return new ControllerBundleAssignment(name, <any>undefined, { urn })
             case "cloudbees:index:ControllerBundleToken":
                 return new ControllerBundleToken(name, <any>undefined, { urn })
+            case "cloudbees:index:ControllerConfiguration":
+                return new ControllerConfiguration(name, <any>undefined, { urn })
             case "cloudbees:index:DefaultBundle":
                 return new DefaultBundle(name, <any>undefined, { urn })
             case "cloudbees:index:Environment":

@@ -16,7 +16,7 @@
  * An update the instance found invalid (check-bundle-update's new version with valid: false) always fails: reloading
  * cannot apply it, and a restart would not either.
  */
-import type { BundleUpdateCheck, ReloadResult } from "../../clients/casc-types";
+import { needsRestart, type BundleUpdateCheck, type ReloadResult } from "../../clients/casc-types";
 import { outcomeUnknown } from "../../http/errors";
 import { actionDiff, echoInputs, mustRerun, unchangedRead, type ActionInputsSpec } from "../shared/actions";
 import { InputChecker } from "../shared/check";
@@ -146,9 +146,9 @@ async function run(operation: string, id: string, inputs: Props): Promise<Outcom
     return { updateAvailable: true, reloaded: false, reason, version: current };
   };
 
-  if (update["update-type"] === "RESTART") {
+  if (needsRestart(update["update-type"])) {
     // The instance says the update needs a restart: asking for a hot reload would only be refused.
-    return refused("the update needs a restart (check-bundle-update says update-type RESTART); reload-bundle was not sent");
+    return refused(`the update needs a restart (check-bundle-update says update-type ${printable(String(update["update-type"]))}); reload-bundle was not sent`);
   }
 
   const result = await reloadReconciled(conn, operation, id, where, next?.version);

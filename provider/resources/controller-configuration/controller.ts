@@ -17,7 +17,7 @@
  * shows what a change to a bundle, or to a parent, does to each controller before anything is checked out.
  */
 import * as path from "node:path";
-import type { BundleUpdateCheck } from "../../clients/casc-types";
+import { needsRestart, type BundleUpdateCheck } from "../../clients/casc-types";
 import { configurationDigests, describeDrift, expectedView, exportedView, type ConfigurationView } from "../../configuration";
 import { NotFoundError, outcomeUnknown } from "../../http/errors";
 import { printable, quoted } from "../../text/printable";
@@ -44,7 +44,8 @@ function expectedFrom(inputs: Props): { view: ConfigurationView } | { error: str
 const ignoreOf = (inputs: Props): string[] => (Array.isArray(inputs.ignore) ? inputs.ignore.map(String) : []);
 
 async function check(_olds: Props, news: Props): Promise<CheckResult> {
-  const c = new InputChecker(news, INPUT_KEYS);
+  // The computed keys are known too: check's result keeps them (a program cannot set them: the SDKs do not take them).
+  const c = new InputChecker(news, [...INPUT_KEYS, ...COMPUTED_KEYS]);
   const inputs: Props = { ...news };
   for (const key of COMPUTED_KEYS) delete inputs[key];
   c.fullPathText("controllerPath", { required: true, example: "team-a/controller-a" });
@@ -144,10 +145,10 @@ async function converge(operation: string, id: string, inputs: Props): Promise<O
   const before = observe(expected.view, await readOrFail(conn, operation, id), ignore, id);
   if (before.drift.length === 0) return before;
 
-  if (before.update["update-available"] && before.update["update-type"] === "RESTART") {
+  if (before.update["update-available"] && needsRestart(before.update["update-type"])) {
     throw new DriftLeft(
       before,
-      `${operation} (${id}): ${where} has an update that needs a restart (check-bundle-update says update-type RESTART), so ` +
+      `${operation} (${id}): ${where} has an update that needs a restart (check-bundle-update says update-type ${printable(String(before.update["update-type"]))}), so ` +
         `reload-bundle was not sent; it differs from its bundle in:${listed(before.drift)}\nFix: restart the controller, then run \`pulumi up --refresh\``,
     );
   }

@@ -2,7 +2,7 @@ import type { ResourceController } from "./types";
 
 /**
  * A controller whose module loads at its first call. A provider host serves the kinds its program declares, often
- * one: loading all fifteen controllers (and the clients, bundle toolkit and rules behind them) made the first
+ * one: loading all sixteen controllers (and the clients, bundle toolkit and rules behind them) made the first
  * `check` of every `pulumi preview` pay for all of them (issue 30). A load that fails throws inside the call, where
  * `guarded` turns it into a check failure or an error naming the method.
  */

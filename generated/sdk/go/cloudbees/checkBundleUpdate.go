@@ -37,8 +37,8 @@ type CheckBundleUpdateResult struct {
 	Items BundleUpdateCheckResultItems `pulumi:"items"`
 	// true when a newer bundle version is available to the instance.
 	UpdateAvailable bool `pulumi:"updateAvailable"`
-	// How the update would apply: `RELOAD` (without restart) or `RESTART`; only with an update.
-	UpdateType *string `pulumi:"updateType"`
+	// As the instance labels it: RELOAD, RESTART, or a label of Bundle Update Timing ("RESTART/SKIP", ...).
+	UpdateType interface{} `pulumi:"updateType"`
 	// The version in force and, with an update, the new one.
 	Versions BundleUpdateCheckResultVersions `pulumi:"versions"`
 }
@@ -90,9 +90,9 @@ func (o CheckBundleUpdateResultOutput) UpdateAvailable() pulumi.BoolOutput {
 	return o.ApplyT(func(v CheckBundleUpdateResult) bool { return v.UpdateAvailable }).(pulumi.BoolOutput)
 }
 
-// How the update would apply: `RELOAD` (without restart) or `RESTART`; only with an update.
-func (o CheckBundleUpdateResultOutput) UpdateType() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v CheckBundleUpdateResult) *string { return v.UpdateType }).(pulumi.StringPtrOutput)
+// As the instance labels it: RELOAD, RESTART, or a label of Bundle Update Timing ("RESTART/SKIP", ...).
+func (o CheckBundleUpdateResultOutput) UpdateType() pulumi.AnyOutput {
+	return o.ApplyT(func(v CheckBundleUpdateResult) interface{} { return v.UpdateType }).(pulumi.AnyOutput)
 }
 
 // The version in force and, with an update, the new one.

@@ -35,6 +35,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ControllerBundleAssignment{}
 	case "cloudbees:index:ControllerBundleToken":
 		r = &ControllerBundleToken{}
+	case "cloudbees:index:ControllerConfiguration":
+		r = &ControllerConfiguration{}
 	case "cloudbees:index:DefaultBundle":
 		r = &DefaultBundle{}
 	case "cloudbees:index:Environment":

@@ -14,6 +14,7 @@ from .bundle_validation import *
 from .check_bundle_update import *
 from .controller_bundle_assignment import *
 from .controller_bundle_token import *
+from .controller_configuration import *
 from .default_bundle import *
 from .download_effective_bundle_file import *
 from .download_schema import *
@@ -75,6 +76,7 @@ _utilities.register(
    "cloudbees:index:BundleValidation": "BundleValidation",
    "cloudbees:index:ControllerBundleAssignment": "ControllerBundleAssignment",
    "cloudbees:index:ControllerBundleToken": "ControllerBundleToken",
+   "cloudbees:index:ControllerConfiguration": "ControllerConfiguration",
    "cloudbees:index:DefaultBundle": "DefaultBundle",
    "cloudbees:index:Environment": "Environment",
    "cloudbees:index:Flag": "Flag",

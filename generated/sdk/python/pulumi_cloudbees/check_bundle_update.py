@@ -31,8 +31,8 @@ class CheckBundleUpdateResult:
         if update_available and not isinstance(update_available, bool):
             raise TypeError("Expected argument 'update_available' to be a bool")
         pulumi.set(__self__, "update_available", update_available)
-        if update_type and not isinstance(update_type, str):
-            raise TypeError("Expected argument 'update_type' to be a str")
+        if update_type and not isinstance(update_type, dict):
+            raise TypeError("Expected argument 'update_type' to be a dict")
         pulumi.set(__self__, "update_type", update_type)
         if versions and not isinstance(versions, dict):
             raise TypeError("Expected argument 'versions' to be a dict")
@@ -56,9 +56,9 @@ class CheckBundleUpdateResult:
 
     @_builtins.property
     @pulumi.getter(name="updateType")
-    def update_type(self) -> Optional[_builtins.str]:
+    def update_type(self) -> Optional[Any]:
         """
-        How the update would apply: `RELOAD` (without restart) or `RESTART`; only with an update.
+        As the instance labels it: RELOAD, RESTART, or a label of Bundle Update Timing ("RESTART/SKIP", ...).
         """
         return pulumi.get(self, "update_type")
 
