@@ -33,6 +33,11 @@ export class EmulatorProcess {
     return new EmulatorProcess(child, info);
   }
 
+  /** The emulator process's id (for its CPU time). */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   /** The operations center administrator's Authorization header (HTTP Basic), for requests sent without a client. */
   get adminAuthorization(): string {
     return `Basic ${Buffer.from(`${this.info.admin.username}:${this.info.admin.apiToken}`).toString("base64")}`;

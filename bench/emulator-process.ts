@@ -27,6 +27,8 @@ export interface EmulatorInfo {
   featureManagementUrl: string;
   admin: { username: string; apiToken: string };
   featureManagementToken: string;
+  /** Controller full path -> its base URL. */
+  controllerUrls: Record<string, string>;
 }
 
 let emu: Emulator;
@@ -62,6 +64,7 @@ process.once("message", async (options: EmulatorOptions) => {
     featureManagementUrl: emu.featureManagementUrl,
     admin: emu.credentials.admin,
     featureManagementToken: emu.credentials.featureManagementToken,
+    controllerUrls: emu.controllerUrls,
   };
   process.on("message", (m: { id: number; question: EmulatorQuestion }) => process.send!({ id: m.id, result: answer(m.question) }));
   process.send!({ id: 0, result: info });

@@ -2,6 +2,7 @@
  * `npm run bench`: the performance figures of the provider, measured in one run through the SDK's real
  * dynamic-provider host (over gRPC, as the engine drives it) against the emulator running in a process of its own.
  * Prints one table: figure, value, floor or peer, ratio, target, met. Never part of `npm test`.
+ * `npm run bench -- --only <section>` runs one of the sections that stand alone (SECTIONS) and prints its table.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -14,8 +15,11 @@ import { resources } from "../provider/resources";
 import { EmulatorProcess } from "./emulator-client";
 import { blankCloudbeesEnv, closeSerializerSession, Lifecycle, serializeProvider, startProviderHost, type ManagedResource, type ProviderHost } from "./harness";
 import { emptySevenMethodProvider, minimalAssignmentProvider } from "./minimal-provider";
+import { controllerConfigurationRows } from "./controller-configuration";
 import { importRows } from "./import-floor";
 import { scaleRows } from "./scale";
+import { flagRows } from "./flag-rows";
+import { timed, wave } from "./steps";
 import { median, ms, row, seconds, table } from "./table";
 
 const REPO_ROOT = path.resolve(__dirname, "..");
@@ -24,27 +28,10 @@ const FOLDERS = 20;
 const LIST_PATH = "/cjoc/casc-bundle/list";
 const FM_PATH = "/feature-management/";
 const APPS_PATH = `${FM_PATH}public-api/applications`;
-const WRITES = ["POST", "PUT", "PATCH", "DELETE"];
 const TYPE = (name: string) => `pulumi-nodejs:dynamic/cloudbees:${name}`;
 
 const name = (i: number) => `b${String(i).padStart(3, "0")}`;
 const controller = (i: number) => `folder-${i % FOLDERS}/c${String(i).padStart(3, "0")}`;
-
-async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
-  const start = performance.now();
-  const result = await f();
-  return [result, performance.now() - start];
-}
-
-/** The engine's parallelism: at most `parallel` steps in flight (0: all at once). */
-async function wave<T>(items: T[], step: (item: T) => Promise<unknown>, parallel = 0): Promise<void> {
-  const queue = [...items];
-  await Promise.all(
-    Array.from({ length: parallel === 0 ? queue.length : parallel }, async () => {
-      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await step(item);
-    }),
-  );
-}
 
 function bundleLocation(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-bundles-"));
@@ -62,10 +49,31 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
 }
 
+/** The sections that stand alone (their own emulator and hosts), for `--only <section>`. */
+const SECTIONS: Record<string, () => Promise<void>> = { scale: () => scaleRows(), import: importRows, controllers: controllerConfigurationRows };
+
+/** `--only <section>` (or `--only=<section>`): that section's name; undefined: the whole bench. */
+function onlySection(argv: string[]): string | undefined {
+  const i = argv.findIndex((a) => a === "--only" || a.startsWith("--only="));
+  if (i < 0) return undefined;
+  const name = argv[i]!.startsWith("--only=") ? argv[i]!.slice("--only=".length) : argv[i + 1];
+  if (name === undefined || !Object.hasOwn(SECTIONS, name)) throw new Error(`--only takes one of: ${Object.keys(SECTIONS).join(", ")}`);
+  return name;
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const machine = `${os.cpus()[0]?.model ?? "unknown CPU"}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GB, ${os.platform()} ${os.release()}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")} at start`;
   console.error(`machine: ${machine}`);
+  const only = onlySection(process.argv.slice(2));
+  if (only !== undefined) {
+    try {
+      await SECTIONS[only]!();
+    } finally {
+      await closeSerializerSession();
+    }
+    return report(started, machine);
+  }
   const bundlesDir = bundleLocation();
   const controllers = Array.from({ length: N }, (_, i) => controller(i));
   const emu = await EmulatorProcess.start({ bundlesDir, controllers });
@@ -282,6 +290,10 @@ async function main(): Promise<void> {
     // ---------------------------------------------------------------- import of a large account under the rate limit
     console.error("import of 3 applications x 3 environments x 50 flags under the rate limit (about 1 min)");
     await importRows();
+
+    // ---------------------------------------------------------------- what controllers run: the cost of a refresh
+    console.error("refresh of 50 controllers with and without ControllerConfiguration (about 1 min)");
+    await controllerConfigurationRows();
   } finally {
     for (const h of hosts) await h.close();
     await emu.close();
@@ -289,6 +301,11 @@ async function main(): Promise<void> {
     await closeSerializerSession();
   }
 
+  report(started, machine);
+}
+
+/** Prints the table; a target not met makes the exit code 1. */
+function report(started: number, machine: string): void {
   const { text, missed } = table();
   console.log(`Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; the run took ${seconds(performance.now() - started)}.\n`);
   console.log(text);
@@ -296,88 +313,6 @@ async function main(): Promise<void> {
     console.log(`\n${missed.length} target(s) not met: ${missed.map((r) => r.figure).join("; ")}`);
     process.exitCode = 1;
   }
-}
-
-/**
- * An application, 3 environments (Production taken over, 2 created), 20 boolean flags and their 60 configurations,
- * with the emulator's 1 request/s limit on and the provider's default spacing: the create's wall time against
- * (requests x 1 s), the requests of a refresh (one list per application and environment), and the writes of a
- * second up. Each step is a deployment of its own (a fresh host), as the engine runs them.
- */
-async function flagRows(newHost: () => Promise<Lifecycle>, texts: Record<ProviderKind, string>, emu: EmulatorProcess): Promise<void> {
-  const FLAGS = 20;
-  const ENVIRONMENTS = ["Production", "Staging", "QA"];
-  const count = (methods?: string[], status?: number) =>
-    emu.ask<number>({ op: "countPrefix", prefix: FM_PATH, ...(methods ? { methods } : {}), ...(status === undefined ? {} : { status }) });
-  let applicationId = "";
-  const declare = (lc: Lifecycle) => {
-    const app = lc.resource(TYPE("Application"), "flags-app", texts.application, { name: "bench-flags" });
-    const rest = () => {
-      const environments = ENVIRONMENTS.map((name) => lc.resource(TYPE("Environment"), `env-${name}`, texts.environment, { applicationId, name }));
-      const flags = Array.from({ length: FLAGS }, (_, i) => lc.resource(TYPE("Flag"), `flag-${i}`, texts.flag, { applicationId, name: `bench.flag${i}` }));
-      const configurations = ENVIRONMENTS.flatMap((environment) =>
-        Array.from({ length: FLAGS }, (_, i) =>
-          lc.resource(TYPE("FlagConfiguration"), `configuration-${environment}-${i}`, texts.flagConfiguration, {
-            applicationId,
-            environment,
-            flag: `bench.flag${i}`,
-            value: [{ option: true, percentage: (i * 5) % 100 }],
-            labels: ["bench"],
-          }),
-        ),
-      );
-      return { environments, flags, configurations };
-    };
-    return { app, rest };
-  };
-  // The engine's order: the application, then what takes its id, then what names the flags and environments.
-  const first = await newHost();
-  await emu.clear();
-  const created = declare(first);
-  let createdRest: ReturnType<typeof created.rest> | undefined;
-  const [, createMs] = await timed(async () => {
-    await created.app.up();
-    applicationId = String(created.app.state!.outputs.applicationId);
-    createdRest = created.rest();
-    await wave([...createdRest.environments, ...createdRest.flags], (r) => r.up(), 10);
-    await wave(createdRest.configurations, (r) => r.up(), 10);
-  });
-  const createRequests = await count();
-  const created555 = await count(undefined, 555);
-  const floorMs = createRequests * 1000;
-  row(`flags: create 1 application, 3 environments, ${FLAGS} flags, ${FLAGS * 3} configurations: requests`, String(createRequests));
-  row("flags: create: wall time", seconds(createMs), `${seconds(floorMs)} (${createRequests} requests, 1/s)`, createMs / floorMs, { text: "<= 1.1", met: createMs / floorMs <= 1.1 });
-  row("flags: create: 555 answers", String(created555), "0", undefined, { text: "0", met: created555 === 0 });
-  /** The same resources in a new deployment, with the states the create left. */
-  const carried = (lc: Lifecycle) => {
-    const d = declare(lc);
-    d.app.state = created.app.state;
-    const rest = d.rest();
-    for (const key of ["environments", "flags", "configurations"] as const) rest[key].forEach((r, i) => (r.state = createdRest![key][i]!.state));
-    return [d.app, ...rest.environments, ...rest.flags, ...rest.configurations];
-  };
-
-  const refreshHost = await newHost();
-  const refreshing = carried(refreshHost);
-  await emu.clear();
-  await wave(refreshing, (r) => r.refresh(), 0);
-  const refreshRequests = await count();
-  const refresh555 = await count(undefined, 555);
-  row(`flags: refresh of ${refreshing.length} resources: requests`, String(refreshRequests), "6 (1 application, 1 environment list, 1 flag list, 3 configuration lists)", refreshRequests / 6, {
-    text: "<= 6",
-    met: refreshRequests <= 6,
-  });
-  row("flags: refresh: 555 answers", String(refresh555), "0", undefined, { text: "0", met: refresh555 === 0 });
-
-  const againHost = await newHost();
-  const again = carried(againHost);
-  await emu.clear();
-  await again[0]!.up();
-  await wave(again.slice(1, 1 + ENVIRONMENTS.length + FLAGS), (r) => r.up(), 10);
-  await wave(again.slice(1 + ENVIRONMENTS.length + FLAGS), (r) => r.up(), 10);
-  const writes = await count(WRITES);
-  row(`flags: second up of ${again.length} resources: writes`, String(writes), "0", undefined, { text: "0", met: writes === 0 });
-  row("flags: second up: requests (reads)", String(await count()));
 }
 
 main().catch((e: unknown) => {

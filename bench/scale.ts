@@ -78,7 +78,7 @@ function descendants(): Array<{ pid: number; host: boolean }> {
 }
 
 /** CPU time (user + system) a process has used, ms; undefined once it is gone. */
-function cpuMsOf(pid: number): number | undefined {
+export function cpuMsOf(pid: number): number | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");

@@ -2,12 +2,17 @@
 // no zip or YAML, and these are most of the provider's load time (undici alone about a third).
 import type JSZip from "jszip";
 
+// Kept once loaded: `require` of a package name resolves it again on every call (file system lookups of its
+// package.json), and the YAML reader calls yaml() for every node it visits.
+let jszipModule: typeof JSZip | undefined;
+let yamlModule: typeof import("yaml") | undefined;
+
 export function jszip(): typeof JSZip {
-  return require("jszip");
+  return (jszipModule ??= require("jszip") as typeof JSZip);
 }
 
 export function yaml(): typeof import("yaml") {
-  return require("yaml");
+  return (yamlModule ??= require("yaml") as typeof import("yaml"));
 }
 
 /** What the clients use of undici. */

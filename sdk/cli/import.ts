@@ -8,6 +8,9 @@
  * Lists are read item by item, as the resources read theirs: an item that cannot be read (an experiment in a form
  * this version cannot parse) is skipped, named in `skipped` and in a note of the program, and the others imported.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { instanceSettings, resolveConnection } from "../../provider/config/connections";
 import { resolveSettings, type RawConfig, type SettingValues } from "../../provider/config/settings";
 import { inferVisibility } from "../../provider/resources/global-availability-pattern/controller";
 import { getApplications } from "../../provider/functions/applications";
@@ -16,6 +19,7 @@ import type { FunctionHost } from "../../provider/functions/host";
 import { getBundles } from "../../provider/functions/operations-center";
 import { getTeamMembers } from "../../provider/functions/team-members";
 import { quoted } from "../../provider/text/printable";
+import { notDeclaredWhy, planControllers } from "./controller-text";
 import { matchesWhole, pathNameProblemOf, programText, uniquelyNamed, type ApplicationFlags, type Installation, type ProgramOptions } from "./program-text";
 
 export interface ImportOptions extends ProgramOptions {
@@ -26,6 +30,8 @@ export interface ImportOptions extends ProgramOptions {
    * program's stack config is. Encrypted (`secure:`) values cannot be read: give those in the environment.
    */
   settings?: RawConfig;
+  /** The folder the program runs in (--out's folder, or the current one): --bundle-tree is relative to it. */
+  programFolder?: string;
 }
 
 /**
@@ -40,8 +46,11 @@ function commandHost(skipped: string[]): FunctionHost {
  * Reads the installation and returns the program's text, and the items it skipped (each a sentence naming the item
  * and why), which the program notes too.
  */
-export async function importProgram(options: ImportOptions = {}): Promise<{ text: string; installation: Installation; skipped: string[] }> {
-  const raw = options.settings ?? {};
+export async function importProgram(
+  options: ImportOptions = {},
+): Promise<{ text: string; installation: Installation; skipped: string[]; controllers: { declared: number; notDeclared: string[] } }> {
+  // The connections (their instances) serve --bundle-tree only: the functions take the default connection's settings.
+  const { connections: _connections, ...raw } = options.settings ?? {};
   const settings = { settings: raw as Partial<SettingValues> };
   const skipped: string[] = [];
   const host = commandHost(skipped);
@@ -65,8 +74,45 @@ export async function importProgram(options: ImportOptions = {}): Promise<{ text
     installation.flags = await readFlags(host, installation.applications, options.applications, settings);
     installation.teamMembers = await getTeamMembers(host, settings);
   }
+  if (options.bundleTree !== undefined) {
+    const root = path.resolve(options.programFolder ?? process.cwd(), options.bundleTree);
+    installation.instances = instanceUrls(options.settings ?? {});
+    installation.missingFromBundleTree = bundles.map((b) => b.name).filter((name) => !fs.existsSync(path.join(root, name, "bundle.yaml")));
+  }
   if (skipped.length) installation.skipped = skipped;
-  return { text: programText(installation, options), installation, skipped };
+  return { text: programText(installation, options), installation, skipped, controllers: controllerCounts(installation, options) };
+}
+
+/**
+ * The default connection's instances, name -> URL (`cloudbees:connections.default.instances.<name>.url`): where a
+ * controller's URL may be found. An instance whose entry is unusable is left out (the program then uses the URL).
+ */
+function instanceUrls(raw: RawConfig): Record<string, string> {
+  const out: Record<string, string> = {};
+  try {
+    const connection = resolveConnection(raw, undefined, process.env);
+    for (const name of Object.keys(connection.instances)) {
+      try {
+        out[name] = instanceSettings(connection, name).url;
+      } catch {
+        // Not usable as an instance: the program does not name it.
+      }
+    }
+  } catch {
+    // No usable connections: no instances.
+  }
+  return out;
+}
+
+/** The controllers the program declares a configuration of, and a sentence for each it could not. */
+function controllerCounts(installation: Installation, options: ImportOptions): { declared: number; notDeclared: string[] } {
+  const bundles = installation.bundles.filter((b) => matchesWhole(options.bundles, b.name));
+  const plans = planControllers(bundles, installation, options, (c) => matchesWhole(options.controllers, c));
+  const notDeclared = plans.flatMap((p) => {
+    const why = notDeclaredWhy(p, installation, options);
+    return why === undefined ? [] : [`the configuration of ${quoted(p.controllerPath)} is not declared: ${why}`];
+  });
+  return { declared: plans.length - notDeclared.length, notDeclared };
 }
 
 /**

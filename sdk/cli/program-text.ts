@@ -19,11 +19,11 @@ import { controlCharacterProblem } from "../../provider/resources/shared/check";
 import { patternToControllers } from "../../provider/resources/shared/pattern";
 import type { BundleSummary } from "../../provider/functions/results";
 import { tsComment, tsString } from "./escape";
-import { trimCharacter } from "../../provider/text/trim";
+import { compare, Names, raw, statement, type Value } from "./code-text";
+import { controllerHeader, controllerStatements, notDeclaredWhy, planControllers, type ControllerOptions, type ControllerReadings } from "./controller-text";
 
 /** What was read from the installation. */
-export interface Installation {
-  operationsCenterUrl: string;
+export interface Installation extends ControllerReadings {
   bundles: BundleSummary[];
   /** The global visibility switch, when the bundle list reveals it (no endpoint reads it). */
   globalVisibility: boolean | undefined;
@@ -49,7 +49,7 @@ export interface ApplicationFlags {
   configurations: Record<string, Experiment[]>;
 }
 
-export interface ProgramOptions {
+export interface ProgramOptions extends ControllerOptions {
   /** Only bundles whose id matches (whole id). */
   bundles?: RegExp;
   /** Only assignments of controllers whose full path matches (whole path). Patterns are kept whole. */
@@ -59,8 +59,6 @@ export interface ProgramOptions {
   /** The command line, for the header. */
   commandLine?: string;
 }
-
-const MAX_LINE = 120;
 
 /** Whether `text` matches `re` as a whole (the command's filters take whole ids, names and paths); no filter: true. */
 export function matchesWhole(re: RegExp | undefined, text: string): boolean {
@@ -86,6 +84,7 @@ export function programText(inst: Installation, options: ProgramOptions = {}): s
     "// finds its value in place), and `pulumi preview --refresh --expect-no-changes` passes afterwards.",
     "// Not read from the API, so not declared: the default bundle (unless --default-bundle named it) and what a",
     "// controller gets when an assignment is deleted (add fallbackBundleId where you want one).",
+    ...controllerHeader(options),
     ...(inst.skipped ?? []).map((why) => tsComment(`Not declared, as it could not be read: ${why}`)),
     'import * as cloudbees from "pulumi-cloudbees";',
   ];
@@ -107,6 +106,8 @@ export function programText(inst: Installation, options: ProgramOptions = {}): s
     );
   }
 
+  const selectedController = (c: string) => matchesWhole(options.controllers, c);
+  const plans = new Map(planControllers(bundles, inst, options, selectedController).map((p) => [p.controllerPath, p]));
   const bundleRefs = new Map<string, string>();
   for (const bundle of bundles) {
     const idProblem = nameProblem(bundle.name);
@@ -134,9 +135,13 @@ export function programText(inst: Installation, options: ProgramOptions = {}): s
     bundleRefs.set(bundle.name, bundleRef);
     const dependsOn = bundle.regex === "" && visibilityVar ? { dependsOn: [raw(visibilityVar)] } : undefined;
     for (const controllerPath of assigned) {
+      const plan = plans.get(controllerPath);
+      // With --bundle-tree, the controller's configuration takes its bundle from the assignment's output.
+      const variable = plan && !notDeclaredWhy(plan, inst, options) ? names.variable(controllerPath, "Assignment") : undefined;
       body.push(
-        statement(undefined, "ControllerBundleAssignment", names.resource("ControllerBundleAssignment", `assign-${controllerPath}`), { controllerPath, bundleId: raw(bundleRef) }, dependsOn),
+        statement(variable, "ControllerBundleAssignment", names.resource("ControllerBundleAssignment", `assign-${controllerPath}`), { controllerPath, bundleId: raw(bundleRef) }, dependsOn),
       );
+      if (plan) body.push(...controllerStatements(plan, variable ?? "", inst, options, names));
     }
   }
 
@@ -316,77 +321,4 @@ export function pathNameProblemOf(name: string): string | undefined {
 /** A note in place of an object the program cannot declare; `what` quotes server text with `tsString`. */
 function notDeclared(what: string, why: string): string {
   return tsComment(`Not declared: ${what}: ${why}.`);
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Text
-// ---------------------------------------------------------------------------------------------------------------
-
-/** A value written as code, not as a string literal. */
-class Raw {
-  constructor(readonly code: string) {}
-}
-
-function raw(code: string): Raw {
-  return new Raw(code);
-}
-
-type Value = string | number | boolean | null | Raw | Value[] | { [key: string]: Value };
-
-function statement(variable: string | undefined, type: string, name: string, args: { [key: string]: Value }, opts?: { [key: string]: Value }): string {
-  const start = `${variable ? `const ${variable} = ` : ""}new cloudbees.${type}(`;
-  const parts: Value[] = [name, args, ...(opts ? [opts] : [])];
-  const flat = `${start}${parts.map((p) => code(p, 0, true)).join(", ")});`;
-  if (flat.length <= MAX_LINE) return flat;
-  // The name and the resource options stay on one line; the arguments take one line each.
-  return `${start}${parts.map((p, i) => code(p, 0, i !== 1)).join(", ")});`;
-}
-
-/** Code for a value: on one line when `flat` (or when it fits), else one item per line. */
-function code(value: Value, indent: number, flat: boolean): string {
-  if (value instanceof Raw) return value.code;
-  if (typeof value === "string") return tsString(value);
-  if (value === null || typeof value === "number" || typeof value === "boolean") return JSON.stringify(value);
-  const pad = "  ".repeat(indent + 1);
-  const end = "  ".repeat(indent);
-  if (Array.isArray(value)) {
-    const one = `[${value.map((v) => code(v, 0, true)).join(", ")}]`;
-    if (flat || one.length + pad.length <= MAX_LINE - 20) return one;
-    return `[\n${value.map((v) => `${pad}${code(v, indent + 1, false)},`).join("\n")}\n${end}]`;
-  }
-  const entries = Object.entries(value).map(([k, v]) => [/^[A-Za-z_$][\w$]*$/.test(k) ? k : tsString(k), v] as const);
-  if (entries.length === 0) return "{}";
-  const one = `{ ${entries.map(([k, v]) => `${k}: ${code(v, 0, true)}`).join(", ")} }`;
-  if (flat) return one;
-  return `{\n${entries.map(([k, v]) => `${pad}${k}: ${code(v, indent + 1, false)},`).join("\n")}\n${end}}`;
-}
-
-/** Resource names and variable names derived from ids, unique (a suffix -2, -3... on a clash). */
-class Names {
-  private readonly used = new Map<string, Set<string>>();
-
-  resource(type: string, id: string): string {
-    const base = trimCharacter(id.replace(/[^A-Za-z0-9._-]+/g, "-"), "-") || "resource";
-    return this.unique(type, base, (n) => `${base}-${n}`);
-  }
-
-  variable(id: string, suffix: string): string {
-    const words = id.split(/[^A-Za-z0-9]+/).filter(Boolean);
-    const camel = words.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1))).join("");
-    const base = `${/^[0-9]/.test(camel) ? "_" : ""}${camel}${suffix}`;
-    return this.unique("variable", base, (n) => `${base}${n}`);
-  }
-
-  private unique(space: string, base: string, numbered: (n: number) => string): string {
-    let set = this.used.get(space);
-    if (!set) this.used.set(space, (set = new Set()));
-    let name = base;
-    for (let n = 2; set.has(name); n++) name = numbered(n);
-    set.add(name);
-    return name;
-  }
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

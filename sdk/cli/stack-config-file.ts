@@ -1,10 +1,10 @@
 import * as fs from "node:fs";
 import { parse as parseYaml } from "yaml";
-import { SETTINGS, type RawConfig, type SettingName, type SettingSpec } from "../../provider/config/settings";
+import { CONNECTIONS_KEY, SETTINGS, type RawConfig, type SettingName, type SettingSpec } from "../../provider/config/settings";
 import { printable, quoted } from "../../provider/text/printable";
 
 /**
- * The `cloudbees:*` settings of a stack config file (`config:` of `Pulumi.<stack>.yaml`). An encrypted value fails
+ * The `cloudbees:*` settings (and `cloudbees:connections`) of a stack config file (`config:` of `Pulumi.<stack>.yaml`). An encrypted value fails
  * with the environment variable to use instead: only the Pulumi CLI can decrypt it.
  */
 export function readStackConfigFile(file: string): RawConfig {
@@ -29,5 +29,9 @@ export function readStackConfigFile(file: string): RawConfig {
     }
     out[name] = value;
   }
+  // The named connections, for their instances' URLs (import --bundle-tree); an encrypted value nested in them is
+  // kept as it is: the import reads URLs only.
+  const connections = (config as Record<string, unknown>)[CONNECTIONS_KEY];
+  if (connections !== undefined && connections !== null) out.connections = connections;
   return out;
 }
