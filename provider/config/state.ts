@@ -29,6 +29,9 @@ export interface ProviderState {
   auditTrails?: Map<object, unknown>;
   /** What each watched controller runs, read once per deployment (resources/controller-configuration/running.ts). */
   controllerReads?: Map<string, unknown>;
+  /** The program's bundle trees and the views made of them, read once per process (controller-configuration/expected.ts). */
+  bundleTrees?: Map<string, unknown>;
+  expectedViews?: Map<string, unknown>;
 }
 
 const STATE_KEY = Symbol.for("pulumi-cloudbees.provider-state");

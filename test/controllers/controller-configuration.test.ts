@@ -150,7 +150,7 @@ describe("ControllerConfiguration", () => {
     const file = path.join(bundlesDir, "base", "plugins.yaml");
     fs.appendFileSync(file, '  - id: "git"\n');
     w.emu.journal.clear();
-    const previewA = await a.preview();
+    const previewA = await next(() => a.preview());
     const previewB = await b.preview();
     expect(previewA).toMatchObject({ op: "update" });
     expect(previewB).toMatchObject({ op: "update" });

@@ -16,9 +16,9 @@
  * bundle is read from the program's folder (the provider's working directory) in check and in read, so a preview
  * shows what a change to a bundle, or to a parent, does to each controller before anything is checked out.
  */
-import * as path from "node:path";
 import { needsRestart, type BundleUpdateCheck } from "../../clients/casc-types";
-import { configurationDigests, describeDrift, expectedView, exportedView, ignorePathProblem, type ConfigurationView } from "../../configuration";
+import { configurationDigests, describeDrift, exportedView, ignorePathProblem, type ConfigurationView } from "../../configuration";
+import { expectedFrom } from "./expected";
 import { NotFoundError, outcomeUnknown } from "../../http/errors";
 import { printable, quoted } from "../../text/printable";
 import { InputChecker } from "../shared/check";
@@ -28,16 +28,6 @@ import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } f
 import { containsUnknown, isUnknown, plain, sameJson } from "../shared/values";
 import { forgetRunning, readRunning, type RunningConfiguration } from "./running";
 import { COMPUTED_KEYS, idOf, INPUT_KEYS, NO_PENDING_UPDATE, TYPE_NAME } from "./types";
-
-/** The bundle's view from the local tree (relative to the program's folder), or the reason it cannot be read. */
-function expectedFrom(inputs: Props): { view: ConfigurationView } | { error: string } {
-  const root = path.resolve(String(inputs.bundleTreePath));
-  try {
-    return { view: expectedView(root, String(inputs.bundleId)) };
-  } catch (e) {
-    return { error: `bundle "${printable(String(inputs.bundleId))}" in bundleTreePath "${printable(String(inputs.bundleTreePath))}" (resolved from ${process.cwd()}, the program's folder, to ${root}) cannot be read: ${messageOf(e)}` };
-  }
-}
 
 const ignoreOf = (inputs: Props): string[] => (Array.isArray(inputs.ignore) ? inputs.ignore.map(String) : []);
 
