@@ -20,6 +20,7 @@ import { needsRestart, type BundleUpdateCheck } from "../../clients/casc-types";
 import { configurationDigests, describeDrift, exportedView, ignorePathProblem, type ConfigurationView } from "../../configuration";
 import { expectedFrom } from "./expected";
 import { NotFoundError, outcomeUnknown } from "../../http/errors";
+import { bounded } from "../../http/response-text";
 import { printable, quoted } from "../../text/printable";
 import { InputChecker } from "../shared/check";
 import { messageOf, operationFailed, partiallyCreated, ResourceError, warn } from "../shared/errors";
@@ -76,7 +77,8 @@ function pendingOf(update: BundleUpdateCheck): string {
   if (!update["update-available"]) return NO_PENDING_UPDATE;
   const current = update.versions["current-bundle"].version;
   const next = update.versions["new-version"]?.version ?? "?";
-  return printable(`${current} -> ${next} (${update["update-type"] ?? "RELOAD"})`);
+  // Server text, kept in the state and shown: one line, bounded.
+  return bounded(printable(`${current} -> ${next} (${update["update-type"] ?? "RELOAD"})`), 300);
 }
 
 function observe(expected: ConfigurationView, running: RunningConfiguration, ignore: string[], label: string): Observed {
@@ -90,7 +92,8 @@ function observe(expected: ConfigurationView, running: RunningConfiguration, ign
   const pendingUpdate = pendingOf(running.update);
   const drift = describeDrift(digests.expected, digests.running);
   if (pendingUpdate !== NO_PENDING_UPDATE) drift.push(`bundle version: ${pendingUpdate}`);
-  return { configuration: digests.running, drift, pendingUpdate, bundleVersion: running.update.versions["current-bundle"].version, update: running.update };
+  const bundleVersion = bounded(printable(running.update.versions["current-bundle"].version), 200);
+  return { configuration: digests.running, drift, pendingUpdate, bundleVersion, update: running.update };
 }
 
 function outputsOf(inputs: Props, seen: Observed): Props {
