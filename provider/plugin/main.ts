@@ -34,10 +34,26 @@ export async function serve(args: string[]): Promise<void> {
   const pulumiRoot = checkPulumiVersion(manifest);
   // Loaded after the version check: a version outside the range never loads any of this.
   const { loadProtocol } = require("./protocol") as typeof import("./protocol");
+  await serveWith(args, {
+    protocol: loadProtocol(pulumiRoot),
+    version: manifest.version,
+    readSchema: () => fs.readFileSync(path.join(manifest.root, SCHEMA_FILE), "utf8"),
+  });
+}
+
+/** What serving needs, wherever it comes from: the user's @pulumi/pulumi (serve), or bundled (standalone.ts). */
+export interface PluginParts {
+  protocol: import("./protocol").Protocol;
+  version: string;
+  readSchema(): string;
+}
+
+/** Serves the provider protocol with the given parts until the engine stops it. */
+export async function serveWith(args: string[], parts: PluginParts): Promise<void> {
   const { providerService } = require("./server") as typeof import("./server");
   const { cloudbeesProvider } = require("./provider") as typeof import("./provider");
   const { engineAddressOf, warningsToEngine } = require("./engine-log") as typeof import("./engine-log");
-  const protocol = loadProtocol(pulumiRoot);
+  const { protocol } = parts;
   const { grpc } = protocol;
   warningsToEngine(engineAddressOf(args), protocol);
 
@@ -54,8 +70,8 @@ export async function serve(args: string[]): Promise<void> {
   server.addService(
     protocol.provgrpc.ResourceProviderService,
     providerService(protocol, {
-      version: manifest.version,
-      schema: () => (schema ??= fs.readFileSync(path.join(manifest.root, SCHEMA_FILE), "utf8")),
+      version: parts.version,
+      schema: () => (schema ??= parts.readSchema()),
       provider: cloudbeesProvider(),
       onCancel: stop,
     }) as never,
