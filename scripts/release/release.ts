@@ -1,0 +1,100 @@
+/**
+ * `npm run release`: dist/release/, every asset named as the engine and the package managers expect (issue 45).
+ *   pulumi-resource-cloudbees-v<version>-<os>-<arch>.tar.gz   the plugin as one executable (no Node.js needed), README.md, LICENSE
+ *   pulumi-cloudbees-<version>.tgz                            the dynamic-provider package (npm pack)
+ *   pulumi-cloudbees-cloudbees-<version>.tgz                  the Node.js SDK (@pulumi-cloudbees/cloudbees, built)
+ *   pulumi_cloudbees-<version>-py3-none-any.whl, .tar.gz      the Python SDK (wheel and sdist)
+ *   go/<module>/@v/{list,v<version>.info,.mod,.zip}           the Go SDK as a module proxy serves it (GOPROXY=file://...)
+ *   schema.json
+ *   pulumi-cloudbees_<version>_checksums.txt                  sha256 of every asset above, as `<hex>  <name>`
+ * The version is package.json's: the schema, the SDKs and the plugin say the same (one source).
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { buildPluginExecutable } from "./plugin-executable";
+import { goModuleProxy } from "./go-module";
+
+const ROOT = path.join(__dirname, "..", "..");
+const SDK = path.join(ROOT, "generated", "sdk");
+
+const GOOS: Record<string, string> = { linux: "linux", darwin: "darwin", win32: "windows" };
+const GOARCH: Record<string, string> = { x64: "amd64", arm64: "arm64" };
+
+function run(command: string, args: string[], cwd: string): string {
+  return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+async function pluginArchive(out: string, version: string): Promise<string> {
+  const os_ = GOOS[process.platform];
+  const arch = GOARCH[process.arch];
+  if (!os_ || !arch) throw new Error(`no plugin archive for ${process.platform}/${process.arch}: the engine knows no such platform`);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-archive-"));
+  try {
+    const built = await buildPluginExecutable(work, version);
+    fs.copyFileSync(path.join(ROOT, "README.md"), path.join(work, "README.md"));
+    fs.copyFileSync(path.join(ROOT, "LICENSE"), path.join(work, "LICENSE"));
+    const name = `pulumi-resource-cloudbees-v${version}-${os_}-${arch}.tar.gz`;
+    run("tar", ["-czf", path.join(out, name), "-C", work, path.basename(built.file), "README.md", "LICENSE"], ROOT);
+    return name;
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function npmTarballs(out: string): string[] {
+  const names: string[] = [];
+  names.push(run("npm", ["pack", "--silent", "--pack-destination", out], ROOT).trim().split("\n").pop()!);
+  // The Node.js SDK ships compiled: built with tsc in a copy (its bin/ is what the package holds).
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "nodejs-sdk-"));
+  try {
+    fs.cpSync(path.join(SDK, "nodejs"), work, { recursive: true });
+    fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(work, "node_modules"));
+    run(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", work], work);
+    fs.copyFileSync(path.join(work, "package.json"), path.join(work, "bin", "package.json"));
+    for (const f of ["README.md", "LICENSE"]) if (fs.existsSync(path.join(ROOT, f))) fs.copyFileSync(path.join(ROOT, f), path.join(work, "bin", f));
+    names.push(run("npm", ["pack", "--silent", "--pack-destination", out], path.join(work, "bin")).trim().split("\n").pop()!);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  return names;
+}
+
+function pythonPackages(out: string): string[] {
+  const before = new Set(fs.readdirSync(out));
+  // `python -m build` makes the sdist and, from it, the wheel, in an isolated environment (setuptools from PyPI).
+  run("python3", ["-m", "build", "--outdir", out, path.join(SDK, "python")], ROOT);
+  return fs.readdirSync(out).filter((f) => !before.has(f));
+}
+
+function checksums(out: string, version: string, assets: string[]): string {
+  const name = `pulumi-cloudbees_${version}_checksums.txt`;
+  const lines = [...assets].sort().map((a) => `${createHash("sha256").update(fs.readFileSync(path.join(out, a))).digest("hex")}  ${a}`);
+  fs.writeFileSync(path.join(out, name), `${lines.join("\n")}\n`);
+  return name;
+}
+
+export async function release(out = path.join(ROOT, "dist", "release")): Promise<string[]> {
+  const version = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+  fs.rmSync(out, { recursive: true, force: true });
+  fs.mkdirSync(out, { recursive: true });
+  const assets = [await pluginArchive(out, version), ...npmTarballs(out), ...pythonPackages(out)];
+  fs.copyFileSync(path.join(ROOT, "generated", "schema.json"), path.join(out, "schema.json"));
+  assets.push("schema.json");
+  const go = await goModuleProxy(path.join(out, "go"), path.join(SDK, "go"), version);
+  return [...assets, checksums(out, version, assets), ...go.map((f) => path.join("go", f))];
+}
+
+if (require.main === module) {
+  release().then(
+    (assets) => {
+      for (const a of assets) console.log(a);
+    },
+    (e: unknown) => {
+      console.error(e instanceof Error ? e.message : e);
+      process.exit(1);
+    },
+  );
+}
