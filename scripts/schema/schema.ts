@@ -186,7 +186,9 @@ export function makeSchema(): Record<string, unknown> {
     return [functionToken(name), fn(src, mapper, name, resolved(src.checker, symbol))];
   });
   const config = settings(src, mapper);
-  const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string; repository: { url: string } };
+  const { version } = manifest;
+  const repository = githubRepository(manifest.repository.url);
   const body = {
     config: { variables: config },
     provider: {
@@ -203,11 +205,20 @@ export function makeSchema(): Record<string, unknown> {
     description: PACKAGE_DESCRIPTION,
     keywords: ["pulumi", "cloudbees", "casc", "feature-flags", "kind/native", "category/utility"],
     license: "Apache-2.0",
-    repository: "https://github.com/pulumi-cloudbees/pulumi-cloudbees",
+    repository: `https://github.com/${repository}`,
+    // Where the engine downloads the plugin: the project's GitHub releases (the SDKs' pulumi-plugin.json `server`).
+    pluginDownloadURL: `github://api.github.com/${repository}`,
     ...body,
     types: referencedOnly(mapper.types, body),
     language: languageSettings(version),
   };
+}
+
+/** `owner/name` of package.json's repository URL (`git+https://github.com/owner/name.git`): one source for both. */
+export function githubRepository(url: string): string {
+  const m = /github\.com[/:]([^/]+\/[^/.]+?)(?:\.git)?$/.exec(url);
+  if (!m) throw new Error(`scripts/schema: package.json's repository (${url}) is not a GitHub repository`);
+  return m[1]!;
 }
 
 /** The schema as the file holds it. */
