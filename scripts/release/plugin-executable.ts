@@ -45,9 +45,12 @@ export async function buildPluginExecutable(outDir: string, version: string): Pr
     const file = path.join(outDir, process.platform === "win32" ? "pulumi-resource-cloudbees.exe" : "pulumi-resource-cloudbees");
     fs.copyFileSync(process.execPath, file);
     fs.chmodSync(file, 0o755);
+    // macOS runs only signed binaries: node's signature goes before the blob is injected, an ad-hoc one after.
+    if (process.platform === "darwin") execFileSync("codesign", ["--remove-signature", file], { stdio: "pipe" });
     const postject = require.resolve("postject/dist/cli.js");
     const macho = process.platform === "darwin" ? ["--macho-segment-name", "NODE_SEA"] : [];
     execFileSync(process.execPath, [postject, file, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SEA_FUSE, ...macho], { stdio: "pipe" });
+    if (process.platform === "darwin") execFileSync("codesign", ["--sign", "-", file], { stdio: "pipe" });
     return { file, bytes: fs.statSync(file).size };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });

@@ -69,17 +69,25 @@ function pythonPackages(out: string): string[] {
   return fs.readdirSync(out).filter((f) => !before.has(f));
 }
 
-function checksums(out: string, version: string, assets: string[]): string {
+/** The checksums file of every asset in `out` (the files at its top, the go/ folder left out: it is no asset). */
+export function checksums(out: string, version: string, assets = fs.readdirSync(out).filter((f) => fs.statSync(path.join(out, f)).isFile())): string {
   const name = `pulumi-cloudbees_${version}_checksums.txt`;
-  const lines = [...assets].sort().map((a) => `${createHash("sha256").update(fs.readFileSync(path.join(out, a))).digest("hex")}  ${a}`);
+  const lines = assets
+    .filter((a) => a !== name)
+    .sort()
+    .map((a) => `${createHash("sha256").update(fs.readFileSync(path.join(out, a))).digest("hex")}  ${a}`);
   fs.writeFileSync(path.join(out, name), `${lines.join("\n")}\n`);
   return name;
 }
 
-export async function release(out = path.join(ROOT, "dist", "release")): Promise<string[]> {
-  const version = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+export const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+
+/** `pluginOnly`: the archive of this platform alone (the release workflow's other runners). */
+export async function release(out = path.join(ROOT, "dist", "release"), pluginOnly = false): Promise<string[]> {
+  const version = VERSION;
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
+  if (pluginOnly) return [await pluginArchive(out, version)];
   const assets = [await pluginArchive(out, version), ...npmTarballs(out), ...pythonPackages(out)];
   fs.copyFileSync(path.join(ROOT, "generated", "schema.json"), path.join(out, "schema.json"));
   assets.push("schema.json");
@@ -88,7 +96,13 @@ export async function release(out = path.join(ROOT, "dist", "release")): Promise
 }
 
 if (require.main === module) {
-  release().then(
+  const args = process.argv.slice(2);
+  const at = args.indexOf("--checksums");
+  const done =
+    at >= 0
+      ? Promise.resolve([checksums(path.resolve(args[at + 1] ?? path.join(ROOT, "dist", "release")), VERSION)])
+      : release(path.join(ROOT, "dist", "release"), args.includes("--plugin-only"));
+  done.then(
     (assets) => {
       for (const a of assets) console.log(a);
     },
