@@ -1,0 +1,134 @@
+/**
+ * Issue 45, as a user installs the release (YAML so far; Python, Go and TypeScript to come): dist/release served on
+ * loopback, a fresh PULUMI_HOME, PULUMI_IGNORE_AMBIENT_PLUGINS=true, the documented mirror variable
+ * PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES pointing the release location at the loopback server, and no `node` on PATH:
+ * the engine downloads the plugin archive exactly once into its cache and runs the self-contained executable; a
+ * second `up` downloads nothing; without the override, the error names the install command.
+ */
+import * as fs from "node:fs";
+import * as http from "node:http";
+import * as os from "node:os";
+import * as path from "node:path";
+import { startEmulator, type Emulator } from "../../emulator";
+import { emulatorConnection } from "../../testing/emulator-config";
+import { release, VERSION } from "../../scripts/release/release";
+import { realCli } from "./life-cycle";
+import { run, type Run } from "./tier-cli";
+
+const SERVER = "github://api.github.com/pulumi-cloudbees/pulumi-cloudbees";
+const ASSET = `pulumi-resource-cloudbees-v${VERSION}-linux-amd64.tar.gz`;
+
+let scratch: string;
+let releaseDir: string;
+let server: http.Server;
+let port: number;
+const requests: string[] = [];
+let emu: Emulator;
+
+/** A static server of the release folder, logging each request. */
+function serve(dir: string): Promise<http.Server> {
+  const s = http.createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    const wanted = decodeURIComponent((req.url ?? "/").split("?")[0]!);
+    const file = path.join(dir, wanted.startsWith("/empty/") ? "(none)" : path.basename(wanted));
+    if (!fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.statusCode = 404;
+      res.end();
+      return;
+    }
+    res.setHeader("content-length", fs.statSync(file).size);
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => s.listen(0, "127.0.0.1", () => resolve(s)));
+}
+
+beforeAll(async () => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), "release-install-"));
+  releaseDir = path.join(scratch, "release");
+  await release(releaseDir, true);
+  server = await serve(releaseDir);
+  port = (server.address() as { port: number }).port;
+  emu = await startEmulator();
+}, 300_000);
+afterAll(async () => {
+  server?.close();
+  await emu?.close();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+/** A YAML project in a fresh home; PATH holds the CLI's folder only (no node anywhere on it). */
+function yamlProject(name: string, override: "release" | "empty"): { dir: string; env: NodeJS.ProcessEnv; pulumi(...args: string[]): Promise<Run> } {
+  const home = path.join(scratch, name);
+  const dir = path.join(home, "project");
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    [
+      "name: release-install",
+      "runtime: yaml",
+      "resources:",
+      "  pattern:",
+      "    type: cloudbees:BundleAvailability",
+      "    properties:",
+      "      bundleId: base",
+      "      controllers: [sandbox]",
+      "    options:",
+      `      version: ${VERSION}`,
+      `      pluginDownloadURL: ${SERVER}`,
+      "outputs:",
+      "  controllers: ${pattern.controllers}",
+      "",
+    ].join("\n"),
+  );
+  const cli = realCli();
+  expect(fs.existsSync(path.join(cli.dir, "node"))).toBe(false);
+  const env: NodeJS.ProcessEnv = {
+    PATH: cli.dir,
+    HOME: home,
+    PULUMI_HOME: path.join(home, ".pulumi"),
+    PULUMI_BACKEND_URL: `file://${home}`,
+    PULUMI_CONFIG_PASSPHRASE: "release-install",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_IGNORE_AMBIENT_PLUGINS: "true",
+    // The release location served from loopback; "empty": a folder without the release (as a download that fails:
+    // without an override the engine would go to GitHub, and only loopback is reached here).
+    PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${SERVER.replace(/\./g, "\\.")}=http://127.0.0.1:${port}/${override === "empty" ? "empty/" : ""}`,
+  };
+  return { dir, env, pulumi: (...args) => run(path.join(cli.dir, "pulumi"), [...args, "--non-interactive", "--color", "never"], dir, env) };
+}
+
+async function initStack(p: ReturnType<typeof yamlProject>): Promise<void> {
+  const c = emulatorConnection(emu);
+  for (const args of [
+    ["stack", "init", "dev"],
+    ["config", "set", "cloudbees:operationsCenterUrl", c.operationsCenterUrl],
+    ["config", "set", "cloudbees:username", c.username],
+    ["config", "set", "--secret", "cloudbees:apiToken", c.apiToken],
+  ]) {
+    const r = await p.pulumi(...args);
+    expect({ args, code: r.code, stderr: r.stderr }).toMatchObject({ code: 0 });
+  }
+}
+
+it("YAML: up downloads the archive once through the override and runs the plugin without Node.js; a second up downloads nothing", async () => {
+  const p = yamlProject("yaml", "release");
+  await initStack(p);
+  requests.length = 0;
+  const up = await p.pulumi("up", "--yes", "--skip-preview");
+  expect({ code: up.code, out: up.stdout.slice(-2000) }).toMatchObject({ code: 0 });
+  expect(requests).toEqual([`GET /${ASSET}`]);
+  expect(fs.existsSync(path.join(p.env.PULUMI_HOME!, "plugins", `resource-cloudbees-v${VERSION}`, "pulumi-resource-cloudbees"))).toBe(true);
+  expect(emu.state.apiAvailabilityPatterns()).toHaveProperty("base");
+  const again = await p.pulumi("up", "--yes", "--skip-preview");
+  expect(again.code).toBe(0);
+  expect(requests).toEqual([`GET /${ASSET}`]);
+  expect((await p.pulumi("destroy", "--yes", "--skip-preview")).code).toBe(0);
+}, 300_000);
+
+it("YAML: when the download fails, the error names the install command", async () => {
+  const p = yamlProject("no-release", "empty");
+  await initStack(p);
+  const up = await p.pulumi("up", "--yes", "--skip-preview");
+  expect(up.code).not.toBe(0);
+  expect(`${up.stdout}${up.stderr}`).toContain(`pulumi plugin install resource cloudbees v${VERSION} --server ${SERVER}`);
+}, 300_000);
