@@ -62,10 +62,17 @@ function npmTarballs(out: string): string[] {
   return names;
 }
 
-function pythonPackages(out: string): string[] {
+function pythonPackages(out: string, python: string): string[] {
   const before = new Set(fs.readdirSync(out));
-  // `python -m build` makes the sdist and, from it, the wheel, in an isolated environment (setuptools from PyPI).
-  run("python3", ["-m", "build", "--outdir", out, path.join(SDK, "python")], ROOT);
+  // `python -m build` makes the sdist and, from it, the wheel; --no-isolation: with the setuptools of `python` (build,
+  // setuptools and wheel installed there), so that nothing is fetched: the tier makes a release offline.
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "python-sdk-"));
+  try {
+    fs.cpSync(path.join(SDK, "python"), work, { recursive: true });
+    run(python, ["-m", "build", "--no-isolation", "--outdir", out, work], work);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
   return fs.readdirSync(out).filter((f) => !before.has(f));
 }
 
@@ -82,13 +89,20 @@ export function checksums(out: string, version: string, assets = fs.readdirSync(
 
 export const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
-/** `pluginOnly`: the archive of this platform alone (the release workflow's other runners). */
-export async function release(out = path.join(ROOT, "dist", "release"), pluginOnly = false): Promise<string[]> {
+export interface ReleaseOptions {
+  /** The archive of this platform alone (the release workflow's other runners). */
+  pluginOnly?: boolean;
+  /** The Python that builds the Python SDK (with build, setuptools and wheel): default python3. */
+  python?: string;
+}
+
+export async function release(out = path.join(ROOT, "dist", "release"), options: ReleaseOptions = {}): Promise<string[]> {
+  const pluginOnly = options.pluginOnly === true;
   const version = VERSION;
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
   if (pluginOnly) return [await pluginArchive(out, version)];
-  const assets = [await pluginArchive(out, version), ...npmTarballs(out), ...pythonPackages(out)];
+  const assets = [await pluginArchive(out, version), ...npmTarballs(out), ...pythonPackages(out, options.python ?? "python3")];
   fs.copyFileSync(path.join(ROOT, "generated", "schema.json"), path.join(out, "schema.json"));
   assets.push("schema.json");
   const go = await goModuleProxy(path.join(out, "go"), path.join(SDK, "go"), version);
@@ -101,7 +115,7 @@ if (require.main === module) {
   const done =
     at >= 0
       ? Promise.resolve([checksums(path.resolve(args[at + 1] ?? path.join(ROOT, "dist", "release")), VERSION)])
-      : release(path.join(ROOT, "dist", "release"), args.includes("--plugin-only"));
+      : release(path.join(ROOT, "dist", "release"), { pluginOnly: args.includes("--plugin-only") });
   done.then(
     (assets) => {
       for (const a of assets) console.log(a);

@@ -13,7 +13,7 @@ import { startEmulator, type Emulator } from "../../emulator";
 import { emulatorConnection } from "../../testing/emulator-config";
 import { release, VERSION } from "../../scripts/release/release";
 import { realCli } from "./life-cycle";
-import { run, type Run } from "./tier-cli";
+import { pythonWheels, run, type Run } from "./tier-cli";
 
 const SERVER = "github://api.github.com/pulumi-cloudbees/pulumi-cloudbees";
 const ASSET = `pulumi-resource-cloudbees-v${VERSION}-linux-amd64.tar.gz`;
@@ -24,6 +24,17 @@ let server: http.Server;
 let port: number;
 const requests: string[] = [];
 let emu: Emulator;
+/** The interpreter itself (not a shim): virtualenvs are made from it. */
+let python: string;
+
+async function mustRun(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const r = await run(command, args, cwd, env);
+  if (r.code !== 0) throw new Error(`${command} ${args.join(" ")} exited ${r.code}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+/** pip from local folders only: the CLI cache's wheels (pulumi, build, setuptools...) and `more`. */
+const offlinePip = (...more: string[]): NodeJS.ProcessEnv => ({ ...process.env, PIP_NO_INDEX: "1", PIP_FIND_LINKS: [pythonWheels(), ...more].join(" "), PIP_DISABLE_PIP_VERSION_CHECK: "1" });
 
 /** A static server of the release folder, logging each request. */
 function serve(dir: string): Promise<http.Server> {
@@ -45,7 +56,12 @@ function serve(dir: string): Promise<http.Server> {
 beforeAll(async () => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), "release-install-"));
   releaseDir = path.join(scratch, "release");
-  await release(releaseDir, true);
+  python = (await mustRun("python3", ["-c", "import sys; print(sys.executable)"], scratch)).trim();
+  // The release made offline: its Python SDK built with build, setuptools and wheel from the CLI cache's wheels.
+  const builder = path.join(scratch, "build-venv");
+  await mustRun(python, ["-m", "venv", builder], scratch);
+  await mustRun(path.join(builder, "bin", "pip"), ["install", "build", "setuptools", "wheel"], scratch, offlinePip());
+  await release(releaseDir, { python: path.join(builder, "bin", "python") });
   server = await serve(releaseDir);
   port = (server.address() as { port: number }).port;
   emu = await startEmulator();
@@ -123,6 +139,40 @@ it("YAML: up downloads the archive once through the override and runs the plugin
   expect(again.code).toBe(0);
   expect(requests).toEqual([`GET /${ASSET}`]);
   expect((await p.pulumi("destroy", "--yes", "--skip-preview")).code).toBe(0);
+}, 300_000);
+
+it("Python: the wheel from the release with pip --no-index; up downloads the plugin once, as the SDK's pulumi-plugin.json says", async () => {
+  const home = path.join(scratch, "python");
+  const dir = path.join(home, "project");
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), ["name: release-install-python", "runtime:", "  name: python", "  options:", "    toolchain: pip", "    virtualenv: venv", ""].join("\n"));
+  fs.writeFileSync(
+    path.join(dir, "__main__.py"),
+    ["import pulumi", "import pulumi_cloudbees as cloudbees", "", 'pattern = cloudbees.BundleAvailability("pattern", bundle_id="team-b", controllers=["sandbox"])', 'pulumi.export("controllers", pattern.controllers)', ""].join("\n"),
+  );
+  await mustRun(python, ["-m", "venv", path.join(dir, "venv")], dir);
+  await mustRun(path.join(dir, "venv", "bin", "pip"), ["install", `pulumi_cloudbees==${VERSION}`], dir, offlinePip(releaseDir));
+  const cli = realCli();
+  const env: NodeJS.ProcessEnv = {
+    PATH: cli.dir,
+    HOME: home,
+    PULUMI_HOME: path.join(home, ".pulumi"),
+    PULUMI_BACKEND_URL: `file://${home}`,
+    PULUMI_CONFIG_PASSPHRASE: "release-install",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_IGNORE_AMBIENT_PLUGINS: "true",
+    PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${SERVER.replace(/\./g, "\\.")}=http://127.0.0.1:${port}/`,
+  };
+  const pulumi = (...args: string[]) => run(path.join(cli.dir, "pulumi"), [...args, "--non-interactive", "--color", "never"], dir, env);
+  await initStack({ dir, env, pulumi });
+  requests.length = 0;
+  const up = await pulumi("up", "--yes", "--skip-preview");
+  expect({ code: up.code, out: `${up.stdout}${up.stderr}`.slice(-2000) }).toMatchObject({ code: 0 });
+  expect(requests).toEqual([`GET /${ASSET}`]);
+  expect(emu.state.apiAvailabilityPatterns()).toHaveProperty("team-b");
+  expect((await pulumi("preview", "--expect-no-changes")).code).toBe(0);
+  expect((await pulumi("destroy", "--yes", "--skip-preview")).code).toBe(0);
+  expect(requests).toEqual([`GET /${ASSET}`]);
 }, 300_000);
 
 it("YAML: when the download fails, the error names the install command", async () => {
