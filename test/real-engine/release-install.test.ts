@@ -175,6 +175,72 @@ it("Python: the wheel from the release with pip --no-index; up downloads the plu
   expect(requests).toEqual([`GET /${ASSET}`]);
 }, 300_000);
 
+it("Go: the module from the release's module proxy layout (GOPROXY=file://...); up downloads the plugin once", async () => {
+  const home = path.join(scratch, "go");
+  const dir = path.join(home, "project");
+  fs.mkdirSync(dir, { recursive: true });
+  const module = "github.com/pulumi-cloudbees/pulumi-cloudbees/generated/sdk/go";
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: release-install-go\nruntime: go\n");
+  fs.writeFileSync(
+    path.join(dir, "main.go"),
+    [
+      "package main",
+      "",
+      "import (",
+      `\t"${module}/cloudbees"`,
+      '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"',
+      ")",
+      "",
+      "func main() {",
+      "\tpulumi.Run(func(ctx *pulumi.Context) error {",
+      '\t\tpattern, err := cloudbees.NewBundleAvailability(ctx, "pattern", &cloudbees.BundleAvailabilityArgs{BundleId: pulumi.String("team-a"), Controllers: pulumi.StringArray{pulumi.String("sandbox")}})',
+      "\t\tif err != nil {",
+      "\t\t\treturn err",
+      "\t\t}",
+      '\t\tctx.Export("controllers", pattern.Controllers)',
+      "\t\treturn nil",
+      "\t})",
+      "}",
+      "",
+    ].join("\n"),
+  );
+  // The SDK at the release's version from its module layout; sdk/v3 at the SDK's floor from the module cache
+  // (`npm run pulumi-cli` fetched it). Nothing else is reached: the checksum database is off (the module is local).
+  fs.writeFileSync(path.join(dir, "go.mod"), `module release-install.local/program\n\ngo 1.24\n\nrequire (\n\t${module} v${VERSION}\n\tgithub.com/pulumi/pulumi/sdk/v3 v3.216.0\n)\n`);
+  fs.copyFileSync(path.join(__dirname, "..", "..", "generated", "sdk", "go", "go.sum"), path.join(dir, "go.sum"));
+  const goEnv: NodeJS.ProcessEnv = { ...process.env, GOPROXY: `file://${path.join(releaseDir, "go")},off`, GOSUMDB: "off", GOFLAGS: "-mod=mod" };
+  await mustRun("go", ["mod", "tidy"], dir, goEnv);
+  const cli = realCli();
+  const env: NodeJS.ProcessEnv = {
+    PATH: [cli.dir, path.dirname(await whichGo())].join(path.delimiter),
+    HOME: home,
+    GOPATH: process.env.GOPATH ?? path.join(os.homedir(), "go"),
+    GOMODCACHE: (await mustRun("go", ["env", "GOMODCACHE"], dir)).trim(),
+    GOCACHE: (await mustRun("go", ["env", "GOCACHE"], dir)).trim(),
+    GOPROXY: goEnv.GOPROXY,
+    GOSUMDB: "off",
+    GOFLAGS: "-mod=mod",
+    PULUMI_HOME: path.join(home, ".pulumi"),
+    PULUMI_BACKEND_URL: `file://${home}`,
+    PULUMI_CONFIG_PASSPHRASE: "release-install",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_IGNORE_AMBIENT_PLUGINS: "true",
+    PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${SERVER.replace(/\./g, "\\.")}=http://127.0.0.1:${port}/`,
+  };
+  const pulumi = (...args: string[]) => run(path.join(cli.dir, "pulumi"), [...args, "--non-interactive", "--color", "never"], dir, env);
+  await initStack({ dir, env, pulumi });
+  requests.length = 0;
+  const up = await pulumi("up", "--yes", "--skip-preview");
+  expect({ code: up.code, out: `${up.stdout}${up.stderr}`.slice(-2000) }).toMatchObject({ code: 0 });
+  expect(requests).toEqual([`GET /${ASSET}`]);
+  expect(emu.state.apiAvailabilityPatterns()).toHaveProperty("team-a");
+  expect((await pulumi("destroy", "--yes", "--skip-preview")).code).toBe(0);
+}, 300_000);
+
+async function whichGo(): Promise<string> {
+  return (await mustRun("go", ["env", "GOROOT"], scratch)).trim() + "/bin/go";
+}
+
 it("YAML: when the download fails, the error names the install command", async () => {
   const p = yamlProject("no-release", "empty");
   await initStack(p);
