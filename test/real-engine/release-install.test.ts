@@ -1,5 +1,5 @@
 /**
- * Issue 45, as a user installs the release (YAML so far; Python, Go and TypeScript to come): dist/release served on
+ * Issue 45, as a user installs the release, in YAML, Python, Go and TypeScript: dist/release (made offline) served on
  * loopback, a fresh PULUMI_HOME, PULUMI_IGNORE_AMBIENT_PLUGINS=true, the documented mirror variable
  * PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES pointing the release location at the loopback server, and no `node` on PATH:
  * the engine downloads the plugin archive exactly once into its cache and runs the self-contained executable; a
@@ -14,6 +14,7 @@ import { emulatorConnection } from "../../testing/emulator-config";
 import { release, VERSION } from "../../scripts/release/release";
 import { realCli } from "./life-cycle";
 import { pythonWheels, run, type Run } from "./tier-cli";
+import { installConsumer } from "../package/consumer-project";
 
 const SERVER = "github://api.github.com/pulumi-cloudbees/pulumi-cloudbees";
 const ASSET = `pulumi-resource-cloudbees-v${VERSION}-linux-amd64.tar.gz`;
@@ -234,6 +235,50 @@ it("Go: the module from the release's module proxy layout (GOPROXY=file://...); 
   expect({ code: up.code, out: `${up.stdout}${up.stderr}`.slice(-2000) }).toMatchObject({ code: 0 });
   expect(requests).toEqual([`GET /${ASSET}`]);
   expect(emu.state.apiAvailabilityPatterns()).toHaveProperty("team-a");
+  expect((await pulumi("destroy", "--yes", "--skip-preview")).code).toBe(0);
+}, 300_000);
+
+it("TypeScript: the Node.js SDK's tarball from the release, installed offline; up downloads the plugin once", async () => {
+  const home = path.join(scratch, "typescript");
+  const dir = path.join(home, "project");
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: release-install-typescript\nruntime: nodejs\n");
+  // The release's packages, installed offline: the dynamic-provider package and @pulumi/pulumi (with typescript and
+  // @types/node) by npm ci from the repository's lock and npm's cache (test/package/consumer-project.ts), then the
+  // Node.js SDK's tarball unpacked where npm puts a package. (To do: npm install of the SDK tarball itself.)
+  const installed = await installConsumer(
+    dir,
+    path.join(releaseDir, `pulumi-cloudbees-${VERSION}.tgz`),
+    { "@pulumi/pulumi": "node_modules/@pulumi/pulumi", typescript: "node_modules/typescript", "@types/node": "node_modules/@types/node" },
+    null,
+  );
+  expect({ code: installed.code, output: installed.output.slice(-1000) }).toMatchObject({ code: 0 });
+  const sdk = path.join(dir, "node_modules", "@pulumi-cloudbees", "cloudbees");
+  fs.mkdirSync(sdk, { recursive: true });
+  await mustRun("tar", ["-xzf", path.join(releaseDir, `pulumi-cloudbees-cloudbees-${VERSION}.tgz`), "-C", sdk, "--strip-components=1"], dir);
+  fs.writeFileSync(
+    path.join(dir, "index.ts"),
+    ['import * as cloudbees from "@pulumi-cloudbees/cloudbees";', "", 'const pattern = new cloudbees.BundleAvailability("pattern", { bundleId: "base", controllers: ["team-a/controller-a"] });', "export const controllers = pattern.controllers;", ""].join("\n"),
+  );
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ ...JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")), main: "index.ts" }));
+  const cli = realCli();
+  const env: NodeJS.ProcessEnv = {
+    PATH: [cli.dir, path.dirname(process.execPath)].join(path.delimiter),
+    HOME: home,
+    PULUMI_HOME: path.join(home, ".pulumi"),
+    PULUMI_BACKEND_URL: `file://${home}`,
+    PULUMI_CONFIG_PASSPHRASE: "release-install",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_IGNORE_AMBIENT_PLUGINS: "true",
+    PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${SERVER.replace(/\./g, "\\.")}=http://127.0.0.1:${port}/`,
+  };
+  const pulumi = (...args: string[]) => run(path.join(cli.dir, "pulumi"), [...args, "--non-interactive", "--color", "never"], dir, env);
+  await initStack({ dir, env, pulumi });
+  requests.length = 0;
+  const up = await pulumi("up", "--yes", "--skip-preview");
+  expect({ code: up.code, out: `${up.stdout}${up.stderr}`.slice(-2000) }).toMatchObject({ code: 0 });
+  expect(requests).toEqual([`GET /${ASSET}`]);
+  expect(emu.state.apiAvailabilityPatterns()).toHaveProperty("base");
   expect((await pulumi("destroy", "--yes", "--skip-preview")).code).toBe(0);
 }, 300_000);
 
