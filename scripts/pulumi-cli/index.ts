@@ -19,6 +19,7 @@ import * as path from "node:path";
 import { BUILT_FILES, buildCli, readStamp, sourcesHash } from "./build";
 import { goProblem, GoToolError } from "./go";
 import { fetchSdkFloors } from "./sdk-floors";
+import { buildActionlint } from "./actionlint";
 import { cachedCliRoot, CACHE_COMPLETE_FILE, findPulumiCli } from "../../testing/cli/pulumi-cli";
 
 const ROOT = path.join(__dirname, "..", "..");
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
         if (found?.source === "path") {
             say(`using the Pulumi CLI v${found.version} on PATH (at least v${version}, the lockfile's @pulumi/pulumi)`);
             await fetchSdkFloors(say);
+            await buildActionlint(say);
             console.log(found.dir);
             return;
         }
@@ -65,6 +67,7 @@ async function main(): Promise<void> {
         throw new Error(`the cached CLI in ${root} lacks ${missing.join(", ") || CACHE_COMPLETE_FILE}: remove the folder and run again`);
     }
     await fetchSdkFloors(say);
+    await buildActionlint(say);
     console.log(dir);
 }
 

@@ -1,23 +1,19 @@
 /**
- * Issue 45: the release workflow is checked as GitHub would run it, by actionlint (rhysd/actionlint, a Go module,
- * built once into the cache beside the Pulumi CLI's: ~/.cache/pulumi-cloudbees/actionlint/<version>), which also
- * runs shellcheck-free checks of every `run:` script's expressions. And it releases what `npm run release` makes.
+ * Issue 45: the release workflow is checked as GitHub would run it, by actionlint (rhysd/actionlint, a Go module that
+ * `npm run pulumi-cli` builds into its cache: scripts/pulumi-cli/actionlint.ts), its expressions, runner labels and
+ * action inputs (shellcheck and pyflakes left out). And it releases what `npm run release` makes.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
+import { actionlintPath } from "../../scripts/pulumi-cli/actionlint";
 
 const ROOT = path.join(__dirname, "..", "..");
 const WORKFLOW = path.join(ROOT, ".github", "workflows", "release.yml");
-const ACTIONLINT_VERSION = "v1.7.12";
 
 function actionlint(): string {
-  const dir = path.join(process.env.PULUMI_CLOUDBEES_CLI_CACHE ?? path.join(os.homedir(), ".cache", "pulumi-cloudbees"), "actionlint", ACTIONLINT_VERSION);
-  const bin = path.join(dir, "actionlint");
-  if (!fs.existsSync(bin)) {
-    execFileSync("go", ["install", `github.com/rhysd/actionlint/cmd/actionlint@${ACTIONLINT_VERSION}`], { env: { ...process.env, GOBIN: dir }, stdio: "pipe" });
-  }
+  const bin = actionlintPath();
+  if (!fs.existsSync(bin)) throw new Error(`no actionlint at ${bin}: run \`npm run pulumi-cli\` (it builds it once)`);
   return bin;
 }
 
