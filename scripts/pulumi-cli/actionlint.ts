@@ -1,7 +1,8 @@
 /**
- * actionlint (rhysd/actionlint, a Go module), built once into the cache beside the CLI, as the Go SDK floors are
- * fetched: the tier's test of .github/workflows/release.yml runs it (test/real-engine/release-workflow.test.ts).
- * Only `npm run pulumi-cli` reaches the Go module proxy; the tests send nothing off loopback.
+ * The release's tools, fetched once into the cache beside the CLI, as the Go SDK floors are (outside the CLI's build
+ * recipe, so that adding them does not rebuild the CLI): actionlint (rhysd/actionlint, a Go module), which the tier's
+ * test of .github/workflows/release.yml runs, and the wheels of `build`, with which the tier makes a release's Python
+ * SDK offline. Only `npm run pulumi-cli` reaches the Go module proxy and PyPI; the tests send nothing off loopback.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -13,6 +14,13 @@ export const ACTIONLINT_VERSION = "v1.7.12";
 /** Where the built actionlint is (it may not be there yet). */
 export function actionlintPath(): string {
   return path.join(pulumiCliCacheRoot(), "actionlint", ACTIONLINT_VERSION, "actionlint");
+}
+
+/** `build` and what it needs as wheels in `wheels` (the CLI cache's python-wheels), unless they are there. */
+export function downloadBuildWheels(wheels: string, say: (message: string) => void): void {
+  if (!fs.existsSync(wheels) || fs.readdirSync(wheels).some((f) => /^build-.*\.whl$/.test(f))) return;
+  say("downloading the wheels of build (PyPI), with which a release's Python SDK is made offline");
+  execFileSync("python3", ["-m", "pip", "download", "--disable-pip-version-check", "--only-binary=:all:", "--dest", wheels, "build"], { stdio: ["ignore", "pipe", "pipe"] });
 }
 
 export async function buildActionlint(say: (message: string) => void): Promise<void> {

@@ -19,7 +19,8 @@ import * as path from "node:path";
 import { BUILT_FILES, buildCli, readStamp, sourcesHash } from "./build";
 import { goProblem, GoToolError } from "./go";
 import { fetchSdkFloors } from "./sdk-floors";
-import { buildActionlint } from "./actionlint";
+import { buildActionlint, downloadBuildWheels } from "./actionlint";
+import { PYTHON_WHEELS } from "./program-deps";
 import { cachedCliRoot, CACHE_COMPLETE_FILE, findPulumiCli } from "../../testing/cli/pulumi-cli";
 
 const ROOT = path.join(__dirname, "..", "..");
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
     }
     await fetchSdkFloors(say);
     await buildActionlint(say);
+    downloadBuildWheels(path.join(root, PYTHON_WHEELS), say);
     console.log(dir);
 }
 

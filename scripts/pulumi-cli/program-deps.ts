@@ -17,7 +17,7 @@ import { go, tool } from "./go";
 export const PYTHON_WHEELS = "python-wheels";
 
 /**
- * Downloads the wheels of pulumi==<version>, parver, pip, setuptools, wheel and build into `into`. Without python3 there is
+ * Downloads the wheels of pulumi==<version>, parver, pip, setuptools and wheel into `into`. Without python3 there is
  * nothing to download for: the build goes on (the hosts are Go) and says so.
  */
 export async function downloadPythonWheels(version: string, into: string, say: (message: string) => void): Promise<void> {
@@ -30,8 +30,7 @@ export async function downloadPythonWheels(version: string, into: string, say: (
     }
     say(`downloading the Python package pulumi==${version} and what it needs, as wheels (PyPI)`);
     const args = ["-m", "pip", "download", "--disable-pip-version-check", "--only-binary=:all:", "--dest", into];
-    // build (with pyproject_hooks and packaging): the release makes the Python SDK's wheel and sdist offline with them.
-    await tool("python3", [...args, `pulumi==${version}`, "parver", "pip", "setuptools", "wheel", "build"], cwd, "no python3");
+    await tool("python3", [...args, `pulumi==${version}`, "parver", "pip", "setuptools", "wheel"], cwd, "no python3");
 }
 
 /** Fills Go's module and build caches with what a program on sdk/v3 at `tag` needs (see above). */
