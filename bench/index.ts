@@ -16,6 +16,7 @@ import { EmulatorProcess } from "./emulator-client";
 import { blankCloudbeesEnv, closeSerializerSession, Lifecycle, serializeProvider, startProviderHost, type ManagedResource, type ProviderHost } from "./harness";
 import { emptySevenMethodProvider, minimalAssignmentProvider } from "./minimal-provider";
 import { controllerConfigurationRows } from "./controller-configuration";
+import { pluginStartRows } from "./plugin-start";
 import { importRows } from "./import-floor";
 import { scaleRows } from "./scale";
 import { flagRows } from "./flag-rows";
@@ -50,7 +51,7 @@ function rssMb(pid: number): number {
 }
 
 /** The sections that stand alone (their own emulator and hosts), for `--only <section>`. */
-const SECTIONS: Record<string, () => Promise<void>> = { scale: () => scaleRows(), import: importRows, controllers: controllerConfigurationRows };
+const SECTIONS: Record<string, () => Promise<void>> = { scale: () => scaleRows(), import: importRows, controllers: controllerConfigurationRows, plugin: pluginStartRows };
 
 /** `--only <section>` (or `--only=<section>`): that section's name; undefined: the whole bench. */
 function onlySection(argv: string[]): string | undefined {
