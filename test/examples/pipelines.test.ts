@@ -96,7 +96,10 @@ describe("examples/pipelines/drift-detection.yml", () => {
     const uses = job.steps.map((s) => s.uses).filter(Boolean);
     expect(uses).toEqual(expect.arrayContaining(["actions/checkout@v4", "actions/setup-node@v4", "pulumi/actions@v6"]));
     const node = job.steps.find((s) => s.uses === "actions/setup-node@v4")!;
-    expect(node.with).toEqual({ "node-version": 20, cache: "npm" });
+    // The project in a subfolder: every run step works there, and the npm cache keys on its lock file.
+    expect(wf.env.PROJECT_DIR).toEqual(expect.any(String));
+    expect((job as { defaults?: { run?: Record<string, string> } }).defaults?.run).toEqual({ "working-directory": "${{ env.PROJECT_DIR }}" });
+    expect(node.with).toEqual({ "node-version": 20, cache: "npm", "cache-dependency-path": "${{ env.PROJECT_DIR }}/package-lock.json" });
     const order = (pred: (s: Step) => boolean) => job.steps.findIndex(pred);
     const npmCi = order((s) => s.run === "npm ci");
     const cli = order((s) => s.uses === "pulumi/actions@v6");
@@ -109,7 +112,12 @@ describe("examples/pipelines/drift-detection.yml", () => {
     expect(run).toMatch(/pulumi preview --refresh --expect-no-changes --diff --stack "\$STACK"/);
     expect(run).toMatch(/set -o pipefail/); // the step's exit code is pulumi's, not tee's
     expect(typeof wf.env.STACK).toBe("string");
-    expect(driftStep().env!.PULUMI_ACCESS_TOKEN).toBe("${{ secrets.PULUMI_ACCESS_TOKEN }}");
+    // Either backend: Pulumi Cloud's token, or a self-managed backend's URL and the passphrase of its stacks' secrets.
+    expect(driftStep().env).toMatchObject({
+      PULUMI_ACCESS_TOKEN: "${{ secrets.PULUMI_ACCESS_TOKEN }}",
+      PULUMI_BACKEND_URL: "${{ secrets.PULUMI_BACKEND_URL }}",
+      PULUMI_CONFIG_PASSPHRASE: "${{ secrets.PULUMI_CONFIG_PASSPHRASE }}",
+    });
   });
 
   it("passes the provider's settings only as variables the provider reads", () => {

@@ -1,0 +1,37 @@
+/**
+ * The drift job of examples/pipelines checked as GitHub would run it, by actionlint (the release workflow's checker,
+ * test/real-engine/release-workflow.test.ts): its expressions (`env.PROJECT_DIR` in the job's defaults, the secrets
+ * of both backends), runner labels and action inputs (setup-node's cache-dependency-path). shellcheck and pyflakes
+ * left out, as there.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { actionlintPath } from "../../scripts/pulumi-cli/actionlint";
+
+const ROOT = path.join(__dirname, "..", "..");
+const WORKFLOW = path.join(ROOT, "examples", "pipelines", "drift-detection.yml");
+
+function lint(file: string): string {
+  const bin = actionlintPath();
+  if (!fs.existsSync(bin)) throw new Error(`no actionlint at ${bin}: run \`npm run pulumi-cli\` (it builds it once)`);
+  try {
+    return execFileSync(bin, ["-no-color", "-shellcheck=", "-pyflakes=", file], { cwd: ROOT, encoding: "utf8", stdio: "pipe" });
+  } catch (e) {
+    return String((e as { stdout?: string }).stdout ?? e);
+  }
+}
+
+it("actionlint finds nothing in examples/pipelines/drift-detection.yml", () => {
+  expect(lint(WORKFLOW)).toBe("");
+}, 120_000);
+
+it("and finds a context the job's defaults cannot read (the check can fail)", () => {
+  const broken = path.join(fs.mkdtempSync(path.join(ROOT, ".drift-workflow-")), "drift-detection.yml");
+  try {
+    fs.writeFileSync(broken, fs.readFileSync(WORKFLOW, "utf8").replace("${{ env.PROJECT_DIR }} #", "${{ steps.drift.outputs.dir }} #"));
+    expect(lint(broken)).toMatch(/context "steps" is not allowed here/);
+  } finally {
+    fs.rmSync(path.dirname(broken), { recursive: true, force: true });
+  }
+}, 120_000);
