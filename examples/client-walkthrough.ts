@@ -1,5 +1,5 @@
-// A short tour of the typed clients against the embedded emulator: what `npm start` runs until the Pulumi
-// resources' life cycle replaces it.
+// A short tour of the typed clients (docs/clients.md) against an emulator started in the same process. From a clone:
+// `npx ts-node --transpile-only examples/client-walkthrough.ts` (`npm start` runs the example programs instead).
 import { startEmulator } from "../emulator";
 import { FeatureManagementClient, InstanceClient, OperationsCenterClient } from "../provider";
 

@@ -1,7 +1,7 @@
 // The example program of the top-level Pulumi.yaml: a platform team declares its feature-flag application and who
 // may use which CasC bundle (platform-access.ts). It runs unchanged with the real CLI (`pulumi up`) against a real
-// operations center or the emulator, and under `npm start`, which plays the engine's part against the embedded
-// emulator.
+// operations center or the emulator, and under `npm start`, which runs its life cycle against the embedded emulator
+// (with the real CLI when there is one, else with the engine stand-in of pulumi-cloudbees/testing).
 import * as pulumi from "@pulumi/pulumi";
 import { platformAccess } from "./platform-access";
 
