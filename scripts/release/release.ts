@@ -16,6 +16,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { buildPluginExecutable } from "./plugin-executable";
 import { goModuleProxy } from "./go-module";
+import { smokeTestPlugin } from "./plugin-smoke";
 
 const ROOT = path.join(__dirname, "..", "..");
 const SDK = path.join(ROOT, "generated", "sdk");
@@ -34,6 +35,7 @@ async function pluginArchive(out: string, version: string): Promise<string> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-archive-"));
   try {
     const built = await buildPluginExecutable(work, version);
+    await smokeTestPlugin(built.file, version);
     fs.copyFileSync(path.join(ROOT, "README.md"), path.join(work, "README.md"));
     fs.copyFileSync(path.join(ROOT, "LICENSE"), path.join(work, "LICENSE"));
     const name = `pulumi-resource-cloudbees-v${version}-${os_}-${arch}.tar.gz`;
@@ -87,6 +89,16 @@ export function checksums(out: string, version: string, assets = fs.readdirSync(
   return name;
 }
 
+/** CHANGELOG.md's section of `version` (the release's notes); a version without one is not released. */
+export function releaseNotes(changelog: string, version: string): string {
+  const sections = changelog.split(/^## /m).slice(1);
+  const section = sections.find((s) => s.split(/\s/, 1)[0] === version);
+  if (!section) throw new Error(`CHANGELOG.md has no section "## ${version}": write what this release changes before tagging it`);
+  const heading = section.slice(0, section.indexOf("\n"));
+  if (/unreleased/i.test(heading)) throw new Error(`CHANGELOG.md's "## ${heading}" is marked unreleased: date it before tagging v${version}`);
+  return section.slice(section.indexOf("\n") + 1).trim();
+}
+
 export const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
 export interface ReleaseOptions {
@@ -112,8 +124,9 @@ export async function release(out = path.join(ROOT, "dist", "release"), options:
 if (require.main === module) {
   const args = process.argv.slice(2);
   const at = args.indexOf("--checksums");
-  const done =
-    at >= 0
+  const done = args.includes("--notes")
+    ? Promise.resolve().then(() => [releaseNotes(fs.readFileSync(path.join(ROOT, "CHANGELOG.md"), "utf8"), VERSION)])
+    : at >= 0
       ? Promise.resolve([checksums(path.resolve(args[at + 1] ?? path.join(ROOT, "dist", "release")), VERSION)])
       : release(path.join(ROOT, "dist", "release"), { pluginOnly: args.includes("--plugin-only") });
   done.then(
