@@ -71,11 +71,25 @@ function pythonPackages(out: string, python: string): string[] {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "python-sdk-"));
   try {
     fs.cpSync(path.join(SDK, "python"), work, { recursive: true });
+    fs.copyFileSync(path.join(ROOT, "README.md"), path.join(work, "README.md")); // the project page on PyPI
     run(python, ["-m", "build", "--no-isolation", "--outdir", out, work], work);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
   return fs.readdirSync(out).filter((f) => !before.has(f));
+}
+
+/** Checked before anything is built: the Python SDK needs build, setuptools and wheel in `python`. */
+function requirePythonBuilders(python: string): void {
+  const missing = ["build", "setuptools", "wheel"].filter((m) => {
+    try {
+      run(python, ["-c", `import ${m}`], ROOT);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (missing.length) throw new Error(`the Python SDK is built with ${python}, which lacks ${missing.join(", ")}: \`${python} -m pip install build setuptools wheel\`, or pass --python <a python that has them>`);
 }
 
 /** The checksums file of every asset in `out` (the files at its top, the go/ folder left out: it is no asset). */
@@ -114,7 +128,9 @@ export async function release(out = path.join(ROOT, "dist", "release"), options:
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
   if (pluginOnly) return [await pluginArchive(out, version)];
-  const assets = [await pluginArchive(out, version), ...npmTarballs(out), ...pythonPackages(out, options.python ?? "python3")];
+  const python = options.python ?? "python3";
+  requirePythonBuilders(python);
+  const assets = [await pluginArchive(out, version), ...npmTarballs(out), ...pythonPackages(out, python)];
   fs.copyFileSync(path.join(ROOT, "generated", "schema.json"), path.join(out, "schema.json"));
   assets.push("schema.json");
   const go = await goModuleProxy(path.join(out, "go"), path.join(SDK, "go"), version);
@@ -128,7 +144,7 @@ if (require.main === module) {
     ? Promise.resolve().then(() => [releaseNotes(fs.readFileSync(path.join(ROOT, "CHANGELOG.md"), "utf8"), VERSION)])
     : at >= 0
       ? Promise.resolve([checksums(path.resolve(args[at + 1] ?? path.join(ROOT, "dist", "release")), VERSION)])
-      : release(path.join(ROOT, "dist", "release"), { pluginOnly: args.includes("--plugin-only") });
+      : release(path.join(ROOT, "dist", "release"), { pluginOnly: args.includes("--plugin-only"), python: args.includes("--python") ? args[args.indexOf("--python") + 1] : undefined });
   done.then(
     (assets) => {
       for (const a of assets) console.log(a);
