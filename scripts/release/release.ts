@@ -16,6 +16,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { buildPluginExecutable } from "./plugin-executable";
 import { goModuleProxy } from "./go-module";
+import { smokeTestPlugin } from "./plugin-smoke";
 
 const ROOT = path.join(__dirname, "..", "..");
 const SDK = path.join(ROOT, "generated", "sdk");
@@ -34,6 +35,7 @@ async function pluginArchive(out: string, version: string): Promise<string> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-archive-"));
   try {
     const built = await buildPluginExecutable(work, version);
+    await smokeTestPlugin(built.file, version);
     fs.copyFileSync(path.join(ROOT, "README.md"), path.join(work, "README.md"));
     fs.copyFileSync(path.join(ROOT, "LICENSE"), path.join(work, "LICENSE"));
     const name = `pulumi-resource-cloudbees-v${version}-${os_}-${arch}.tar.gz`;
@@ -69,11 +71,25 @@ function pythonPackages(out: string, python: string): string[] {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "python-sdk-"));
   try {
     fs.cpSync(path.join(SDK, "python"), work, { recursive: true });
+    fs.copyFileSync(path.join(ROOT, "README.md"), path.join(work, "README.md")); // the project page on PyPI
     run(python, ["-m", "build", "--no-isolation", "--outdir", out, work], work);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
   return fs.readdirSync(out).filter((f) => !before.has(f));
+}
+
+/** Checked before anything is built: the Python SDK needs build, setuptools and wheel in `python`. */
+function requirePythonBuilders(python: string): void {
+  const missing = ["build", "setuptools", "wheel"].filter((m) => {
+    try {
+      run(python, ["-c", `import ${m}`], ROOT);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (missing.length) throw new Error(`the Python SDK is built with ${python}, which lacks ${missing.join(", ")}: \`${python} -m pip install build setuptools wheel\`, or pass --python <a python that has them>`);
 }
 
 /** The checksums file of every asset in `out` (the files at its top, the go/ folder left out: it is no asset). */
@@ -85,6 +101,16 @@ export function checksums(out: string, version: string, assets = fs.readdirSync(
     .map((a) => `${createHash("sha256").update(fs.readFileSync(path.join(out, a))).digest("hex")}  ${a}`);
   fs.writeFileSync(path.join(out, name), `${lines.join("\n")}\n`);
   return name;
+}
+
+/** CHANGELOG.md's section of `version` (the release's notes); a version without one is not released. */
+export function releaseNotes(changelog: string, version: string): string {
+  const sections = changelog.split(/^## /m).slice(1);
+  const section = sections.find((s) => s.split(/\s/, 1)[0] === version);
+  if (!section) throw new Error(`CHANGELOG.md has no section "## ${version}": write what this release changes before tagging it`);
+  const heading = section.slice(0, section.indexOf("\n"));
+  if (/unreleased/i.test(heading)) throw new Error(`CHANGELOG.md's "## ${heading}" is marked unreleased: date it before tagging v${version}`);
+  return section.slice(section.indexOf("\n") + 1).trim();
 }
 
 export const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -102,7 +128,9 @@ export async function release(out = path.join(ROOT, "dist", "release"), options:
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
   if (pluginOnly) return [await pluginArchive(out, version)];
-  const assets = [await pluginArchive(out, version), ...npmTarballs(out), ...pythonPackages(out, options.python ?? "python3")];
+  const python = options.python ?? "python3";
+  requirePythonBuilders(python);
+  const assets = [await pluginArchive(out, version), ...npmTarballs(out), ...pythonPackages(out, python)];
   fs.copyFileSync(path.join(ROOT, "generated", "schema.json"), path.join(out, "schema.json"));
   assets.push("schema.json");
   const go = await goModuleProxy(path.join(out, "go"), path.join(SDK, "go"), version);
@@ -112,10 +140,11 @@ export async function release(out = path.join(ROOT, "dist", "release"), options:
 if (require.main === module) {
   const args = process.argv.slice(2);
   const at = args.indexOf("--checksums");
-  const done =
-    at >= 0
+  const done = args.includes("--notes")
+    ? Promise.resolve().then(() => [releaseNotes(fs.readFileSync(path.join(ROOT, "CHANGELOG.md"), "utf8"), VERSION)])
+    : at >= 0
       ? Promise.resolve([checksums(path.resolve(args[at + 1] ?? path.join(ROOT, "dist", "release")), VERSION)])
-      : release(path.join(ROOT, "dist", "release"), { pluginOnly: args.includes("--plugin-only") });
+      : release(path.join(ROOT, "dist", "release"), { pluginOnly: args.includes("--plugin-only"), python: args.includes("--python") ? args[args.indexOf("--python") + 1] : undefined });
   done.then(
     (assets) => {
       for (const a of assets) console.log(a);

@@ -117,6 +117,17 @@ function yamlProject(name: string, override: "release" | "empty"): { dir: string
   return { dir, env, pulumi: (...args) => run(path.join(cli.dir, "pulumi"), [...args, "--non-interactive", "--color", "never"], dir, env) };
 }
 
+/** A refreshing preview finds nothing to change and downloads nothing; destroy then removes what up made. */
+async function expectNoChangeThenDestroy(pulumi: (...args: string[]) => Promise<Run>, bundleId: string): Promise<void> {
+  const downloads = [...requests];
+  const preview = await pulumi("preview", "--refresh", "--expect-no-changes");
+  expect({ code: preview.code, out: `${preview.stdout}${preview.stderr}`.slice(-2000) }).toMatchObject({ code: 0 });
+  expect(requests).toEqual(downloads);
+  const destroy = await pulumi("destroy", "--yes", "--skip-preview");
+  expect({ code: destroy.code, out: `${destroy.stdout}${destroy.stderr}`.slice(-2000) }).toMatchObject({ code: 0 });
+  expect(emu.state.apiAvailabilityPatterns()).not.toHaveProperty(bundleId);
+}
+
 async function initStack(p: ReturnType<typeof yamlProject>): Promise<void> {
   const c = emulatorConnection(emu);
   for (const args of [
@@ -130,7 +141,7 @@ async function initStack(p: ReturnType<typeof yamlProject>): Promise<void> {
   }
 }
 
-it("YAML: up downloads the archive once through the override and runs the plugin without Node.js; a second up downloads nothing", async () => {
+it("YAML: up downloads the archive once through the override and runs the plugin without Node.js; a second up and a refreshing preview download nothing; destroy", async () => {
   const p = yamlProject("yaml", "release");
   await initStack(p);
   requests.length = 0;
@@ -142,10 +153,10 @@ it("YAML: up downloads the archive once through the override and runs the plugin
   const again = await p.pulumi("up", "--yes", "--skip-preview");
   expect(again.code).toBe(0);
   expect(requests).toEqual([`GET /${ASSET}`]);
-  expect((await p.pulumi("destroy", "--yes", "--skip-preview")).code).toBe(0);
+  await expectNoChangeThenDestroy(p.pulumi, "base");
 }, 300_000);
 
-it("Python: the wheel from the release with pip --no-index; up downloads the plugin once, as the SDK's pulumi-plugin.json says", async () => {
+it("Python: the wheel from the release with pip --no-index; up downloads the plugin once, as the SDK's pulumi-plugin.json says; a refreshing preview changes nothing; destroy", async () => {
   const home = path.join(scratch, "python");
   const dir = path.join(home, "project");
   fs.mkdirSync(dir, { recursive: true });
@@ -174,12 +185,11 @@ it("Python: the wheel from the release with pip --no-index; up downloads the plu
   expect({ code: up.code, out: `${up.stdout}${up.stderr}`.slice(-2000) }).toMatchObject({ code: 0 });
   expect(requests).toEqual([`GET /${ASSET}`]);
   expect(emu.state.apiAvailabilityPatterns()).toHaveProperty("team-b");
-  expect((await pulumi("preview", "--expect-no-changes")).code).toBe(0);
-  expect((await pulumi("destroy", "--yes", "--skip-preview")).code).toBe(0);
+  await expectNoChangeThenDestroy(pulumi, "team-b");
   expect(requests).toEqual([`GET /${ASSET}`]);
 }, 300_000);
 
-it("Go: the module from the release's module proxy layout (GOPROXY=file://...); up downloads the plugin once", async () => {
+it("Go: the module from the release's module proxy layout (GOPROXY=file://...); up downloads the plugin once; a refreshing preview changes nothing and downloads nothing; destroy", async () => {
   const home = path.join(scratch, "go");
   const dir = path.join(home, "project");
   fs.mkdirSync(dir, { recursive: true });
@@ -238,17 +248,17 @@ it("Go: the module from the release's module proxy layout (GOPROXY=file://...); 
   expect({ code: up.code, out: `${up.stdout}${up.stderr}`.slice(-2000) }).toMatchObject({ code: 0 });
   expect(requests).toEqual([`GET /${ASSET}`]);
   expect(emu.state.apiAvailabilityPatterns()).toHaveProperty("team-a");
-  expect((await pulumi("destroy", "--yes", "--skip-preview")).code).toBe(0);
+  await expectNoChangeThenDestroy(pulumi, "team-a");
 }, 300_000);
 
-it("TypeScript: the Node.js SDK's tarball from the release, installed offline; up downloads the plugin once", async () => {
+it("TypeScript: the Node.js SDK's tarball from the release, installed offline; up downloads the plugin once; a refreshing preview changes nothing and downloads nothing; destroy", async () => {
   const home = path.join(scratch, "typescript");
   const dir = path.join(home, "project");
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: release-install-typescript\nruntime: nodejs\n");
   // The release's packages, installed offline: the dynamic-provider package and @pulumi/pulumi (with typescript and
   // @types/node) by npm ci from the repository's lock and npm's cache (test/package/consumer-project.ts), then the
-  // Node.js SDK's tarball unpacked where npm puts a package. (To do: npm install of the SDK tarball itself.)
+  // Node.js SDK's tarball by `npm install <tarball>`, as a user installs a downloaded release asset.
   const installed = await installConsumer(
     dir,
     path.join(releaseDir, `pulumi-cloudbees-${VERSION}.tgz`),
@@ -256,9 +266,9 @@ it("TypeScript: the Node.js SDK's tarball from the release, installed offline; u
     null,
   );
   expect({ code: installed.code, output: installed.output.slice(-1000) }).toMatchObject({ code: 0 });
-  const sdk = path.join(dir, "node_modules", "@pulumi-cloudbees", "cloudbees");
-  fs.mkdirSync(sdk, { recursive: true });
-  await mustRun("tar", ["-xzf", path.join(releaseDir, `pulumi-cloudbees-cloudbees-${VERSION}.tgz`), "-C", sdk, "--strip-components=1"], dir);
+  await mustRun("npm", ["install", "--offline", "--no-audit", "--no-fund", path.join(releaseDir, `pulumi-cloudbees-cloudbees-${VERSION}.tgz`)], dir);
+  const sdk = JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "@pulumi-cloudbees", "cloudbees", "package.json"), "utf8")) as { version: string; pulumi: { server: string } };
+  expect(sdk).toMatchObject({ version: VERSION, pulumi: { server: SERVER } });
   fs.writeFileSync(
     path.join(dir, "index.ts"),
     ['import * as cloudbees from "@pulumi-cloudbees/cloudbees";', "", 'const pattern = new cloudbees.BundleAvailability("pattern", { bundleId: "base", controllers: ["team-a/controller-a"] });', "export const controllers = pattern.controllers;", ""].join("\n"),
@@ -282,7 +292,7 @@ it("TypeScript: the Node.js SDK's tarball from the release, installed offline; u
   expect({ code: up.code, out: `${up.stdout}${up.stderr}`.slice(-2000) }).toMatchObject({ code: 0 });
   expect(requests).toEqual([`GET /${ASSET}`]);
   expect(emu.state.apiAvailabilityPatterns()).toHaveProperty("base");
-  expect((await pulumi("destroy", "--yes", "--skip-preview")).code).toBe(0);
+  await expectNoChangeThenDestroy(pulumi, "base");
 }, 300_000);
 
 async function whichGo(): Promise<string> {

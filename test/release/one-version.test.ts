@@ -6,6 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { releaseNotes } from "../../scripts/release/release";
 import { githubRepository } from "../../scripts/schema/schema";
 
 const ROOT = path.join(__dirname, "..", "..");
@@ -37,4 +38,19 @@ it.each([
 
 it("the Python SDK's project version is package.json's", () => {
   expect(/^\s*version = "([^"]+)"/m.exec(read("generated", "sdk", "python", "pyproject.toml"))?.[1]).toBe(manifest.version);
+});
+
+describe("CHANGELOG.md moves with the version: the release's notes are its section of package.json's version", () => {
+  it("CHANGELOG.md's newest section is package.json's version", () => {
+    expect(/^## (\S+)/m.exec(read("CHANGELOG.md"))?.[1]).toBe(manifest.version);
+  });
+  const changelog = "# Changelog\n\n## 0.2.0 (2026-12-01)\n\n- Two.\n\n## 0.1.0 (2026-11-01)\n\n- One.\n";
+  it("the notes of a version are its section's body", () => {
+    expect(releaseNotes(changelog, "0.1.0")).toBe("- One.");
+    expect(releaseNotes(changelog, "0.2.0")).toBe("- Two.");
+  });
+  it("a version without a section, or one marked unreleased, is refused with the way out", () => {
+    expect(() => releaseNotes(changelog, "0.3.0")).toThrow('CHANGELOG.md has no section "## 0.3.0": write what this release changes before tagging it');
+    expect(() => releaseNotes("## 0.3.0 (unreleased)\n- Three.\n", "0.3.0")).toThrow("marked unreleased: date it before tagging v0.3.0");
+  });
 });
