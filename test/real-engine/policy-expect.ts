@@ -30,7 +30,7 @@ function blockOf(output: string, policy: string, resource: string): string | und
 
 export function expectReports(output: string, face: "dynamic" | "plugin"): void {
   const missing = REPORTS.filter(([policy, resource, fix]) => !fix.test(blockOf(output, policy, resource) ?? "")).map(([p, r]) => `${p} on ${r}`);
-  if (face === "plugin" && !/cloudbees-provider-token-secret[^\n]*\n[\s\S]*?featureManagementToken in plain text/.test(output)) missing.push("cloudbees-provider-token-secret");
+  if (face === "plugin" && !/cloudbees-provider-token-secret[^\n]*\n[\s\S]*?connections\.prod\.featureManagementToken in plain text/.test(output)) missing.push("cloudbees-provider-token-secret");
   if (missing.length > 0) throw new Error(`the pack did not report ${missing.join("; ")}:\n${output}`);
 }
 
