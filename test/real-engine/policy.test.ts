@@ -44,6 +44,8 @@ it("each policy reports its violating resource and the fix; the mandatory ones s
   const preview = await runner.run(["preview", "--policy-pack", PACK]);
   expect(preview.code).not.toBe(0);
   expectReports(text(preview), "dynamic");
+  // The value it cannot see in preview, said once (advisory), naming the resource.
+  expect(text(preview).match(/can't run policy 'cloudbees-bundle-validated'[^\n]*it cannot see bundleId of ControllerBundleAssignment "unknown-bundle"/g)).toHaveLength(1);
   const up = await runner.run(["up", "--yes", "--policy-pack", PACK]);
   expect(up.code).not.toBe(0);
   expect(text(up)).toContain("cloudbees-bundle-validated");

@@ -16,6 +16,8 @@ if (violating) {
   // cloudbees-bundle-validated and cloudbees-assignment-fallback.
   new cloudbees.ControllerBundleAssignment("unvalidated-assignment", { controllerPath: "team-a/controller-a", bundleId: "team-a" });
   new cloudbees.BundleReload("unvalidated-reload", {});
+  // A bundle id a preview cannot know (an id, known once the application exists): the policy says so, once.
+  new cloudbees.ControllerBundleAssignment("unknown-bundle", { controllerPath: "team-b/controller-b", bundleId: shop.id, fallbackBundleId: "base" });
   // cloudbees-availability-narrow, both forms.
   new cloudbees.BundleAvailability("everyone-availability", { bundleId: "team-a", regex: ".*" });
   new cloudbees.GlobalAvailabilityPattern("global-switch", { visibility: true });
