@@ -75,7 +75,7 @@ export class Unseen {
   finish(): void {
     if (this.seen.length === 0) return;
     const error = new proxy.UnknownValueError(proxy.unknownStringValue, []);
-    error.message = `it cannot see ${[...new Set(this.seen)].join(", ")} (unknown until the resources they come from exist); pulumi up checks again before it writes`;
+    error.message = `it cannot see ${[...new Set(this.seen)].join(", ")} (unknown until the resources they come from exist); pulumi up checks it with the values known, at the end of the update`;
     throw error;
   }
 }
