@@ -43,7 +43,6 @@ export function quote(text: unknown): string {
 
 // @pulumi/policy's own error for a value unknown in preview: a policy that throws it is reported once, as advisory
 // ("can't run policy ... during preview: <message>"), instead of passing or failing.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const proxy = require("@pulumi/policy/proxy") as {
   UnknownValueError: new (sentinel: unknown, path: string[]) => Error;
   unknownStringValue: unknown;

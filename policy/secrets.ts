@@ -7,7 +7,6 @@
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 
 type Deserialize = (struct: { toJavaScript(): Record<string, unknown> }, proxySecrets: boolean) => Record<string, unknown>;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const deserialize = require("@pulumi/policy/deserialize") as { deserializeProperties: Deserialize; secretsNoted?: true };
 // @pulumi/policy's proxies answer this key with the object they wrap.
 const PROXY_TARGET = "__getSpecialProxyTarget";

@@ -54,7 +54,6 @@ it("each kind the pack checks is a resource of the plugin's schema and of the dy
 
 it("the inputs the engine sends secret are noted by path, through @pulumi/policy's own deserializer", () => {
   noteSecrets();
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { deserializeProperties } = require("@pulumi/policy/deserialize") as { deserializeProperties(s: Struct, p: boolean): Record<string, unknown> };
   const secret = (value: unknown) => ({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value });
   const props = deserializeProperties(Struct.fromJavaScript({ apiToken: secret("a"), connections: { prod: { apiToken: "b", featureManagementToken: secret("c") } } } as never), false);

@@ -5,7 +5,6 @@
  */
 import type { PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const proxy = require("@pulumi/policy/proxy") as { unknownCheckingProxy<T>(o: T): T; unknownStringValue: unknown; UnknownValueError: new (...a: unknown[]) => Error };
 
 /** The value a preview does not know yet. */
@@ -56,6 +55,6 @@ export async function runResource(policy: ResourceValidationPolicy, r: PolicyRes
   const violations: Violation[] = [];
   const args = { type: r.type, props: r.props, urn: r.urn, name: r.name, opts: r.opts, stackTags: new Map(), getConfig: () => config, isType: () => false, asType: () => undefined, notApplicable: () => { throw new Error("not applicable"); } };
   const validations = Array.isArray(policy.validateResource) ? policy.validateResource : [policy.validateResource];
-  for (const validate of validations) await validate(args as never, (message, urn) => violations.push({ message, urn: urn ?? r.urn }));
+  for (const validate of validations) await validate!(args as never, (message, urn) => violations.push({ message, urn: urn ?? r.urn }));
   return violations;
 }
