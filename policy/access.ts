@@ -4,7 +4,7 @@
  */
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { DEFAULT_PROTECTED } from "./flags";
-import { isKind, label, PROVIDER_TYPE, quote, stringList } from "./resources";
+import { cannotSee, isKind, label, PROVIDER_TYPE, quote, stringList } from "./resources";
 import { isSecret } from "./secrets";
 
 export const teamAdmins: ResourceValidationPolicy = {
@@ -71,7 +71,8 @@ export const providerTokenSecret: ResourceValidationPolicy = {
     if (plain.length > 0) {
       report(`${label(args)} is given ${plain.join(", ")} in plain text: set ${plain.length > 1 ? "them" : "it"} with \`pulumi config set --secret\` and pass the secret config value.`);
     } else if (unsure) {
-      report(`${label(args)}: the policy could not tell whether its tokens are secrets (the inputs did not come from the engine).`);
+      // The engine's secret marks are read through @pulumi/policy's internals (secrets.ts): should they change, say so.
+      cannotSee(`it cannot tell whether the tokens of ${label(args)} are secrets (this @pulumi/policy does not pass the engine's secret marks on)`);
     }
   },
 };

@@ -73,10 +73,15 @@ export class Unseen {
   /** Throws @pulumi/policy's unknown-value error naming everything unseen, when there was any. */
   finish(): void {
     if (this.seen.length === 0) return;
-    const error = new proxy.UnknownValueError(proxy.unknownStringValue, []);
-    error.message = `it cannot see ${[...new Set(this.seen)].join(", ")} (unknown until the resources they come from exist); pulumi up checks it with the values known, at the end of the update`;
-    throw error;
+    cannotSee(`it cannot see ${[...new Set(this.seen)].join(", ")} (unknown until the resources they come from exist); pulumi up checks it with the values known, at the end of the update`);
   }
+}
+
+/** Says, once and as advisory (@pulumi/policy's unknown-value error), what the policy could not see: never a pass or a fail. */
+export function cannotSee(message: string): never {
+  const error = new proxy.UnknownValueError(proxy.unknownStringValue, []);
+  error.message = message;
+  throw error;
 }
 
 /** Every resource `r` depends on, directly or through others (dependsOn and the inputs' outputs). */
