@@ -1,0 +1,86 @@
+/**
+ * Issue 46 under the real Pulumi CLI, on the dynamic providers: `pulumi preview --policy-pack policy` and `pulumi up`
+ * on a TypeScript program holding one resource that breaks each policy of the pack (test/real-engine/programs/policy,
+ * `guard:mode violating`), then on their compliant twins. Every policy reports, naming the resource and the fix; the
+ * mandatory ones stop preview and up before anything is written (the emulator's journal holds no write);
+ * `--policy-pack-config` turns a policy advisory and gives settings that let resources through.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { startEmulator, type Emulator } from "../../emulator";
+import { emulatorStackConfig } from "../../testing/emulator-config";
+import { PulumiCliRunner } from "../../testing";
+import { realCli, TIER_ENV } from "./life-cycle";
+import { expectReports, PACK, policyReport, writes } from "./policy-expect";
+
+const ROOT = path.join(__dirname, "..", "..");
+const PROGRAM = path.join(__dirname, "programs", "policy");
+
+let emu: Emulator;
+let runner: PulumiCliRunner;
+let scratch: string;
+
+beforeAll(async () => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), "policy-"));
+  emu = await startEmulator({ bundlesDir: path.join(ROOT, "examples", "bundles"), controllers: ["team-a/controller-a"] });
+  runner = await PulumiCliRunner.start({
+    cwd: PROGRAM,
+    config: { ...emulatorStackConfig(emu), "guard:mode": "violating", "guard:bundlesDir": path.join(ROOT, "examples", "bundles") },
+    cli: realCli(),
+    env: TIER_ENV,
+  });
+});
+afterAll(async () => {
+  await runner?.close();
+  await emu?.close();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+const text = (r: { stdout: string; stderr: string }) => `${r.stdout}\n${r.stderr}`;
+
+it("each policy reports its violating resource and the fix; the mandatory ones stop preview and up before any write", async () => {
+  emu.journal.clear();
+  const preview = await runner.run(["preview", "--policy-pack", PACK]);
+  expect(preview.code).not.toBe(0);
+  expectReports(text(preview), "dynamic");
+  // The value it cannot see in preview, said once (advisory), naming the resource.
+  expect(text(preview).match(/can't run policy 'cloudbees-bundle-validated'[^\n]*it cannot see bundleId of ControllerBundleAssignment "unknown-bundle"/g)).toHaveLength(1);
+  const up = await runner.run(["up", "--yes", "--policy-pack", PACK]);
+  expect(up.code).not.toBe(0);
+  expect(text(up)).toContain("cloudbees-bundle-validated");
+  expect(writes(emu)).toEqual([]);
+});
+
+it("--policy-pack-config turns a policy advisory and its settings let resources through", async () => {
+  const config = path.join(scratch, "policy-config.json");
+  fs.writeFileSync(
+    config,
+    JSON.stringify({
+      "cloudbees-bundle-validated": "advisory",
+      "cloudbees-assignment-fallback": "disabled",
+      "cloudbees-availability-narrow": { allowedBundles: ["team-a"] },
+      "cloudbees-flag-target-groups": { externalGroups: ["ghosts"] },
+      "cloudbees-team-admins": { adminEmails: ["DEV@example.com"] },
+      "cloudbees-flag-protected-environments": { protectedEnvironments: ["Live"] },
+    }),
+  );
+  const preview = await runner.run(["preview", "--policy-pack", PACK, "--policy-pack-config", config]);
+  const out = policyReport(text(preview));
+  // What is left: the global switch (no setting exempts it), and the advisory ones.
+  expect(out).toMatch(/\[advisory\]\s+cloudbees-bundle-validated/);
+  expect(out).not.toContain("cloudbees-assignment-fallback");
+  expect(out).not.toContain("everyone-availability");
+  expect(out).not.toContain("ghosts");
+  expect(out).not.toContain("developer-admin");
+  expect(out).not.toMatch(/\[mandatory\]\s+cloudbees-flag-protected-environments/);
+  expect(out).toMatch(/\[mandatory\]\s+cloudbees-availability-narrow[\s\S]*global-switch/);
+  expect(preview.code).not.toBe(0);
+});
+
+it("the compliant twins pass: preview reports no mandatory violation", async () => {
+  runner.setConfig("guard:mode", "compliant");
+  const preview = await runner.run(["preview", "--policy-pack", PACK]);
+  expect(policyReport(text(preview))).toBe("");
+  expect(preview.code).toBe(0);
+});
