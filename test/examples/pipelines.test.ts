@@ -111,6 +111,8 @@ describe("examples/pipelines/drift-detection.yml", () => {
     const run = driftStep().run!;
     expect(run).toMatch(/pulumi preview --refresh --expect-no-changes --diff --stack "\$STACK"/);
     expect(run).toMatch(/set -o pipefail/); // the step's exit code is pulumi's, not tee's
+    // The package's policy pack runs in the same preview (issue 46), from the project's node_modules.
+    expect(run).toMatch(/--policy-pack node_modules\/pulumi-cloudbees\/policy/);
     expect(typeof wf.env.STACK).toBe("string");
     // Either backend: Pulumi Cloud's token, or a self-managed backend's URL and the passphrase of its stacks' secrets.
     expect(driftStep().env).toMatchObject({
@@ -163,6 +165,9 @@ describe("examples/pipelines/drift-detection.yml", () => {
     expect(summary!.run).toContain("$GITHUB_STEP_SUMMARY");
     expect(summary!.run).toMatch(/Drift found/);
     expect(summary!.run).toMatch(/warnings/);
+    // A mandatory policy of the pack is said apart from drift, and is not "could not run".
+    expect(summary!.run).toMatch(/grep -q "\\\[mandatory\\\]"/);
+    expect(summary!.run).toMatch(/A policy of the pack stops stack/);
   });
 });
 
@@ -220,7 +225,7 @@ describe("examples/pipelines/Jenkinsfile", () => {
     expect(shOf(stages[0])).toContain("npm ci");
     const drift = shOf(stages[1]);
     expect(drift.some((s) => s.includes(DRIFT_COMMAND))).toBe(true);
-    expect(drift.join("\n")).toMatch(/pulumi preview --refresh --expect-no-changes --diff (--non-interactive )?--stack "\$STACK"/);
+    expect(drift.join("\n")).toMatch(/pulumi preview --refresh --expect-no-changes --diff (--non-interactive )?--stack "\$STACK" \\\n\s+--policy-pack node_modules\/pulumi-cloudbees\/policy\n/);
     // Single-quoted: the shell expands $STACK, Groovy interpolates nothing into the script.
     const shCalls = allCalls(stages).filter((c) => c.name === "sh");
     for (const c of shCalls) expect(c.args[0].value).toMatchObject({ kind: "string", quote: expect.stringMatching(/^'/) });
@@ -231,6 +236,7 @@ describe("examples/pipelines/Jenkinsfile", () => {
     const said = calls(failure.block, "echo").map((e) => str(e.args[0].value)).join("\n");
     expect(said).toMatch(/no changes were expected/);
     expect(said).toMatch(/warnings name who changed what/);
+    expect(said).toMatch(/\[mandatory\] policy/);
     expect(said).toContain("${env.STACK}");
   });
 });

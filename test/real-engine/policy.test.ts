@@ -8,6 +8,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { execFileSync } from "node:child_process";
+import { parse } from "yaml";
 import { startEmulator, type Emulator } from "../../emulator";
 import { emulatorStackConfig } from "../../testing/emulator-config";
 import { PulumiCliRunner } from "../../testing";
@@ -38,12 +40,25 @@ afterAll(async () => {
 });
 
 const text = (r: { stdout: string; stderr: string }) => `${r.stdout}\n${r.stderr}`;
+let violatingPreview = "";
+
+/** The drift workflow's Summary step (examples/pipelines/drift-detection.yml), run by bash on a preview's log. */
+function driftSummary(log: string): string {
+  const workflow = parse(fs.readFileSync(path.join(ROOT, "examples", "pipelines", "drift-detection.yml"), "utf8")) as { jobs: Record<string, { steps: { name?: string; run?: string }[] }> };
+  const script = Object.values(workflow.jobs)[0]!.steps.find((s) => s.name === "Summary")!.run!;
+  const temp = fs.mkdtempSync(path.join(scratch, "runner-"));
+  fs.writeFileSync(path.join(temp, "preview.log"), log);
+  const summary = path.join(temp, "summary.md");
+  execFileSync("bash", ["-e", "-c", script], { env: { PATH: process.env.PATH, RUNNER_TEMP: temp, GITHUB_STEP_SUMMARY: summary, STACK: "prod" } });
+  return fs.readFileSync(summary, "utf8");
+}
 
 it("each policy reports its violating resource and the fix; the mandatory ones stop preview and up before any write", async () => {
   emu.journal.clear();
   const preview = await runner.run(["preview", "--policy-pack", PACK]);
   expect(preview.code).not.toBe(0);
   expectReports(text(preview), "dynamic");
+  violatingPreview = text(preview);
   // The value it cannot see in preview, said once (advisory), naming the resource.
   expect(text(preview).match(/can't run policy 'cloudbees-bundle-validated'[^\n]*it cannot see bundleId of ControllerBundleAssignment "unknown-bundle"/g)).toHaveLength(1);
   const up = await runner.run(["up", "--yes", "--policy-pack", PACK]);
@@ -83,4 +98,13 @@ it("the compliant twins pass: preview reports no mandatory violation", async () 
   const preview = await runner.run(["preview", "--policy-pack", PACK]);
   expect(policyReport(text(preview))).toBe("");
   expect(preview.code).toBe(0);
+});
+
+it("the drift workflow's summary says a policy stopped the stack, apart from drift and from a run that could not start", () => {
+  expect(violatingPreview).not.toBe("");
+  const summary = driftSummary(violatingPreview);
+  expect(summary).toContain("### A policy of the pack stops stack `prod`");
+  expect(summary).toMatch(/\[mandatory\]\s+cloudbees-availability-narrow/);
+  expect(summary).not.toContain("could not run");
+  expect(driftSummary("error: could not connect")).toContain("could not run");
 });
