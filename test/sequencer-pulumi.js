@@ -38,6 +38,11 @@ const ESTIMATES = {
   "real-engine/installation-doc.test.ts": 220,
   "real-engine/importing-doc.test.ts": 110,
   "real-engine/drift-workflow.test.ts": 3,
+  // ~ alone: 150 s (the release made in beforeAll, then four installs), 50 s, 45 s, under 1 s; times 2.5
+  "real-engine/release-install.test.ts": 375,
+  "real-engine/policy.test.ts": 125,
+  "real-engine/policy-plugin.test.ts": 110,
+  "real-engine/release-workflow.test.ts": 3,
 };
 
 module.exports = longestFirst(ESTIMATES);
