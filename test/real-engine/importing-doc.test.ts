@@ -18,19 +18,11 @@ import { ROOT } from "../package/consumer-project";
 import { run, workspace } from "./tier-cli";
 import { CliProject } from "./languages/cli-project";
 import { installPlugin } from "./languages/toolchains";
+import { sectionBlocks } from "./doc-sections";
 
-const PAGE = fs.readFileSync(path.join(ROOT, "docs", "importing.md"), "utf8");
 /** The id the page's examples show, which the test's application replaces. */
 const DOCS_APPLICATION_ID = "6b04319012a9f465249c6dce";
 
-/** The fenced blocks of the page's section `heading` (a `## ` heading), in order. */
-function blocksOf(heading: string): Array<{ lang: string; text: string }> {
-  const start = PAGE.indexOf(`\n## ${heading}\n`);
-  if (start < 0) throw new Error(`docs/importing.md has no section "## ${heading}"`);
-  const end = PAGE.indexOf("\n## ", start + heading.length + 5);
-  const section = PAGE.slice(start, end < 0 ? undefined : end);
-  return [...section.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, text: m[2]! }));
-}
 
 let emu: Emulator;
 let ws: ReturnType<typeof workspace>;
@@ -74,7 +66,7 @@ async function shell(text: string): Promise<string> {
 }
 
 it("the page's steps adopt the application, its environments, flags and configured flag, writing nothing", async () => {
-  const blocks = blocksOf("An application, step by step, in YAML");
+  const blocks = sectionBlocks("docs/importing.md", "An application, step by step, in YAML");
   expect(blocks.map((b) => b.lang)).toEqual(["yaml", "sh", "yaml", "sh", "sh", "json", "sh"]);
   const [listApps, first, listAll, setId, writeFile, example, importIt] = blocks as Array<{ lang: string; text: string }>;
   const program = path.join(cli.dir, "Pulumi.yaml");

@@ -14,17 +14,9 @@ import { ROOT } from "../package/consumer-project";
 import { run, workspace } from "./tier-cli";
 import { CliProject } from "./languages/cli-project";
 import { installPlugin, pythonSdkWheel } from "./languages/toolchains";
+import { sectionBlocks } from "./doc-sections";
 
-const PAGE = fs.readFileSync(path.join(ROOT, "docs", "installation-configuration.md"), "utf8");
 
-/** The fenced blocks of the page's section `heading` (a `## ` heading), in order. */
-function blocksOf(heading: string): Array<{ lang: string; text: string }> {
-  const start = PAGE.indexOf(`\n## ${heading}\n`);
-  if (start < 0) throw new Error(`docs/installation-configuration.md has no section "## ${heading}"`);
-  const end = PAGE.indexOf("\n## ", start + heading.length + 5);
-  const section = PAGE.slice(start, end < 0 ? undefined : end);
-  return [...section.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, text: m[2]! }));
-}
 
 let emu: Emulator;
 let ws: ReturnType<typeof workspace>;
@@ -45,7 +37,7 @@ afterAll(async () => {
 });
 
 it("the Python stack of the page goes up, previews with no change, passes the drift job and is destroyed", async () => {
-  const blocks = blocksOf("A first stack, in Python");
+  const blocks = sectionBlocks("docs/installation-configuration.md", "A first stack, in Python");
   expect(blocks.map((b) => b.lang)).toEqual(["yaml", "text", "python", "sh"]);
   const [project, requirements, program, commands] = blocks as Array<{ lang: string; text: string }>;
   fs.writeFileSync(path.join(cli.dir, "Pulumi.yaml"), project!.text);

@@ -76,8 +76,31 @@ afterAll(async () => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
+/** The loopback mirror of the release location (`prefix`: a folder of the server, "empty/" for one without it). */
+const override = (prefix = "") => `^${SERVER.replace(/\./g, "\\.")}=http://127.0.0.1:${port}/${prefix}`;
+
+/**
+ * A user's project in a fresh home: its own PULUMI_HOME and file backend, ambient plugins ignored (the plugin on
+ * PATH cannot stand in), the release location mirrored on loopback, PATH holding `pathDirs` only.
+ */
+function userProject(home: string, dir: string, pathDirs: string[], more: NodeJS.ProcessEnv = {}, prefix = ""): { dir: string; env: NodeJS.ProcessEnv; pulumi(...args: string[]): Promise<Run> } {
+  const cli = realCli();
+  const env: NodeJS.ProcessEnv = {
+    PATH: [cli.dir, ...pathDirs].join(path.delimiter),
+    HOME: home,
+    ...more,
+    PULUMI_HOME: path.join(home, ".pulumi"),
+    PULUMI_BACKEND_URL: `file://${home}`,
+    PULUMI_CONFIG_PASSPHRASE: "release-install",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_IGNORE_AMBIENT_PLUGINS: "true",
+    PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: override(prefix),
+  };
+  return { dir, env, pulumi: (...args) => run(path.join(cli.dir, "pulumi"), [...args, "--non-interactive", "--color", "never"], dir, env) };
+}
+
 /** A YAML project in a fresh home; PATH holds the CLI's folder only (no node anywhere on it). */
-function yamlProject(name: string, override: "release" | "empty"): { dir: string; env: NodeJS.ProcessEnv; pulumi(...args: string[]): Promise<Run> } {
+function yamlProject(name: string, mirror: "release" | "empty"): { dir: string; env: NodeJS.ProcessEnv; pulumi(...args: string[]): Promise<Run> } {
   const home = path.join(scratch, name);
   const dir = path.join(home, "project");
   fs.mkdirSync(dir, { recursive: true });
@@ -100,21 +123,10 @@ function yamlProject(name: string, override: "release" | "empty"): { dir: string
       "",
     ].join("\n"),
   );
-  const cli = realCli();
-  expect(fs.existsSync(path.join(cli.dir, "node"))).toBe(false);
-  const env: NodeJS.ProcessEnv = {
-    PATH: cli.dir,
-    HOME: home,
-    PULUMI_HOME: path.join(home, ".pulumi"),
-    PULUMI_BACKEND_URL: `file://${home}`,
-    PULUMI_CONFIG_PASSPHRASE: "release-install",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_IGNORE_AMBIENT_PLUGINS: "true",
-    // The release location served from loopback; "empty": a folder without the release (as a download that fails:
-    // without an override the engine would go to GitHub, and only loopback is reached here).
-    PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${SERVER.replace(/\./g, "\\.")}=http://127.0.0.1:${port}/${override === "empty" ? "empty/" : ""}`,
-  };
-  return { dir, env, pulumi: (...args) => run(path.join(cli.dir, "pulumi"), [...args, "--non-interactive", "--color", "never"], dir, env) };
+  expect(fs.existsSync(path.join(realCli().dir, "node"))).toBe(false);
+  // "empty": a folder without the release (as a download that fails: without an override the engine would go to
+  // GitHub, and only loopback is reached here).
+  return userProject(home, dir, [], {}, mirror === "empty" ? "empty/" : "");
 }
 
 /** A refreshing preview finds nothing to change and downloads nothing; destroy then removes what up made. */
@@ -167,18 +179,7 @@ it("Python: the wheel from the release with pip --no-index; up downloads the plu
   );
   await mustRun(python, ["-m", "venv", path.join(dir, "venv")], dir);
   await mustRun(path.join(dir, "venv", "bin", "pip"), ["install", `pulumi_cloudbees==${VERSION}`], dir, offlinePip(releaseDir));
-  const cli = realCli();
-  const env: NodeJS.ProcessEnv = {
-    PATH: cli.dir,
-    HOME: home,
-    PULUMI_HOME: path.join(home, ".pulumi"),
-    PULUMI_BACKEND_URL: `file://${home}`,
-    PULUMI_CONFIG_PASSPHRASE: "release-install",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_IGNORE_AMBIENT_PLUGINS: "true",
-    PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${SERVER.replace(/\./g, "\\.")}=http://127.0.0.1:${port}/`,
-  };
-  const pulumi = (...args: string[]) => run(path.join(cli.dir, "pulumi"), [...args, "--non-interactive", "--color", "never"], dir, env);
+  const { env, pulumi } = userProject(home, dir, []);
   await initStack({ dir, env, pulumi });
   requests.length = 0;
   const up = await pulumi("up", "--yes", "--skip-preview");
@@ -224,24 +225,14 @@ it("Go: the module from the release's module proxy layout (GOPROXY=file://...); 
   fs.copyFileSync(path.join(__dirname, "..", "..", "generated", "sdk", "go", "go.sum"), path.join(dir, "go.sum"));
   const goEnv: NodeJS.ProcessEnv = { ...process.env, GOPROXY: `file://${path.join(releaseDir, "go")},off`, GOSUMDB: "off", GOFLAGS: "-mod=mod" };
   await mustRun("go", ["mod", "tidy"], dir, goEnv);
-  const cli = realCli();
-  const env: NodeJS.ProcessEnv = {
-    PATH: [cli.dir, path.dirname(await whichGo())].join(path.delimiter),
-    HOME: home,
+  const { env, pulumi } = userProject(home, dir, [path.dirname(await whichGo())], {
     GOPATH: process.env.GOPATH ?? path.join(os.homedir(), "go"),
     GOMODCACHE: (await mustRun("go", ["env", "GOMODCACHE"], dir)).trim(),
     GOCACHE: (await mustRun("go", ["env", "GOCACHE"], dir)).trim(),
     GOPROXY: goEnv.GOPROXY,
     GOSUMDB: "off",
     GOFLAGS: "-mod=mod",
-    PULUMI_HOME: path.join(home, ".pulumi"),
-    PULUMI_BACKEND_URL: `file://${home}`,
-    PULUMI_CONFIG_PASSPHRASE: "release-install",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_IGNORE_AMBIENT_PLUGINS: "true",
-    PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${SERVER.replace(/\./g, "\\.")}=http://127.0.0.1:${port}/`,
-  };
-  const pulumi = (...args: string[]) => run(path.join(cli.dir, "pulumi"), [...args, "--non-interactive", "--color", "never"], dir, env);
+  });
   await initStack({ dir, env, pulumi });
   requests.length = 0;
   const up = await pulumi("up", "--yes", "--skip-preview");
@@ -274,18 +265,7 @@ it("TypeScript: the Node.js SDK's tarball from the release, installed offline; u
     ['import * as cloudbees from "@pulumi-cloudbees/cloudbees";', "", 'const pattern = new cloudbees.BundleAvailability("pattern", { bundleId: "base", controllers: ["team-a/controller-a"] });', "export const controllers = pattern.controllers;", ""].join("\n"),
   );
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ ...JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")), main: "index.ts" }));
-  const cli = realCli();
-  const env: NodeJS.ProcessEnv = {
-    PATH: [cli.dir, path.dirname(process.execPath)].join(path.delimiter),
-    HOME: home,
-    PULUMI_HOME: path.join(home, ".pulumi"),
-    PULUMI_BACKEND_URL: `file://${home}`,
-    PULUMI_CONFIG_PASSPHRASE: "release-install",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_IGNORE_AMBIENT_PLUGINS: "true",
-    PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${SERVER.replace(/\./g, "\\.")}=http://127.0.0.1:${port}/`,
-  };
-  const pulumi = (...args: string[]) => run(path.join(cli.dir, "pulumi"), [...args, "--non-interactive", "--color", "never"], dir, env);
+  const { env, pulumi } = userProject(home, dir, [path.dirname(process.execPath)]);
   await initStack({ dir, env, pulumi });
   requests.length = 0;
   const up = await pulumi("up", "--yes", "--skip-preview");
@@ -312,7 +292,7 @@ describe("pulumi plugin install --checksum (the sha256 the release's checksums f
       HOME: home,
       PULUMI_HOME: home,
       PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${SERVER.replace(/\./g, "\\.")}=http://127.0.0.1:${port}/${prefix}`,
+      PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: override(prefix),
     };
     return run(path.join(cli.dir, "pulumi"), ["plugin", "install", "resource", "cloudbees", VERSION, "--server", SERVER, "--checksum", sumOf(), "--non-interactive"], scratch, env);
   };
