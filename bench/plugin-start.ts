@@ -6,49 +6,31 @@
  *
  * Runnable alone: `npm run bench -- --only plugin` (after `npm run build`).
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import type * as grpcTypes from "@grpc/grpc-js";
-import type * as provgrpcTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as provpbTypes from "@pulumi/pulumi/proto/provider_pb";
 import { buildPluginExecutable } from "../scripts/release/plugin-executable";
+import { call, startPlugin } from "../scripts/release/plugin-process";
 import { median, ms, row } from "./table";
 
 const ROOT = path.resolve(__dirname, "..");
 const REPS = 7;
-const grpc = require("@grpc/grpc-js") as typeof grpcTypes;
-const provgrpc = require("@pulumi/pulumi/proto/provider_grpc_pb") as typeof provgrpcTypes;
 const provpb = require("@pulumi/pulumi/proto/provider_pb") as typeof provpbTypes;
 
 /** Starts `command`, waits for its port, asks GetSchema then Configure; the milliseconds that took. */
 async function startToConfigured(command: string, args: string[]): Promise<number> {
   const started = performance.now();
-  const child = spawn(command, [...args, "127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"] });
+  const plugin = await startPlugin(command, args);
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      let out = "";
-      child.stdout!.on("data", (d: Buffer) => {
-        out += d.toString();
-        const line = /^(\d+)\n/.exec(out);
-        if (line) resolve(Number(line[1]));
-      });
-      child.on("exit", (code) => reject(new Error(`${command} exited ${code} before it said its port`)));
-    });
-    const client = new provgrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-    const call = <T>(method: string, request: unknown) =>
-      new Promise<T>((resolve, reject) => (client as unknown as Record<string, (r: unknown, cb: (e: Error | null, v: T) => void) => void>)[method]!.call(client, request, (e, v) => (e ? reject(e) : resolve(v))));
-    await call("getSchema", new provpb.GetSchemaRequest());
+    await call(plugin.client, "getSchema", new provpb.GetSchemaRequest());
     const configure = new provpb.ConfigureRequest();
     configure.setAcceptsecrets(true);
-    await call("configure", configure);
-    const took = performance.now() - started;
-    client.close();
-    return took;
+    await call(plugin.client, "configure", configure);
+    return performance.now() - started;
   } finally {
-    child.kill("SIGTERM");
+    plugin.stop();
   }
 }
 

@@ -23,6 +23,20 @@ export function downloadBuildWheels(wheels: string, say: (message: string) => vo
   execFileSync("python3", ["-m", "pip", "download", "--disable-pip-version-check", "--only-binary=:all:", "--dest", wheels, "build"], { stdio: ["ignore", "pipe", "pipe"] });
 }
 
+/**
+ * actionlint's findings in the workflow `file` ("" when none), as GitHub would read it: expressions, runner labels,
+ * action inputs (shellcheck and pyflakes left out: not in the cache).
+ */
+export function lintWorkflow(file: string): string {
+  const bin = actionlintPath();
+  if (!fs.existsSync(bin)) throw new Error(`no actionlint at ${bin}: run \`npm run pulumi-cli\` (it builds it once)`);
+  try {
+    return execFileSync(bin, ["-no-color", "-shellcheck=", "-pyflakes=", file], { cwd: path.dirname(file), encoding: "utf8", stdio: "pipe" });
+  } catch (e) {
+    return String((e as { stdout?: string }).stdout ?? e);
+  }
+}
+
 export async function buildActionlint(say: (message: string) => void): Promise<void> {
   const bin = actionlintPath();
   if (fs.existsSync(bin)) return;

@@ -4,23 +4,12 @@
  * of both backends), runner labels and action inputs (setup-node's cache-dependency-path). shellcheck and pyflakes
  * left out, as there.
  */
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { actionlintPath } from "../../scripts/pulumi-cli/actionlint";
+import { lintWorkflow as lint } from "../../scripts/pulumi-cli/actionlint";
 
 const ROOT = path.join(__dirname, "..", "..");
 const WORKFLOW = path.join(ROOT, "examples", "pipelines", "drift-detection.yml");
-
-function lint(file: string): string {
-  const bin = actionlintPath();
-  if (!fs.existsSync(bin)) throw new Error(`no actionlint at ${bin}: run \`npm run pulumi-cli\` (it builds it once)`);
-  try {
-    return execFileSync(bin, ["-no-color", "-shellcheck=", "-pyflakes=", file], { cwd: ROOT, encoding: "utf8", stdio: "pipe" });
-  } catch (e) {
-    return String((e as { stdout?: string }).stdout ?? e);
-  }
-}
 
 it("actionlint finds nothing in examples/pipelines/drift-detection.yml", () => {
   expect(lint(WORKFLOW)).toBe("");
