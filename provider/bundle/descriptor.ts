@@ -47,12 +47,12 @@ export function isMapping(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Reads bundle.yaml; errors are sentences usable in messages. */
-export function parseDescriptor(files: FileMap): Parsed<Descriptor> {
+/** Reads bundle.yaml (with `read`: an export's is read within its bounds); errors are sentences usable in messages. */
+export function parseDescriptor(files: FileMap, read: (content: Buffer) => Parsed<unknown> & { bound?: true } = parseYaml): Parsed<Descriptor> {
   const raw = files.get(DESCRIPTOR_FILE);
   if (raw === undefined) return { ok: false, error: MISSING_DESCRIPTOR };
-  const parsed = parseYaml(raw);
-  if (!parsed.ok) return { ...parsed, error: `The bundle.yaml file is not valid YAML: ${parsed.error}.` };
+  const parsed = read(raw);
+  if (!parsed.ok) return { ...parsed, error: `The bundle.yaml file ${parsed.bound ? "cannot be read within its bounds" : "is not valid YAML"}: ${parsed.error}.` };
   if (!isMapping(parsed.value)) return { ok: false, error: "The bundle.yaml file must hold a YAML mapping." };
   return { ok: true, value: parsed.value };
 }

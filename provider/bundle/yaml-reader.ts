@@ -31,7 +31,7 @@ export function maxAliasesFromEnvironment(env: NodeJS.ProcessEnv = process.env):
 }
 
 /** Bound on a document's size once its aliases are expanded (aliases to scalars are not limited by count). */
-const MAX_EXPANDED_VALUES = 200_000;
+export const MAX_EXPANDED_VALUES = 200_000;
 
 export type JcascMergeStrategy = "errorOnConflict" | "override";
 
@@ -146,7 +146,7 @@ function keyText(key: unknown): string {
 const isMergeKey = (key: unknown): boolean => isScalar(key) && (typeof key.value === "symbol" || (key.type === "PLAIN" && key.source === "<<"));
 
 /** Scalars as SnakeYAML's SafeConstructor types them (YAML 1.1); timestamps and binaries keep their text. */
-function scalarValue(node: { value: unknown; source?: string }): unknown {
+export function scalarValue(node: { value: unknown; source?: string }): unknown {
   const v = node.value;
   if (v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean") return v;
   if (typeof v === "bigint") return Number(v);
@@ -292,7 +292,11 @@ export function readYaml(content: Buffer | string, options: YamlReadOptions = {}
     const error = doc.errors[0];
     if (error) {
       const line = error.linePos?.[0]?.line;
-      return line === undefined ? { ok: false, error: firstLine(error.message) } : { ok: false, error: firstLine(error.message), line };
+      // The library's composer recursing out of stack on a document nested a thousand levels deep: a bound, said so.
+      const failure = error.code === "RESOURCE_EXHAUSTION"
+        ? { ok: false as const, error: `the document is nested too deeply to be read (${firstLine(error.message)})`, bound: true as const }
+        : { ok: false as const, error: firstLine(error.message) };
+      return line === undefined ? failure : { ...failure, line };
     }
   }
   if (all.length > 1) {
