@@ -1,6 +1,7 @@
 import type JSZipType from "jszip";
 import { jszip } from "../libraries";
 import type { FileMap } from "./files";
+import { zipEntries } from "./zip-entries";
 
 export class NotAZipError extends Error {
   override name = "NotAZipError";
@@ -47,6 +48,44 @@ function normaliseEntryName(name: string): string | undefined {
  * the bytes inflate, not as the zip declares them).
  */
 export async function unzipFiles(data: Uint8Array, limits: UnzipLimits = DEFAULT_UNZIP_LIMITS): Promise<FileMap> {
+  return unzipNatively(data, limits) ?? unzipWithJszip(data, limits);
+}
+
+/** The zip read with node:zlib (zip-entries.ts); undefined for a zip of another form, or one zlib cannot inflate. */
+function unzipNatively(data: Uint8Array, limits: UnzipLimits): FileMap | undefined {
+  const buffer = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  let entries: ReturnType<typeof zipEntries>;
+  try {
+    entries = zipEntries(buffer);
+  } catch {
+    return undefined; // a record cut short: jszip says what is wrong
+  }
+  if (entries === undefined) return undefined;
+  if (entries.length > limits.maxEntries) throw tooManyEntries(entries.length, limits);
+  const files: FileMap = new Map();
+  let left = limits.maxInflatedBytes;
+  for (const entry of entries) {
+    if (entry.dir) continue;
+    const name = normaliseEntryName(entry.name);
+    if (name === undefined) continue;
+    let content: Buffer;
+    try {
+      content = entry.read(left);
+    } catch (e) {
+      if (e instanceof RangeError) throw tooLarge(limits.maxInflatedBytes, entry.name);
+      return undefined;
+    }
+    left -= content.length;
+    if (left < 0) throw tooLarge(limits.maxInflatedBytes, entry.name);
+    files.set(name, content);
+  }
+  return files;
+}
+
+const tooManyEntries = (count: number, limits: UnzipLimits) => new ZipTooLargeError(`the zip has ${count} entries; at most ${limits.maxEntries} are read`);
+const tooLarge = (limit: number, entry: string) => new ZipTooLargeError(`the zip inflates to more than ${limit} bytes (at entry "${entry.slice(0, 200)}")`);
+
+async function unzipWithJszip(data: Uint8Array, limits: UnzipLimits): Promise<FileMap> {
   let zip: JSZipType;
   try {
     zip = await jszip().loadAsync(data);
@@ -54,9 +93,7 @@ export async function unzipFiles(data: Uint8Array, limits: UnzipLimits = DEFAULT
     throw new NotAZipError(e instanceof Error ? e.message : String(e));
   }
   const entries = Object.values(zip.files);
-  if (entries.length > limits.maxEntries) {
-    throw new ZipTooLargeError(`the zip has ${entries.length} entries; at most ${limits.maxEntries} are read`);
-  }
+  if (entries.length > limits.maxEntries) throw tooManyEntries(entries.length, limits);
   const files: FileMap = new Map();
   const budget = { left: limits.maxInflatedBytes, limit: limits.maxInflatedBytes };
   for (const entry of entries) {
@@ -88,7 +125,7 @@ function inflate(entry: JSZipType.JSZipObject, budget: { left: number; limit: nu
         budget.left -= chunk.length;
         if (budget.left < 0) {
           stream.pause();
-          reject(new ZipTooLargeError(`the zip inflates to more than ${budget.limit} bytes (at entry "${entry.name.slice(0, 200)}")`));
+          reject(tooLarge(budget.limit, entry.name));
           return;
         }
         chunks.push(Buffer.from(chunk));
