@@ -256,10 +256,24 @@ async function runSize(count: number, reps: number): Promise<{ figures: Record<P
   return { figures, directMs: Math.min(...directs.map((d) => d.ms)), directWrites: directs[0]!.writes };
 }
 
-/** A write as compared between ours and the minimal provider: all of it but the application's id and name. */
+/** A JSON text with every object's members in one order: JSON does not order them (RFC 8259 section 4). */
+function membersSorted(text: string): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(sorted) : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, sorted(x)])) : v;
+  try {
+    return JSON.stringify(sorted(JSON.parse(text)));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A write as compared between ours and the minimal provider: all of it but the application's id and name, a JSON
+ * body by its members whatever their order (both send X3's experiments the same way, bench/programs/scale/minimal.ts).
+ */
 function shapeOf(w: WriteRequest): string {
   const query = Object.entries(w.query).sort(([a], [b]) => a.localeCompare(b));
-  const body = w.body.replace(/"applicationName":"[^"]*"/, '"applicationName":"…"');
+  const body = membersSorted(w.body).replace(/"applicationName":"[^"]*"/, '"applicationName":"…"');
   return `${w.method} ${w.path.replace(/\/applications\/[^/]+/, "/applications/{id}")} ${JSON.stringify(query)} ${body}`;
 }
 

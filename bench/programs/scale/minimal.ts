@@ -41,12 +41,18 @@ function writeOf(kind: string, op: "create" | "delete", p: Props): Write | undef
     case "Flag":
       return op === "create" ? { service: "fm", method: "PUT", path: `${app}/flags`, body: { name: p.name } } : { service: "fm", method: "DELETE", path: `${app}/flags/${encodeURIComponent(p.name)}` };
     case "FlagConfiguration":
+      // X3's body is an Experiment with the fields the API defines (../shared/notes/feature-management-api.md section
+      // 3, "Experiment": type "experiment" and flag required, name the flag's (ignored), availableValues, labels,
+      // value), which is what our client sends (provider/clients/feature-flag-requests.ts experimentRequest), in its
+      // order: the fields of the schema as the note lists them, its configuration fields last. The body this provider
+      // sent before (value and labels first) held the same fields and values: JSON does not order an object's members
+      // (RFC 8259 section 4), so both were right, and now both send the same bytes.
       return op === "create"
         ? {
             service: "fm",
             method: "PUT",
             path: `${app}/${encodeURIComponent(p.environment)}/experiments`,
-            body: { value: p.value, labels: p.labels, type: "experiment", flag: p.flag, name: p.flag, availableValues: [false, true] },
+            body: { type: "experiment", flag: p.flag, name: p.flag, availableValues: [false, true], labels: p.labels, value: p.value },
           }
         : { service: "fm", method: "DELETE", path: `${app}/${encodeURIComponent(p.environment)}/experiments/${encodeURIComponent(p.flag)}` };
   }
