@@ -15,7 +15,7 @@ import {
   UnexpectedResponseError,
   type ErrorDetails,
 } from "./errors";
-import { createDispatcher } from "./dispatcher";
+import { type DispatcherLease, leaseDispatcher } from "./dispatcher";
 import { headerValueProblem } from "./header-value";
 import { resolveHttpOptions, type HttpOptions, type ResolvedHttpOptions } from "./options";
 import { Redactor, Secret } from "./redaction";
@@ -98,7 +98,7 @@ export class HttpClient {
   private readonly options: ResolvedHttpOptions;
   private readonly profile: ServiceProfile;
   private readonly redactor: Redactor;
-  private dispatcher?: Dispatcher;
+  private lease?: DispatcherLease;
 
   constructor(profile: ServiceProfile, options: HttpOptions = {}) {
     this.options = resolveHttpOptions(options);
@@ -150,11 +150,11 @@ export class HttpClient {
     return (await this.send(spec, "text")).body.toString("utf8");
   }
 
-  /** Releases the connection pool. The client must not be used afterwards. */
+  /** Releases its share of the connection pool (closed with the last client of its origin). The client must not be used afterwards. */
   async close(): Promise<void> {
-    const dispatcher = this.dispatcher;
-    this.dispatcher = undefined;
-    await dispatcher?.close();
+    const lease = this.lease;
+    this.lease = undefined;
+    await lease?.release();
   }
 
   private async send(spec: RequestSpec, kind: ResponseKind): Promise<RawResponse> {
@@ -214,7 +214,7 @@ export class HttpClient {
     if (spec.body) headers["content-type"] = spec.body.contentType;
     const deadline = AbortSignal.timeout(this.deadlineMs(spec));
     try {
-      const dispatcher = (this.dispatcher ??= createDispatcher(this.baseUrl, this.options));
+      const { dispatcher } = (this.lease ??= leaseDispatcher(this.baseUrl, this.options));
       // As undici's top-level request(url, ...) calls it.
       const response = await dispatcher.request({
         origin: url.origin,
