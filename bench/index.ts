@@ -101,7 +101,7 @@ async function main(): Promise<void> {
   try {
     // ---------------------------------------------------------------- one program of 500, 1,000 and 2,000 resources
     // First, while no other provider host runs: its memory and CPU figures sample the bench's child processes.
-    console.error("scale: one program of 500, 1,000 and 2,000 resources, ours and a minimal provider (about 4 min)");
+    console.error("scale: one program of 500, 1,000 and 2,000 resources, ours and a minimal provider (about 3 min)");
     await scaleRows();
 
     // ---------------------------------------------------------------- serialized provider size
@@ -285,7 +285,7 @@ async function main(): Promise<void> {
     }
 
     // ---------------------------------------------------------------- feature flags under the rate limit
-    console.error("20 flags configured in 3 environments under the rate limit (about 2 min)");
+    console.error("10 flags configured in 3 environments under the rate limit (about 1 min)");
     await flagRows(newHost, texts, emu);
 
     // ---------------------------------------------------------------- import of a large account under the rate limit
