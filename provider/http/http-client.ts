@@ -252,11 +252,17 @@ export class HttpClient {
     if (Number.isFinite(declared) && declared > limit) throw tooLarge(`${declared} bytes`);
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of response.body) {
-      size += (chunk as Buffer).length;
-      if (size > limit) throw tooLarge(`more than ${limit} bytes`);
-      chunks.push(chunk as Buffer);
-    }
+    // Events, not `for await`: a stream's async iterator cost 0.6 ms of CPU a response in a fresh provider process,
+    // more than the rest of the read (a refresh of 50 controllers reads 100 bodies).
+    await new Promise<void>((resolve, reject) => {
+      response.body.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) reject(tooLarge(`more than ${limit} bytes`));
+        else chunks.push(chunk);
+      });
+      response.body.once("end", resolve);
+      response.body.once("error", reject);
+    });
     return Buffer.concat(chunks, size);
   }
 
