@@ -190,7 +190,7 @@ async function readBody(req: http.IncomingMessage): Promise<{ body: Buffer; tooL
   const chunks: Buffer[] = [];
   let size = 0;
   let tooLarge = false;
-  // Events, not `for await`: the stream's async iterator costs more than the rest of a small request's handling.
+  // Events, not `for await`: the stream's async iterator is a cost of its own on every request (HttpClient reads so too).
   await new Promise<void>((resolve) => {
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
