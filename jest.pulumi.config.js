@@ -18,7 +18,7 @@ module.exports = {
     "<rootDir>/test/package/consumer.test.ts",
     "<rootDir>/test/readings/life-cycles.test.ts",
   ],
-  transform: { "^.+\\.ts$": "ts-jest" },
+  transform: { "^.+\\.ts$": "<rootDir>/test/esbuild-transform.js" },
   maxWorkers: 2,
   testTimeout: 240000,
   globalSetup: "<rootDir>/test/real-engine/global-setup.ts",

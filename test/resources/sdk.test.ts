@@ -52,6 +52,15 @@ describe("provider shells", () => {
     expect(text).toBe(pinned.replaceAll('kind: "<kind>"', `kind: ${JSON.stringify(kind)}`));
   });
 
+  // This file's shells go through jest's transform (esbuild); the package ships tsc's output of the same file
+  // (dist/, which `npm test` builds first). Both must give the pinned text.
+  it.each(Object.keys(resources) as ProviderKind[])("%s as the package ships it (dist/, built by tsc) serializes to the pinned text too", async (kind) => {
+    const pinned = fs.readFileSync(path.join(__dirname, "..", "fixtures", "provider-shell-text.txt"), "utf8");
+    const shipped = require(path.join(__dirname, "..", "..", "dist", "sdk", "resources", "provider-shell.js")) as typeof import("../../sdk/resources/provider-shell");
+    const { text } = await serializeProviderDetailed(shipped.providerShell(kind));
+    expect(text).toBe(pinned.replaceAll('kind: "<kind>"', `kind: ${JSON.stringify(kind)}`));
+  });
+
   it("one shell object per kind, so the SDK serializes each once", () => {
     expect(providerShell("application")).toBe(providerShell("application"));
     expect(providerShell("application")).not.toBe(providerShell("defaultBundle"));
