@@ -15,7 +15,7 @@ export const PYTHON_PACKAGE = "pulumi_cloudbees";
 
 /**
  * The lowest Pulumi SDK each generated SDK works with, as each SDK declares it; the real-engine tier runs a program on
- * each (test/real-engine/languages.test.ts), and `npm run pulumi-cli` fetches what those programs install.
+ * each (test/real-engine/language-*-floor.test.ts), and `npm run pulumi-cli` fetches what those programs install.
  * - python: the generator of CLI 3.233.0 and later types an optional input as `pulumi.Input[Optional[T]]`, which the
  *   `pulumi` package unwraps from 3.231.0 on (pulumi/pulumi#22553, #22552); 3.230.0 fails at the first list input
  *   ("Unexpected type. Expected 'list'"). 3.231.0 is also the generator's own default (MinimumValidSDKVersion).

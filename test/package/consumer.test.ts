@@ -10,7 +10,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { installConsumer, pack, removeInBackground, ROOT, run, startAndStop, type CommandResult } from "./consumer-project";
+import { installConsumer, removeInBackground, ROOT, run, startAndStop, type CommandResult } from "./consumer-project";
+import { packedPackage } from "./packed-package";
 
 jest.setTimeout(400_000);
 
@@ -52,7 +53,7 @@ async function install(name: string, dependencies: Record<string, string>, tarba
 
 beforeAll(() => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cloudbees-consumer-"));
-  const tarball = pack(scratch);
+  const tarball = packedPackage();
   newest = install("newest", { "@pulumi/pulumi": "node_modules/@pulumi/pulumi", ...TOOLS }, tarball);
   lowest = install("lowest", { "@pulumi/pulumi": "node_modules/pulumi-sdk-lowest" }, tarball);
   // Awaited by the tests; a failure is reported there.

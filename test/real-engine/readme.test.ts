@@ -14,7 +14,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { OperationsCenterClient } from "../../provider";
-import { installConsumer, pack, ROOT } from "../package/consumer-project";
+import { installConsumer, ROOT } from "../package/consumer-project";
+import { packedPackage } from "../package/packed-package";
 import { run } from "./tier-cli";
 import { realCli } from "./life-cycle";
 
@@ -55,7 +56,7 @@ beforeAll(async () => {
     expect(install!.text).toContain("npm install pulumi-cloudbees @pulumi/pulumi typescript @types/node");
     const installed = await installConsumer(
         project,
-        await pack(scratch),
+        await packedPackage(),
         { "@pulumi/pulumi": "node_modules/@pulumi/pulumi", typescript: "node_modules/typescript", "@types/node": "node_modules/@types/node" },
         null,
     );

@@ -15,7 +15,8 @@ import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { PulumiCliRunner } from "../../testing/cli/cli-runner";
 import { emulatorStackConfig } from "../../testing/emulator-config";
-import { installConsumer, pack } from "../package/consumer-project";
+import { installConsumer } from "../package/consumer-project";
+import { packedPackage } from "../package/packed-package";
 import { realCli, TIER_ENV } from "./life-cycle";
 
 const EARLIER = "0.0.9-earlier";
@@ -66,7 +67,7 @@ const installedVersion = () =>
 
 beforeAll(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "upgrade-"));
-    current = await pack(scratch);
+    current = await packedPackage();
     project = path.join(scratch, "project");
     // TypeScript and ts-node of our own lock, as a TypeScript project has them (else the SDK's vendored ts-node runs).
     const install = await installConsumer(project, repack(current, EARLIER, scratch), {

@@ -24,13 +24,17 @@ export class CliProject {
     return r;
   }
 
-  /** `stack init <stack>`, then the stack config, each key as `pulumi config set [--secret]` sets it. */
+  /**
+   * `stack init <stack>`, then the stack config in one `pulumi config set-all` (`--secret` keys encrypted as `config
+   * set --secret` encrypts them): one command rather than one per key, each of which derives the passphrase's key.
+   */
   async init(config: Record<string, { value: string; secret?: boolean }>, stack = "dev"): Promise<void> {
     await this.ok("stack", "init", stack);
-    for (const [key, { value, secret }] of Object.entries(config)) await this.ok("config", "set", ...(secret ? ["--secret"] : []), key, value);
+    const pairs = Object.entries(config).flatMap(([key, { value, secret }]) => [secret ? "--secret" : "--plaintext", `${key}=${value}`]);
+    if (pairs.length) await this.ok("config", "set-all", ...pairs);
   }
 
-  /** `stack init <stack>` with the settings of an emulator, as `pulumi config set` sets them (tokens secret). */
+  /** `stack init <stack>` with the settings of an emulator (tokens secret). */
   async initFor(emu: Emulator, stack = "dev"): Promise<void> {
     const c = emulatorConnection(emu);
     await this.init(

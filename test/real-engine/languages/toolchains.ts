@@ -10,53 +10,20 @@
  * module cache holds it), the Node.js SDK built and run on @pulumi/pulumi at its floor (`pulumi-sdk-lowest`).
  *
  * The archive, the wheel and the Node.js projects are made once per tier run and shared by its test files
- * (`sharedOnce`, in the tier's scratch folder).
+ * (test/harness/shared-once.ts), and so is the packed package (test/package/packed-package.ts).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { buildArchive } from "../../../scripts/plugin-archive";
 import { goFloorFetched, pythonFloorWheels } from "../../../scripts/pulumi-cli/sdk-floors";
 import { GO_MODULE, SDK_FLOORS } from "../../../scripts/schema/languages";
-import { installConsumer, pack, ROOT } from "../../package/consumer-project";
-import { SCRATCH_VARIABLE } from "../../harness/scratch";
+import { installConsumer, ROOT } from "../../package/consumer-project";
+import { packedPackage } from "../../package/packed-package";
+import { sharedOnce } from "../../harness/shared-once";
 import { pythonWheels } from "../tier-cli";
 import { mustRun } from "./cli-project";
 
 export const PLUGIN_VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
-
-function scratch(): string {
-  const dir = process.env[SCRATCH_VARIABLE];
-  if (!dir) throw new Error("the languages tier runs with npm run test:pulumi (its global setup makes the scratch folder)");
-  return dir;
-}
-
-/**
- * `build(dir)` run once per tier run for `name`, whichever test file asks first; the others wait for it. Resolves
- * with the folder it built into.
- */
-export async function sharedOnce(name: string, build: (dir: string) => Promise<void>): Promise<string> {
-  const dir = path.join(scratch(), "shared", name);
-  const done = path.join(dir, ".done");
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
-  try {
-    fs.mkdirSync(dir);
-  } catch {
-    for (let waited = 0; !fs.existsSync(done); waited += 500) {
-      if (fs.existsSync(path.join(dir, ".failed"))) throw new Error(`building ${name} failed in another test file`);
-      if (waited > 15 * 60_000) throw new Error(`waited 15 minutes for ${name}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    return dir;
-  }
-  try {
-    await build(dir);
-    fs.writeFileSync(done, "");
-    return dir;
-  } catch (e) {
-    fs.writeFileSync(path.join(dir, ".failed"), String(e));
-    throw e;
-  }
-}
 
 /** The plugin archive of `npm run plugin:archive`, from the built dist/. */
 export async function pluginArchive(): Promise<string> {
@@ -151,12 +118,9 @@ export async function nodeFloorProject(): Promise<string> {
 
 async function nodeProjectOn(name: string, pulumi: string, more: Record<string, string> = {}): Promise<string> {
   return sharedOnce(name, async (dir) => {
-    // Packed beside the project, in a folder of its own (the projects may be made at once).
-    const packed = path.join(path.dirname(dir), `${name}-pack`);
-    fs.mkdirSync(packed, { recursive: true });
     const installed = await installConsumer(
       dir,
-      await pack(packed),
+      await packedPackage(),
       { "@pulumi/pulumi": pulumi, typescript: "node_modules/typescript", "@types/node": "node_modules/@types/node", ...more },
       null,
     );

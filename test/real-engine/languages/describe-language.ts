@@ -1,29 +1,31 @@
 /**
- * One user program per language (examples/plugin), the same feature-flag and CasC resources, each through the real
- * CLI against an emulator of its own, installed as the README says: YAML and Python and Go through the plugin
- * installed from its archive (`pulumi plugin install resource cloudbees <version> --file`), TypeScript through the
- * plugin found on PATH (the packed package's bin) with the generated Node.js SDK. Each goes through up, a preview
- * and refresh with no change, an update, drift reported by `preview --refresh --expect-no-changes`, the repair,
- * secrets in `stack export` and `stack output`, destroy. In YAML and Python, a flag configuration changed by a
- * person fails the drift job with the warning that names who and when. The same program on the package's dynamic
- * providers (examples/plugin/dynamic) goes up and down beside them, and the Python, Go and TypeScript programs again
- * on the lowest Pulumi SDK their generated SDK declares (SDK_FLOORS): the emulator holds the same objects after
- * every `up`.
+ * One user program of examples/plugin in one language, through the real CLI against an emulator of its own,
+ * installed as the README says: YAML and Python and Go through the plugin installed from its archive (`pulumi plugin
+ * install resource cloudbees <version> --file`), TypeScript through the plugin found on PATH (the packed package's
+ * bin) with the generated Node.js SDK. The whole life cycle: up, a preview and refresh with no change, an update,
+ * drift reported by `preview --refresh --expect-no-changes`, the repair, secrets in `stack export` and `stack output`,
+ * destroy; in YAML and Python, a flag configuration changed by a person fails the drift job with the warning that
+ * names who and when. The dynamic providers (examples/plugin/dynamic) and the programs on the lowest Pulumi SDK their
+ * generated SDK declares (SDK_FLOORS) go through up, a no-change preview and destroy.
+ *
+ * Each language is a test file of its own (test/real-engine/language-*.test.ts), since jest's workers balance files;
+ * what ties them together is the emulator's objects after `up`, which must be the same whatever the language and the
+ * same as with the dynamic providers: each file records its own (recordedStates) and compares it with every one
+ * recorded before it in this tier run, so that, once all have run, every pair has been compared.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startEmulator, type Emulator } from "../../emulator";
-import { OperationsCenterClient } from "../../provider";
-import { SDK_FLOORS } from "../../scripts/schema/languages";
-import { emulatorConnection } from "../../testing/emulator-config";
-import { featureManagementClientAs } from "../../testing/out-of-band";
-import { ROOT } from "../package/consumer-project";
-import { workspace } from "./tier-cli";
-import { CliProject } from "./languages/cli-project";
-import { emulatorState } from "./languages/emulator-state";
-import { goFloorProgram, goProgram, installPlugin, nodeFloorProject, nodeProject, pythonFloorVirtualenv, pythonVirtualenv } from "./languages/toolchains";
+import { startEmulator, type Emulator } from "../../../emulator";
+import { OperationsCenterClient } from "../../../provider";
+import { emulatorConnection } from "../../../testing/emulator-config";
+import { featureManagementClientAs } from "../../../testing/out-of-band";
+import { ROOT } from "../../package/consumer-project";
+import { workspace } from "../tier-cli";
+import { CliProject } from "./cli-project";
+import { emulatorState } from "./emulator-state";
+import { recordedStates } from "./recorded-states";
 
-interface Language {
+export interface Language {
   /** What the tests call it. */
   name: string;
   /** The folder of examples/plugin. */
@@ -31,8 +33,8 @@ interface Language {
   /** Where the program's copy goes (a Node.js program: inside the installed project), given the workspace. */
   place(workspaceDir: string): Promise<string>;
   prepare?(project: string, env: NodeJS.ProcessEnv): Promise<void>;
-  /** The plugin installed from its archive (else found on PATH, or not needed). */
-  fromArchive: boolean;
+  /** Installs the plugin into the project's PULUMI_HOME from its archive (else it is found on PATH, or not needed). */
+  installPlugin?(cli: CliProject): Promise<void>;
   /** The whole life cycle (else up, a no-change preview and destroy: the dynamic providers' own tier checks the rest). */
   lifeCycle: boolean;
   /** A flag configuration changed by a person: the drift job's warning names who. */
@@ -41,24 +43,7 @@ interface Language {
   nodeBin?: boolean;
 }
 
-const inWorkspace = async (dir: string) => path.join(dir, "project");
-const inNodeProject = (name: string, project = nodeProject) => async () => path.join(await project(), `${name}-${process.pid}`);
-
-const LANGUAGES: Language[] = [
-  { name: "yaml", program: "yaml", place: inWorkspace, fromArchive: true, lifeCycle: true, driftNamesWho: true },
-  { name: "python", program: "python", place: inWorkspace, prepare: pythonVirtualenv, fromArchive: true, lifeCycle: true, driftNamesWho: true },
-  { name: "go", program: "go", place: inWorkspace, prepare: goProgram, fromArchive: true, lifeCycle: true },
-  { name: "typescript", program: "typescript", place: inNodeProject("typescript"), fromArchive: false, lifeCycle: true, nodeBin: true },
-  { name: "dynamic", program: "dynamic", place: inNodeProject("dynamic"), fromArchive: false, lifeCycle: false, nodeBin: true },
-  // The lowest Pulumi SDK each generated SDK declares: the plugin from its archive (its own @pulumi/pulumi).
-  { name: `python on pulumi ${SDK_FLOORS.python}`, program: "python", place: inWorkspace, prepare: pythonFloorVirtualenv, fromArchive: true, lifeCycle: false },
-  { name: `go on sdk/v3 ${SDK_FLOORS.go}`, program: "go", place: inWorkspace, prepare: goFloorProgram, fromArchive: true, lifeCycle: false },
-  { name: `typescript on @pulumi/pulumi ${SDK_FLOORS.nodejs}`, program: "typescript", place: inNodeProject("typescript-floor", nodeFloorProject), fromArchive: true, lifeCycle: false },
-];
-
-const statesAfterUp = new Map<string, unknown>();
-
-for (const language of LANGUAGES) {
+export function describeLanguage(language: Language): void {
   describe(`examples/plugin/${language.program} under the real CLI (${language.name})`, () => {
     let emu: Emulator;
     let cli: CliProject;
@@ -75,7 +60,7 @@ for (const language of LANGUAGES) {
       if (language.nodeBin) env.PATH = `${path.join(path.dirname(project), "node_modules", ".bin")}${path.delimiter}${env.PATH}`;
       cli = new CliProject(project, env);
       await language.prepare?.(project, env);
-      if (language.fromArchive) await installPlugin(cli);
+      await language.installPlugin?.(cli);
       await cli.initFor(emu);
     });
     afterAll(async () => {
@@ -92,7 +77,14 @@ for (const language of LANGUAGES) {
       expect(outputs.firstBundle).toBe("base");
       expect(outputs.linkFile).toBe(`${emu.operationsCenterUrl}config-bundle/team-b\n${emu.state.controllerToken("team-b/controller-b")}`);
       expect(emu.state.assignments()).toEqual({ "team-b/controller-b": "team-b" });
-      statesAfterUp.set(language.name, emulatorState(emu));
+    });
+
+    it("the emulator holds the same objects after up as under every language that ran before it, the dynamic providers too", () => {
+      const state = emulatorState(emu);
+      expect(JSON.stringify(state)).toMatch(/"name":"checkout.newFlow".*"Staging"/);
+      for (const [other, theirs] of recordedStates.record(language.name, state)) {
+        expect({ language: language.name, other, state }).toEqual({ language: language.name, other, state: theirs });
+      }
     });
 
     it("a preview, a refresh and a preview after it find nothing to change", async () => {
@@ -162,24 +154,3 @@ for (const language of LANGUAGES) {
     });
   });
 }
-
-it("the emulator holds the same objects after up, whatever the language, and the same as with the dynamic providers", () => {
-  const dynamic = statesAfterUp.get("dynamic");
-  expect(JSON.stringify(dynamic)).toMatch(/"name":"checkout.newFlow".*"Staging"/);
-  for (const language of LANGUAGES) expect({ language: language.name, state: statesAfterUp.get(language.name) }).toEqual({ language: language.name, state: dynamic });
-});
-
-it("each generated SDK declares its floor (SDK_FLOORS), the floor the programs above ran on, and the README says it", () => {
-  const sdk = (...file: string[]) => fs.readFileSync(path.join(ROOT, "generated", "sdk", ...file), "utf8");
-  const escaped = (text: string) => text.replace(/[.^$*+?()[\]{}|\\/]/g, "\\$&");
-  expect(sdk("python", "pyproject.toml")).toContain(`"pulumi>=${SDK_FLOORS.python},<4.0.0"`);
-  expect(sdk("go", "go.mod")).toMatch(new RegExp(`\\sgithub\\.com/pulumi/pulumi/sdk/v3 v${escaped(SDK_FLOORS.go)}\\n`));
-  expect((JSON.parse(sdk("nodejs", "package.json")) as { dependencies: Record<string, string> }).dependencies["@pulumi/pulumi"]).toBe(`^${SDK_FLOORS.nodejs}`);
-  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
-  expect(pkg.devDependencies["pulumi-sdk-lowest"]).toBe(`npm:@pulumi/pulumi@${SDK_FLOORS.nodejs}`);
-  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("\n## Every Pulumi language\n"), readme.indexOf("\n## The main job\n"));
-  for (const said of [`\`pulumi>=${SDK_FLOORS.python}\``, `\`github.com/pulumi/pulumi/sdk/v3\` v${SDK_FLOORS.go}`, `\`@pulumi/pulumi\` \`^${SDK_FLOORS.nodejs}\``]) {
-    expect({ said, inReadme: section.includes(said) }).toEqual({ said, inReadme: true });
-  }
-});

@@ -1,0 +1,5 @@
+// examples/plugin/go under the real CLI, as test/real-engine/languages/describe-language.ts says.
+import { describeLanguage } from "./languages/describe-language";
+import { LANGUAGES } from "./languages/languages";
+
+describeLanguage(LANGUAGES.go);
