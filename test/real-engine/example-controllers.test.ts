@@ -1,6 +1,7 @@
-// examples/controllers under the real Pulumi CLI (the scenario in scenarios/controllers.ts): its header says it runs unchanged with `pulumi up`; this is that
-// claim, checked step by step (life-cycle.ts).
+// examples/controllers under the real Pulumi CLI and, step for step, the engine stand-in (the scenario in scenarios/controllers.ts): its
+// header says it runs unchanged with `pulumi up`; this is that claim, checked step by step, and the two engines
+// compared (life-cycle.ts).
 import { describeLifeCycle } from "./life-cycle";
 import { controllersScenario } from "./scenarios/controllers";
 
-describeLifeCycle("examples/controllers under the real CLI", controllersScenario());
+describeLifeCycle("examples/controllers under the real CLI and the stand-in", controllersScenario);

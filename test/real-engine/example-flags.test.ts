@@ -1,6 +1,7 @@
-// examples/flags under the real Pulumi CLI (the scenario in scenarios/flags.ts): its header says it runs unchanged with `pulumi up`; this is that
-// claim, checked step by step (life-cycle.ts).
+// examples/flags under the real Pulumi CLI and, step for step, the engine stand-in (the scenario in scenarios/flags.ts): its
+// header says it runs unchanged with `pulumi up`; this is that claim, checked step by step, and the two engines
+// compared (life-cycle.ts).
 import { describeLifeCycle } from "./life-cycle";
 import { flagsScenario } from "./scenarios/flags";
 
-describeLifeCycle("examples/flags under the real CLI", flagsScenario());
+describeLifeCycle("examples/flags under the real CLI and the stand-in", flagsScenario);

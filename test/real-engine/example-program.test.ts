@@ -1,6 +1,7 @@
-// examples/index.ts under the real Pulumi CLI (the scenario in scenarios/program.ts): its header says it runs unchanged with `pulumi up`; this is that
-// claim, checked step by step (life-cycle.ts).
+// examples/index.ts under the real Pulumi CLI and, step for step, the engine stand-in (the scenario in scenarios/program.ts): its
+// header says it runs unchanged with `pulumi up`; this is that claim, checked step by step, and the two engines
+// compared (life-cycle.ts).
 import { describeLifeCycle } from "./life-cycle";
 import { programScenario } from "./scenarios/program";
 
-describeLifeCycle("examples/index.ts under the real CLI", programScenario());
+describeLifeCycle("examples/index.ts under the real CLI and the stand-in", programScenario);

@@ -1,6 +1,7 @@
-// examples/promotion under the real Pulumi CLI (the scenario in scenarios/promotion.ts): its header says it runs unchanged with `pulumi up`; this is that
-// claim, checked step by step (life-cycle.ts).
+// examples/promotion under the real Pulumi CLI and, step for step, the engine stand-in (the scenario in scenarios/promotion.ts): its
+// header says it runs unchanged with `pulumi up`; this is that claim, checked step by step, and the two engines
+// compared (life-cycle.ts).
 import { describeLifeCycle } from "./life-cycle";
 import { promotionScenario } from "./scenarios/promotion";
 
-describeLifeCycle("examples/promotion under the real CLI", promotionScenario());
+describeLifeCycle("examples/promotion under the real CLI and the stand-in", promotionScenario);

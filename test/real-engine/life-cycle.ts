@@ -1,23 +1,30 @@
 /**
- * One example program's whole life under the real Pulumi CLI, against emulators of its own, as a pipeline runs it:
- * `pulumi up`; `preview --expect-no-changes`; `refresh --expect-no-changes` and a preview after it; an update of an
- * input; a change made out of band that the drift job (`preview --refresh --expect-no-changes`) reports, by exit
- * code and with `--diff` naming the property; the repair by `up`; what `stack export` and `stack output` show of the
- * secrets; `destroy`, after which the emulators hold nothing the program made but what the API cannot delete.
+ * One example program's whole life, as a pipeline runs it, through the real Pulumi CLI and, step for step, through
+ * the testing kit's engine stand-in, each against emulators of its own: `pulumi up` and an up with nothing to change;
+ * `preview --expect-no-changes`, `refresh --expect-no-changes` and a preview after it; an update of an input; a change
+ * made out of band that the drift job (`preview --refresh --expect-no-changes`) reports, by exit code and with
+ * `--diff` naming the property (and, for flags, who); a refresh, then the repair by `up --refresh`; what `stack
+ * export` and `stack output` show of the secrets (the real CLI); `destroy`, after which the emulators hold nothing the
+ * program made but what the API cannot delete.
  *
- * Commands go through PulumiCliRunner.run (the CLI itself, exit codes as they are), and through its steps where the
- * plan is what the test looks at.
+ * The two engines side by side: the recorded steps (side-by-side.ts) must give the same plan per resource, the same
+ * writes on the emulators (in any order: steps run in parallel), the same outputs and the same state, ids and times
+ * apart. A difference is fixed in the stand-in, or is a row of the table in docs/testing.md saying why it cannot be.
+ * One run of each engine serves both: what the life cycle checks and what the comparison records.
  */
 import type { Emulator } from "../../emulator";
 import { PulumiCliRunner } from "../../testing/cli/cli-runner";
+import { ProgramRunner } from "../../testing/processes/program-runner";
 import type { StackRunner } from "../../testing/processes/runner-options";
 import type { PulumiCli } from "../../testing/cli/pulumi-cli";
+import type { ProgramPlan } from "../../testing/engine/plan";
 import { unwrapSecrets } from "../../testing/engine/values";
 import { CLI_DIR_VARIABLE } from "./global-setup";
+import { recordStep, type RecordedStep } from "./side-by-side";
 
 export interface ExampleContext {
     emulators: Emulator[];
-    /** The engine that runs the program: the real CLI here, either engine in the side-by-side comparison. */
+    /** The engine that runs the program: the real CLI or the stand-in. */
     runner: StackRunner;
     /** Stack outputs, secrets revealed. */
     outputs(): Record<string, unknown>;
@@ -54,73 +61,117 @@ export function realCli(): PulumiCli {
     return JSON.parse(cli) as PulumiCli;
 }
 
-/** `describe`s the whole life cycle of one example. */
-export function describeLifeCycle(title: string, scenario: ExampleScenario): void {
+type Engine = "pulumi" | "stand-in";
+
+/** One engine's run of the scenario: its context, its cleanup and the steps recorded for the comparison. */
+interface EngineRun {
+    ctx: ExampleContext;
+    steps: RecordedStep[];
+    cleanup?(): void;
+}
+
+async function startEngine(engine: Engine, scenario: ExampleScenario): Promise<EngineRun> {
+    const started = await scenario.start();
+    const options = { cwd: scenario.dir, config: started.config, env: TIER_ENV };
+    const runner: StackRunner = engine === "pulumi" ? await PulumiCliRunner.start({ ...options, cli: realCli() }) : await ProgramRunner.start({ ...options, timeoutMs: 120_000 });
+    return { ctx: { emulators: started.emulators, runner, outputs: () => unwrapSecrets(runner.outputs()) }, steps: [], cleanup: started.cleanup };
+}
+
+/** `describe`s the whole life cycle of one example, on both engines. */
+export function describeLifeCycle(title: string, newScenario: () => ExampleScenario): void {
     describe(title, () => {
-        let ctx: ExampleContext;
-        let cli: PulumiCliRunner;
-        let cleanup: (() => void) | undefined;
+        const scenarios: Record<Engine, ExampleScenario> = { pulumi: newScenario(), "stand-in": newScenario() };
+        const runs = {} as Record<Engine, EngineRun>;
+        const real = () => runs.pulumi.ctx.runner as PulumiCliRunner;
 
         beforeAll(async () => {
-            const started = await scenario.start();
-            cleanup = started.cleanup;
-            cli = await PulumiCliRunner.start({ cwd: scenario.dir, config: started.config, cli: realCli(), env: TIER_ENV });
-            ctx = { emulators: started.emulators, runner: cli, outputs: () => unwrapSecrets(cli.outputs()) };
+            const [pulumi, standIn] = await Promise.all([startEngine("pulumi", scenarios.pulumi), startEngine("stand-in", scenarios["stand-in"])]);
+            runs.pulumi = pulumi;
+            runs["stand-in"] = standIn;
         });
         afterAll(async () => {
-            await ctx?.runner.close();
-            await Promise.all(ctx?.emulators.map((e) => e.close()) ?? []);
-            cleanup?.();
+            for (const run of Object.values(runs)) {
+                await run.ctx.runner.close();
+                await Promise.all(run.ctx.emulators.map((e) => e.close()));
+                run.cleanup?.();
+            }
         });
 
-        const pulumi = async (...args: string[]) => cli.run(args);
+        /** `step` on both engines at once; `record` names it when the comparison records it. */
+        const onBoth = (step: (run: EngineRun, scenario: ExampleScenario, engine: Engine) => Promise<void>) =>
+            Promise.all((["pulumi", "stand-in"] as const).map((engine) => step(runs[engine], scenarios[engine], engine)));
+        const record = async (run: EngineRun, name: string, step: () => Promise<ProgramPlan>) => {
+            const recorded = await recordStep(name, run.ctx.runner, run.ctx.emulators, step);
+            run.steps.push(recorded);
+            return recorded;
+        };
+        /** The real CLI as a user types it (its exit code an answer). */
+        const pulumi = (...args: string[]) => real().run(args);
         const ok = async (...args: string[]) => {
             const r = await pulumi(...args);
             if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${r.code}:\n${r.stdout}\n${r.stderr}`);
             return r;
         };
 
-        it("pulumi up creates what the program declares", async () => {
-            const r = await ok("up", "--yes");
-            expect(r.stdout).toMatch(/Resources:\n\s+\+ \d+ created/);
-            await ctx.runner.refresh(); // reads the state back into the runner (a refresh of a fresh stack changes nothing)
-            await scenario.afterUp(ctx);
+        it("pulumi up creates what the program declares; an up again runs", async () => {
+            await onBoth(async (run, scenario) => {
+                const up = await record(run, "up", () => run.ctx.runner.up());
+                expect({ error: up.error, created: up.plan.some((p) => / create \[/.test(p)) }).toEqual({ error: undefined, created: true });
+                await scenario.afterUp(run.ctx);
+                await record(run, "up again", () => run.ctx.runner.up());
+            });
         });
 
         it("preview --expect-no-changes passes; so do refresh --expect-no-changes and a preview after it", async () => {
-            await ok("preview", "--expect-no-changes");
-            await ok("refresh", "--expect-no-changes", "--yes");
-            await ok("preview", "--expect-no-changes");
+            // The stand-in refreshes too, so that both states stay what each engine's refresh makes them; the
+            // previews, which change nothing, are the real CLI's alone (the stand-in's own tests preview).
+            await onBoth(async ({ ctx: { runner } }, _scenario, engine) => {
+                if (engine === "pulumi") await runner.preview(undefined, { expectNoChanges: true });
+                await runner.refresh({ expectNoChanges: true });
+                if (engine === "pulumi") await runner.preview(undefined, { expectNoChanges: true });
+            });
         });
 
         it("an input changed in the program's inputs updates exactly the resources it reaches", async () => {
-            await scenario.update.apply(ctx);
-            const plan = await ctx.runner.up();
-            expect(plan.filter((e) => e.op !== "same").map((e) => `${e.name}:${e.op}`).sort()).toEqual(
-                scenario.update.updates.map((n) => `${n}:update`).sort(),
-            );
-            await scenario.update.check?.(ctx);
-            await ok("preview", "--expect-no-changes");
+            await onBoth(async (run, scenario, engine) => {
+                await scenario.update.apply(run.ctx);
+                const step = await record(run, "up after an input changed", () => run.ctx.runner.up());
+                const [name, , op] = [0, 1, 2];
+                expect(step.plan.map((p) => p.split(" ")).filter((p) => p[op] !== "same").map((p) => `${p[name]}:${p[op]}`).sort()).toEqual(
+                    scenario.update.updates.map((n) => `${n}:update`).sort(),
+                );
+                await scenario.update.check?.(run.ctx);
+                if (engine === "pulumi") await run.ctx.runner.preview(undefined, { expectNoChanges: true });
+            });
         });
 
         it("a change made out of band fails the drift job, whose --diff names the property (and the warning, who)", async () => {
-            await scenario.drift.apply(ctx);
+            await onBoth(async (run, scenario) => {
+                await scenario.drift.apply(run.ctx);
+                await record(run, "preview --refresh after a change out of band", () => run.ctx.runner.preview(undefined, { refresh: true }));
+            });
+            const { drift } = scenarios.pulumi;
             const r = await pulumi("preview", "--refresh", "--expect-no-changes", "--diff");
             expect(r.code).not.toBe(0);
             expect(r.stderr + r.stdout).toMatch(/no changes were expected for preview but changes were proposed/);
-            const line = r.stdout.split("\n").find((l) => l.includes(scenario.drift.resource) && /[~+-]/.test(l));
+            const line = r.stdout.split("\n").find((l) => l.includes(drift.resource) && /[~+-]/.test(l));
             expect(line).toBeDefined();
             // --diff shows the changed property under the resource: `~ <property>: ...`.
-            expect(r.stdout).toMatch(new RegExp(`[~+-] ${scenario.drift.property}\\b`));
-            if (scenario.drift.warning) expect(r.stdout + r.stderr).toMatch(scenario.drift.warning);
+            expect(r.stdout).toMatch(new RegExp(`[~+-] ${drift.property}\\b`));
+            if (drift.warning) expect(r.stdout + r.stderr).toMatch(drift.warning);
         });
 
-        it("pulumi up --refresh repairs it; the drift job passes again", async () => {
-            await ok("up", "--refresh", "--yes");
-            await ok("preview", "--refresh", "--expect-no-changes");
+        it("a refresh, then up --refresh repairs it; the drift job passes again", async () => {
+            await onBoth(async (run, _scenario, engine) => {
+                await record(run, "refresh", () => run.ctx.runner.refresh());
+                await record(run, "up --refresh (repair)", () => run.ctx.runner.up(undefined, { refresh: true }));
+                if (engine === "pulumi") await run.ctx.runner.preview(undefined, { refresh: true, expectNoChanges: true });
+            });
         });
 
         it("stack export holds no credential and no bundle token in plain text; stack output --show-secrets shows the secret outputs", async () => {
+            const { ctx } = runs.pulumi;
+            const scenario = scenarios.pulumi;
             const exported = (await ok("stack", "export")).stdout;
             for (const value of scenario.secrets(ctx)) expect({ leaked: exported.includes(value), value }).toEqual({ leaked: false, value });
             const hidden = JSON.parse((await ok("stack", "output", "--json")).stdout) as Record<string, unknown>;
@@ -133,8 +184,19 @@ export function describeLifeCycle(title: string, scenario: ExampleScenario): voi
         });
 
         it("pulumi destroy leaves nothing the program made on the emulators, but what the API cannot delete", async () => {
-            await ok("destroy", "--yes");
-            await scenario.afterDestroy(ctx);
+            await onBoth(async (run, scenario) => {
+                // The outputs as they were: what the program made, which the checks look for on the emulators.
+                const before = run.ctx.outputs();
+                await record(run, "destroy", () => run.ctx.runner.destroy());
+                await scenario.afterDestroy({ ...run.ctx, outputs: () => before });
+            });
+        });
+
+        it("both engines gave the same steps, writes, outputs and state at every step", () => {
+            const [real, standIn] = [runs.pulumi.steps, runs["stand-in"].steps];
+            expect(real.map((s) => s.step)).toEqual(["up", "up again", "up after an input changed", "preview --refresh after a change out of band", "refresh", "up --refresh (repair)", "destroy"]);
+            expect(real.map((s) => s.step)).toEqual(standIn.map((s) => s.step));
+            for (let i = 0; i < real.length; i++) expect(real[i]).toEqual(standIn[i]);
         });
     });
 }

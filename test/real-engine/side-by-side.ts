@@ -1,20 +1,15 @@
 /**
- * One example's scenario through one engine, step by step, recorded in a form that compares across engines: each
- * step's plan (operation and changed fields per resource), the writes it sent to the emulators, the stack outputs
- * and the state after it, with what differs from run to run by nature (ids, keys, tokens, times) masked.
+ * A step of an example's life cycle (life-cycle.ts) recorded in a form that compares across engines: its plan
+ * (operation and changed fields per resource), the writes it sent to the emulators, the stack outputs and the state
+ * after it, with what differs from run to run by nature (ids, keys, tokens, times) masked.
  */
 import * as os from "node:os";
-import { ProgramRunner } from "../../testing/processes/program-runner";
-import { PulumiCliRunner } from "../../testing/cli/cli-runner";
 import type { ProgramPlan } from "../../testing/engine/plan";
 import type { StackRunner } from "../../testing/processes/runner-options";
 import type { ProgramState } from "../../testing/engine/state";
 import { ProgramRunError } from "../../testing/engine/step-record";
 import { unwrapSecrets } from "../../testing/engine/values";
 import type { Emulator } from "../../emulator";
-import { realCli, TIER_ENV, type ExampleContext, type ExampleScenario } from "./life-cycle";
-
-export type Engine = "stand-in" | "pulumi";
 
 export interface RecordedStep {
     step: string;
@@ -28,35 +23,8 @@ export interface RecordedStep {
     error?: string;
 }
 
-/** Runs the scenario's steps: up, up again, an input update, drift then the drift job's preview, refresh, repair, destroy. */
-export async function recordScenario(engine: Engine, scenario: ExampleScenario): Promise<RecordedStep[]> {
-    const started = await scenario.start();
-    const options = { cwd: scenario.dir, config: started.config, env: TIER_ENV };
-    let runner: StackRunner | undefined;
-    try {
-        runner = engine === "pulumi" ? await PulumiCliRunner.start({ ...options, cli: realCli() }) : await ProgramRunner.start({ ...options, timeoutMs: 120_000 });
-        const r = runner;
-        const ctx: ExampleContext = { emulators: started.emulators, runner: r, outputs: () => unwrapSecrets(r.outputs()) };
-        const steps: RecordedStep[] = [];
-        const record = async (step: string, run: () => Promise<ProgramPlan>) => steps.push(await recordStep(step, r, started.emulators, run));
-        await record("up", () => r.up());
-        await record("up again", () => r.up());
-        await scenario.update.apply(ctx);
-        await record("up after an input changed", () => r.up());
-        await scenario.drift.apply(ctx);
-        await record("preview --refresh after a change out of band", () => r.preview(undefined, { refresh: true }));
-        await record("refresh", () => r.refresh());
-        await record("up (repair)", () => r.up());
-        await record("destroy", () => r.destroy());
-        return steps;
-    } finally {
-        await runner?.close();
-        await Promise.all(started.emulators.map((e) => e.close()));
-        started.cleanup?.();
-    }
-}
-
-async function recordStep(step: string, runner: StackRunner, emulators: Emulator[], run: () => Promise<ProgramPlan>): Promise<RecordedStep> {
+/** Runs one step on `runner` and records it (the step's error too, when it fails, with its first line). */
+export async function recordStep(step: string, runner: StackRunner, emulators: Emulator[], run: () => Promise<ProgramPlan>): Promise<RecordedStep> {
     for (const e of emulators) e.journal.clear();
     let plan: ProgramPlan;
     let error: string | undefined;
