@@ -3,7 +3,7 @@
  * (a folder with Pulumi.yaml) run step after step, with the state carried between steps, by one of two engines:
  * - "stand-in" (the default): ProgramRunner, this package's engine stand-in, through Pulumi's real dynamic-provider
  *   host; no Pulumi CLI needed;
- * - "pulumi": PulumiCliRunner, the real Pulumi CLI through its Automation API (a `pulumi` on PATH, or the cache of
+ * - "pulumi": PulumiCliRunner, the real Pulumi CLI, run as its Automation API runs it (a `pulumi` on PATH, or the cache of
  *   `npm run pulumi-cli`), on a file backend in a temp folder.
  */
 import { startEmulator, type Emulator, type EmulatorOptions } from "../emulator";

@@ -1,6 +1,7 @@
 /**
  * The same runner as ProgramRunner, with the real engine: each step is the Pulumi CLI's own `up`, `preview`,
- * `refresh` or `destroy`, through Pulumi's Automation API (LocalWorkspace), on a file backend, a PULUMI_HOME and a
+ * `refresh` or `destroy`, run as Pulumi's Automation API runs it (its event log read for the plan), with the stack,
+ * its config and its export through the Automation API's LocalWorkspace, on a file backend, a PULUMI_HOME and a
  * passphrase of its own in a temp folder, with no update check and no plugin download.
  *
  * The workspace is a copy of the project's Pulumi.yaml in that temp folder whose `main` is the program's absolute
@@ -14,7 +15,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import type { EngineEvent, LocalWorkspace } from "@pulumi/pulumi/automation";
 import { EventRecorder, recorderCallback } from "./cli-events";
 import { stateOfExport, type ExportedDeployment } from "./cli-state";
 import { unexpectedChanges, type ProgramPlan } from "../engine/plan";
@@ -24,10 +25,18 @@ import type { ProgramRunnerOptions, RunStepOptions, StackRunner } from "../proce
 import { emptyState, type ProgramState } from "../engine/state";
 import { failureText, ProgramRunError, warningsOf, type StepRecord } from "../engine/step-record";
 import { isSecret, unwrapSecrets } from "../engine/values";
+import { hostPreloadArgs } from "../processes/host-preload-path";
 
 export interface PulumiCliRunnerOptions extends Omit<ProgramRunnerOptions, "stateFile" | "prestart" | "tsconfig" | "callTimeoutMs"> {
     /** The CLI to run: default findPulumiCli() (the repository's cache, or a `pulumi` on PATH). */
     cli?: PulumiCli;
+    /**
+     * Start the Node.js processes the CLI runs (the program, the dynamic-provider host, Node.js plugins) with the kit's
+     * preload (default true), as the stand-in starts its own: it defers the modules of @pulumi/pulumi that a host never
+     * uses until their first use (host-preload.ts), about a second of CPU per process. The engine, the language host
+     * and what each process does are unchanged; `false` starts them exactly as a terminal would.
+     */
+    preload?: boolean;
 }
 
 export class PulumiCliRunner implements StackRunner {
@@ -37,6 +46,8 @@ export class PulumiCliRunner implements StackRunner {
     private written: Record<string, unknown> = {};
     private queue: Promise<unknown> = Promise.resolve();
     private closed = false;
+    /** Commands run so far: each has an event log of its own. */
+    private commands = 0;
 
     private constructor(
         private readonly opts: PulumiCliRunnerOptions,
@@ -46,7 +57,6 @@ export class PulumiCliRunner implements StackRunner {
         private readonly home: string,
         private readonly cli: PulumiCli,
         private readonly ws: LocalWorkspace,
-        private readonly handle: Stack,
         private readonly env: Record<string, string>,
     ) {
         this.config = { ...(opts.config ?? {}) };
@@ -66,7 +76,7 @@ export class PulumiCliRunner implements StackRunner {
         try {
             const project = writeWorkspaceProject(cwd, home, opts.program, opts.project);
             const { PULUMI_HOME: pulumiHome, ...isolated } = isolatedCliEnvironment(cli, home);
-            const env: Record<string, string> = { ...(opts.env ?? {}), ...isolated };
+            const env: Record<string, string> = { ...(opts.env ?? {}), ...isolated, ...(opts.preload === false ? {} : preloadEnvironment(opts.env)) };
             // PulumiCommand.get looks for <root>/bin/pulumi, the layout of the cache and of Pulumi's installs.
             const pulumiCommand = await auto.PulumiCommand.get({
                 root: path.basename(cli.dir) === "bin" ? path.dirname(cli.dir) : undefined,
@@ -74,8 +84,8 @@ export class PulumiCliRunner implements StackRunner {
             });
             const ws = await auto.LocalWorkspace.create({ workDir: home, pulumiHome, envVars: env, pulumiCommand });
             const stack = opts.stack ?? "stack";
-            const handle = await auto.Stack.create(stack, ws);
-            return new PulumiCliRunner({ ...opts, cwd }, project, stack, home, cli, ws, handle, { ...env, PULUMI_HOME: pulumiHome });
+            await auto.Stack.create(stack, ws);
+            return new PulumiCliRunner({ ...opts, cwd }, project, stack, home, cli, ws, { ...env, PULUMI_HOME: pulumiHome });
         } catch (e) {
             fs.rmSync(home, { recursive: true, force: true });
             throw e;
@@ -126,17 +136,17 @@ export class PulumiCliRunner implements StackRunner {
      * terminal (`stack output --show-secrets`, `stack export`, `preview --diff`...), with the config written first;
      * resolves with the exit code: a failure is an answer, not an exception.
      */
-    async run(args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+    async run(args: string[], options: { timeoutMs?: number; env?: Record<string, string> } = {}): Promise<{ stdout: string; stderr: string; code: number; timedOut?: boolean }> {
         await this.writeConfig();
         const all = [...args, "--stack", this.stack, "--non-interactive", "--color", "never"];
         return new Promise((resolve, reject) => {
             execFile(
                 path.join(this.cli.dir, "pulumi"),
                 all,
-                { cwd: this.home, env: { ...process.env, ...this.env }, maxBuffer: 64 * 1024 * 1024 },
+                { cwd: this.home, env: { ...process.env, ...this.env, ...options.env }, maxBuffer: 64 * 1024 * 1024, timeout: options.timeoutMs ?? 0 },
                 (error, stdout, stderr) => {
-                    if (error && typeof error.code !== "number") reject(error);
-                    else resolve({ stdout, stderr, code: error ? (error.code as number) : 0 });
+                    if (error && typeof error.code !== "number" && !error.killed) reject(error);
+                    else resolve({ stdout, stderr, code: error ? (typeof error.code === "number" ? error.code : 1) : 0, ...(error?.killed ? { timedOut: true } : {}) });
                 },
             );
         });
@@ -165,20 +175,10 @@ export class PulumiCliRunner implements StackRunner {
         const started = Date.now();
         const recorder = new EventRecorder(kind, this.st.resources);
         const timeoutMs = opts?.timeoutMs ?? this.opts.timeoutMs;
-        const common = {
-            onEvent: recorderCallback(recorder),
-            parallel: opts?.parallel,
-            color: "never" as const,
-            signal: timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined,
-        };
         let failure: unknown;
         try {
             await this.writeConfig();
-            const { refresh, expectNoChanges } = opts ?? {};
-            if (kind === "up") await this.handle.up({ ...common, refresh, expectNoChanges });
-            else if (kind === "preview") await this.handle.preview({ ...common, refresh, expectNoChanges });
-            else if (kind === "refresh") await this.handle.refresh({ ...common, expectNoChanges });
-            else await this.handle.destroy(common);
+            await this.command(kind, opts, recorderCallback(recorder), timeoutMs);
         } catch (e) {
             failure = e;
         }
@@ -205,6 +205,29 @@ export class PulumiCliRunner implements StackRunner {
             throw new ProgramRunError(failureText(kind, cause, hostOutput), kind, [...plan], recorder.programOutput, hostOutput, failure);
         }
         return plan;
+    }
+
+    /**
+     * The CLI's own command, as the Automation API runs it (`--event-log`, `--exec-kind auto.local`), without the
+     * Automation API's reads after it (`stack output` twice and `stack history` after an up, `stack history` after a
+     * refresh or destroy): the runner reads the state once, by `stack export`, and each of those reads decrypts the
+     * stack's secrets (the passphrase's key derivation, about half a second of CPU each). The events are the engine's
+     * own, read from the log once the command has ended, in order.
+     */
+    private async command(kind: StepRecord["kind"], opts: RunStepOptions | undefined, onEvent: (event: EngineEvent) => void, timeoutMs: number | undefined): Promise<void> {
+        const args = kind === "preview" ? ["preview"] : [kind, "--yes", "--skip-preview"];
+        if (opts?.refresh && (kind === "up" || kind === "preview")) args.push("--refresh");
+        if (opts?.expectNoChanges && kind !== "destroy") args.push("--expect-no-changes");
+        if (opts?.parallel !== undefined) args.push("--parallel", String(opts.parallel));
+        const log = path.join(this.home, `events-${++this.commands}.jsonl`);
+        args.push("--event-log", log, "--exec-kind", "auto.local");
+        const result = await this.run(args, { timeoutMs, env: { PULUMI_DEBUG_COMMANDS: "true" } });
+        const events = fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n") : [];
+        fs.rmSync(log, { force: true });
+        for (const line of events) if (line.trim()) onEvent(JSON.parse(line) as EngineEvent);
+        if (result.code !== 0) {
+            throw new Error(`pulumi ${kind} exited ${result.code}${result.timedOut ? ` after its deadline of ${timeoutMs} ms` : ""}:\n${result.stdout}\n${result.stderr}`);
+        }
     }
 
     /** The config file holds exactly `config`: removed keys removed, changed ones set (the salt stays). */
@@ -236,6 +259,14 @@ function writeWorkspaceProject(cwd: string, home: string, program: string | unde
     if (name) doc.name = name;
     fs.writeFileSync(path.join(home, "Pulumi.yaml"), YAML.stringify(doc), { flag: "wx" });
     return String(doc.name);
+}
+
+/** NODE_OPTIONS with the kit's preload added to what the caller's (or this process's) NODE_OPTIONS holds. */
+function preloadEnvironment(env: Record<string, string> | undefined): Record<string, string> {
+    const [flag, file] = hostPreloadArgs();
+    if (!flag || !file) return {};
+    const existing = env?.NODE_OPTIONS ?? process.env.NODE_OPTIONS ?? "";
+    return { NODE_OPTIONS: `${existing} ${flag} ${JSON.stringify(file)}`.trim() };
 }
 
 function lastLines(text: string): string {
