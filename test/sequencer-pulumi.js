@@ -6,10 +6,9 @@
  *
  * Seconds of CPU per file: the file's own process and every process it started and waited for (the CLI, language
  * hosts, programs, provider hosts, pip, go, npm), read from /proc at its start and end, in one whole tier run on the
- * 2-core machine (2026-11-28; three files from the run before). The tier keeps both cores busy (vmstat: 2-6 % idle),
- * so CPU is what the files share, and a file's CPU, unlike its wall time, hardly depends on what runs beside it.
- * Their sum, about 1,730 s, is about 14.5 minutes on two cores. test/tier-order.test.ts fails when a tier file has no
- * entry here, or an entry no file.
+ * 2-core machine (2026-11-28). The tier keeps both cores busy (vmstat: 2-6 % idle), so CPU is what the files share,
+ * and a file's CPU, unlike its wall time, hardly depends on what runs beside it. Their sum, 1,725 s, is about 14.4
+ * minutes on two cores. test/tier-order.test.ts fails when a tier file has no entry here, or an entry no file.
  */
 "use strict";
 const { longestFirst } = require("./longest-first");
@@ -25,21 +24,21 @@ const ESTIMATES = {
   "real-engine/readme.test.ts": 71,
   "readings/life-cycles.test.ts": 67,
   "real-engine/example-pipeline.test.ts": 67,
-  "real-engine/language-go.test.ts": 62,
+  "real-engine/language-go.test.ts": 65,
   "real-engine/language-typescript.test.ts": 62,
   "real-engine/example-flags.test.ts": 61,
-  "real-engine/language-python.test.ts": 60,
   "real-engine/example-program.test.ts": 59,
+  "real-engine/language-python.test.ts": 59,
   "real-engine/controller-drift.test.ts": 58,
   "real-engine/example-promotion.test.ts": 53,
   "real-engine/example-controllers.test.ts": 49,
   "package/consumer.test.ts": 46,
   "real-engine/import.test.ts": 42,
   "real-engine/installation-doc.test.ts": 34,
-  "real-engine/language-yaml.test.ts": 31,
   "real-engine/language-python-floor.test.ts": 29,
   "real-engine/language-go-floor.test.ts": 28,
   "real-engine/language-typescript-floor.test.ts": 27,
+  "real-engine/language-yaml.test.ts": 27,
   "real-engine/upgrade.test.ts": 27,
   "real-engine/language-dynamic.test.ts": 23,
   "real-engine/language-hosts-sdk.test.ts": 19,
