@@ -62,6 +62,13 @@ function onlySection(argv: string[]): string | undefined {
   return name;
 }
 
+/** A section's start on stderr, with the time since the bench started: where the run's minutes go. */
+const benchStarted = performance.now();
+function section(what: string): void {
+  const s = Math.round((performance.now() - benchStarted) / 1000);
+  console.error(`[${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}] ${what}`);
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const machine = `${os.cpus()[0]?.model ?? "unknown CPU"}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GB, ${os.platform()} ${os.release()}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")} at start`;
@@ -101,11 +108,11 @@ async function main(): Promise<void> {
   try {
     // ---------------------------------------------------------------- one program of 500, 1,000 and 2,000 resources
     // First, while no other provider host runs: its memory and CPU figures sample the bench's child processes.
-    console.error("scale: one program of 500, 1,000 and 2,000 resources, ours and a minimal provider (about 3 min)");
+    section("scale: one program of 500, 1,000 and 2,000 resources, ours and a minimal provider (about 3 min)");
     await scaleRows();
 
     // ---------------------------------------------------------------- serialized provider size
-    console.error("serialized providers");
+    section("serialized providers");
     const floor = Buffer.byteLength(await serializeProvider(emptySevenMethodProvider()));
     const sizes = Object.values(texts).map((t) => Buffer.byteLength(t));
     row(
@@ -116,7 +123,7 @@ async function main(): Promise<void> {
     );
 
     // ---------------------------------------------------------------- list requests per deployment
-    console.error(`list requests, ${N} BundleAvailability resources`);
+    section(`list requests, ${N} BundleAvailability resources`);
     let deployment = await newHost();
     const availabilities = (lc: Lifecycle) =>
       Array.from({ length: N }, (_, i) =>
@@ -154,7 +161,7 @@ async function main(): Promise<void> {
     }
 
     // ---------------------------------------------------------------- 200 assignments: provider vs floor vs direct
-    console.error(`creating ${N} assignments`);
+    section(`creating ${N} assignments`);
     // One bundle every controller may use (set outside Pulumi, once).
     await (await request(`${info.operationsCenterUrl}casc-bundle/set-availability-pattern?bundleId=${name(N - 1)}&regex=.*`, { method: "POST", headers: { authorization } })).body.text();
     const assignmentInputs = controllers.map((c) => ({ controllerPath: c, bundleId: name(N - 1) }));
@@ -210,7 +217,7 @@ async function main(): Promise<void> {
     for (const h of hosts.splice(0)) await h.close();
 
     // ---------------------------------------------------------------- first calls after the host starts
-    console.error("first calls");
+    section("first calls");
     const firstCalls = async (text: string, kind: "ours" | "minimal") => {
       const t0 = performance.now();
       const host = await startProviderHost({ cwd: REPO_ROOT, env });
@@ -242,7 +249,7 @@ async function main(): Promise<void> {
     row("first create after the first check", ms(med(firstOurs, "create")), `${ms(med(firstMinimal, "create"))} (minimal provider)`, med(firstOurs, "create") / med(firstMinimal, "create"));
 
     // ---------------------------------------------------------------- the emulator's list
-    console.error("emulator list");
+    section("emulator list");
     const listOnce = async () => {
       const [, t] = await timed(async () => {
         const res = await request(`${info.operationsCenterUrl}casc-bundle/list`, { headers: { authorization, accept: "application/json" } });
@@ -257,7 +264,7 @@ async function main(): Promise<void> {
     row(`emulator list, ${N} bundles x ${N} controllers (median of 20)`, ms(listMs), "50 ms (target)", listMs / 50, { text: "< 50 ms", met: listMs < 50 });
 
     // ---------------------------------------------------------------- applications under the rate limit
-    console.error("applications under the rate limit (about 45 s)");
+    section("applications under the rate limit (about 45 s)");
     await emu.ask({ op: "rateLimit", on: true });
     const FLOOR_MS = 20_000;
     const createApps = async (processes: number) => {
@@ -285,15 +292,15 @@ async function main(): Promise<void> {
     }
 
     // ---------------------------------------------------------------- feature flags under the rate limit
-    console.error("10 flags configured in 3 environments under the rate limit (about 1 min)");
+    section("10 flags configured in 3 environments under the rate limit (about 1 min)");
     await flagRows(newHost, texts, emu);
 
     // ---------------------------------------------------------------- import of a large account under the rate limit
-    console.error("import of 3 applications x 3 environments x 50 flags under the rate limit (about 1 min)");
+    section("import of 3 applications x 3 environments x 50 flags under the rate limit (about 1 min)");
     await importRows();
 
     // ---------------------------------------------------------------- what controllers run: the cost of a refresh
-    console.error("refresh of 50 controllers with and without ControllerConfiguration (about 1 min)");
+    section("refresh of 50 controllers with and without ControllerConfiguration (about 1 min)");
     await controllerConfigurationRows();
   } finally {
     for (const h of hosts) await h.close();
