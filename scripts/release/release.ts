@@ -17,6 +17,7 @@ import * as path from "node:path";
 import { buildPluginExecutable } from "./plugin-executable";
 import { goModuleProxy } from "./go-module";
 import { smokeTestPlugin } from "./plugin-smoke";
+import { pythonForBuild } from "./python-builders";
 
 const ROOT = path.join(__dirname, "..", "..");
 const SDK = path.join(ROOT, "generated", "sdk");
@@ -79,19 +80,6 @@ function pythonPackages(out: string, python: string): string[] {
   return fs.readdirSync(out).filter((f) => !before.has(f));
 }
 
-/** Checked before anything is built: the Python SDK needs build, setuptools and wheel in `python`. */
-function requirePythonBuilders(python: string): void {
-  const missing = ["build", "setuptools", "wheel"].filter((m) => {
-    try {
-      run(python, ["-c", `import ${m}`], ROOT);
-      return false;
-    } catch {
-      return true;
-    }
-  });
-  if (missing.length) throw new Error(`the Python SDK is built with ${python}, which lacks ${missing.join(", ")}: \`${python} -m pip install build setuptools wheel\`, or pass --python <a python that has them>`);
-}
-
 /** The checksums file of every asset in `out` (the files at its top, the go/ folder left out: it is no asset). */
 export function checksums(out: string, version: string, assets = fs.readdirSync(out).filter((f) => fs.statSync(path.join(out, f)).isFile())): string {
   const name = `pulumi-cloudbees_${version}_checksums.txt`;
@@ -118,7 +106,8 @@ export const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json
 export interface ReleaseOptions {
   /** The archive of this platform alone (the release workflow's other runners). */
   pluginOnly?: boolean;
-  /** The Python that builds the Python SDK (with build, setuptools and wheel): default python3. */
+  /** The Python that builds the Python SDK, which must have build, setuptools and wheel: default python3 when it has
+   * them, else an environment of the release's own in the user's cache (python-builders.ts). */
   python?: string;
 }
 
@@ -128,8 +117,8 @@ export async function release(out = path.join(ROOT, "dist", "release"), options:
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
   if (pluginOnly) return [await pluginArchive(out, version)];
-  const python = options.python ?? "python3";
-  requirePythonBuilders(python);
+  // Before anything is built: the one step that may need the network.
+  const python = pythonForBuild({ python: options.python, say: (m) => process.stderr.write(`release: ${m}\n`) });
   const assets = [await pluginArchive(out, version), ...npmTarballs(out), ...pythonPackages(out, python)];
   fs.copyFileSync(path.join(ROOT, "generated", "schema.json"), path.join(out, "schema.json"));
   assets.push("schema.json");

@@ -28,12 +28,19 @@ export interface PulumiCli {
     source: "cache" | "path";
 }
 
-/** The cache of `npm run pulumi-cli`: PULUMI_CLOUDBEES_CLI_CACHE, else $XDG_CACHE_HOME or ~/.cache. */
-export function pulumiCliCacheRoot(): string {
-    const chosen = process.env.PULUMI_CLOUDBEES_CLI_CACHE;
+/**
+ * A cache of this repository's tools, outside it: `chosen` (a variable's value) when set, else
+ * `$XDG_CACHE_HOME` or `~/.cache`, then `pulumi-cloudbees/<name>`. The release's Python build environment uses it too.
+ */
+export function toolCacheDir(name: string, chosen: string | undefined): string {
     if (chosen) return path.resolve(chosen);
     const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
-    return path.join(base, "pulumi-cloudbees", "pulumi-cli");
+    return path.join(base, "pulumi-cloudbees", name);
+}
+
+/** The cache of `npm run pulumi-cli`: PULUMI_CLOUDBEES_CLI_CACHE, else $XDG_CACHE_HOME or ~/.cache. */
+export function pulumiCliCacheRoot(): string {
+    return toolCacheDir("pulumi-cli", process.env.PULUMI_CLOUDBEES_CLI_CACHE);
 }
 
 /**
