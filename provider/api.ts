@@ -7,7 +7,8 @@ export type { Application } from "./clients/feature-management-types";
 // The audit log's wire record (`_id`, `creation_date`) is AuditLogRecord; getAuditLogs returns camelCase AuditLogInfo.
 export type { AuditLog as AuditLogRecord, Environment as EnvironmentInfo, Experiment as ExperimentInfo, Flag as FlagInfo, TargetGroup as TargetGroupInfo } from "./clients/feature-flag-types";
 export type { Condition, DependencyClause, EnvironmentRequest, ExperimentRequest, FlagConfigurationRequest, FlagCreateRequest, FlagOption, FlagValue, GroupClause, GroupOperator, JsonPatchOperation, Platform, PropertyClause, PropertyOperator, ScheduledValue, SplitValue, TargetGroupCondition, TargetGroupOperator, TargetGroupRequest, TeamMemberApplications, TeamMemberRequest, EnvironmentPermission, VersionClause, VersionOperator } from "./clients/feature-flag-types";
-export type { ReadableList, UnknownFields, UnreadableItem } from "./clients/feature-flag-types";
+export type { UnknownFields } from "./clients/feature-flag-types";
+export type { ReadableList, UnreadableItem } from "./clients/readable-list-types";
 export { PROPERTY_OPERATORS, VERSION_OPERATORS, GROUP_OPERATORS, TARGET_GROUP_OPERATORS, ENVIRONMENT_PERMISSIONS } from "./clients/feature-flag-types";
 export type { CascClientOptions } from "./clients/casc-connection";
 export { InstanceClient, type QuietOption } from "./clients/instance-client";
@@ -27,6 +28,12 @@ export type {
   ReloadResult,
   UpdateLog,
   ValidationResult,
+  // The entries of the lists the clients also read item by item (read... methods).
+  ControllerValidationLogEntry,
+  PreValidationEntry,
+  RawValidationLogEntry,
+  ReadableUpdateLog,
+  UpdateLogVersion,
 } from "./clients/casc-types";
 export { SCHEMA_FILES, SECTION_FILES, type SchemaFile, type SectionFile } from "./clients/inputs";
 export { SettingError, type SettingValues } from "./config";

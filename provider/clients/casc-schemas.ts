@@ -1,5 +1,6 @@
 import type { z as Zod } from "zod";
 import { lazyZod } from "../http/lazy-zod";
+import { listOrNull } from "./readable-list";
 import type { AllTrue, Same } from "../http/response-schema";
 import type {
   BundleInfo,
@@ -22,7 +23,8 @@ const z = lazyZod();
 
 // Shapes of the CasC bundle API's JSON responses, as the spec and the public sources give them. Factories, not
 // module-scope schemas: a zod schema captured by a serialized Pulumi provider breaks serialization. Unknown keys are
-// stripped; keys the public sources add beyond the spec are optional.
+// stripped; keys the public sources add beyond the spec are optional. A list's items have schemas of their own, which
+// the lists read item by item reuse (casc-readable-schemas.ts); a list inside an item may be null, read as empty.
 
 const level = () => z.enum(["INFO", "WARNING", "ERROR"]);
 
@@ -40,12 +42,13 @@ export function bundleInfoSchema() {
   });
 }
 
+/** A bundle as the list gives it: with the controllers using it and those it is available for. */
+export function listedBundleSchema() {
+  return bundleInfoSchema().extend({ usedBy: listOrNull(z.string()), availableFor: listOrNull(z.string()) });
+}
+
 export function bundleListSchema() {
-  return z.object({
-    bundles: z.array(
-      bundleInfoSchema().extend({ usedBy: z.array(z.string()), availableFor: z.array(z.string()) }),
-    ),
-  });
+  return z.object({ bundles: z.array(listedBundleSchema()) });
 }
 
 export function validationLogRecordSchema() {
@@ -64,26 +67,26 @@ export function effectiveValidationLogRecordSchema() {
   return validationLogRecordSchema().extend({ bundle: z.string(), assigned: z.boolean().optional() });
 }
 
-export function rawBundleValidationLogSchema() {
+/** A controller's entry of a validation log: the records of its effective bundle. */
+export function controllerValidationLogSchema() {
+  return z.object({ controller: z.string(), records: listOrNull(effectiveValidationLogRecordSchema()) });
+}
+
+/** A bundle's entry of the raw validation log. */
+export function rawValidationLogEntrySchema() {
   return z.object({
-    "validation-log": z.array(
-      z.object({
-        "bundle-id": z.string(),
-        records: z.array(validationLogRecordSchema()),
-        controllers: z
-          .array(z.object({ controller: z.string(), records: z.array(effectiveValidationLogRecordSchema()) }))
-          .optional(),
-      }),
-    ),
+    "bundle-id": z.string(),
+    records: listOrNull(validationLogRecordSchema()),
+    controllers: listOrNull(controllerValidationLogSchema()).optional(),
   });
 }
 
+export function rawBundleValidationLogSchema() {
+  return z.object({ "validation-log": z.array(rawValidationLogEntrySchema()) });
+}
+
 export function effectiveBundleValidationLogSchema() {
-  return z.object({
-    "validation-log": z.array(
-      z.object({ controller: z.string(), records: z.array(effectiveValidationLogRecordSchema()) }),
-    ),
-  });
+  return z.object({ "validation-log": z.array(controllerValidationLogSchema()) });
 }
 
 export function bundleDownloadLinkSchema() {
@@ -106,7 +109,12 @@ export function checkOutResultSchema() {
  * `jobs[].url` (cb-ci/ci-casc-api-samples getConnectedControllers.sh); `fullName` is Jenkins' item field.
  */
 export function controllersViewSchema() {
-  return z.object({ jobs: z.array(z.object({ name: z.string(), url: z.string(), fullName: z.string().optional() }).passthrough()) });
+  return z.object({ jobs: z.array(controllerJobSchema()) });
+}
+
+/** An item of the Controllers view. */
+export function controllerJobSchema() {
+  return z.object({ name: z.string(), url: z.string(), fullName: z.string().optional() }).passthrough();
 }
 
 export function controllersSchema() {
@@ -136,24 +144,27 @@ export function validationResultSchema() {
   });
 }
 
+/** One bundle's verdict in a pre-validation. */
+export function preValidationEntrySchema() {
+  return z.object({ bundle: z.string(), result: validationResultSchema() });
+}
+
 export function preValidationResultSchema() {
-  return z.object({ validations: z.array(z.object({ bundle: z.string(), result: validationResultSchema() })) });
+  return z.object({ validations: z.array(preValidationEntrySchema()) });
+}
+
+/** The fields of an update log beside its versions. */
+export function updateLogStatusShape() {
+  return { "update-log-status": z.string(), "retention-policy": z.number().int() };
+}
+
+/** A version an instance received, as its update log records it. */
+export function updateLogVersionSchema() {
+  return z.object({ version: z.string(), date: z.string(), errors: z.number().int(), warnings: z.number().int(), folder: z.string() });
 }
 
 export function updateLogSchema() {
-  return z.object({
-    "update-log-status": z.string(),
-    "retention-policy": z.number().int(),
-    versions: z.array(
-      z.object({
-        version: z.string(),
-        date: z.string(),
-        errors: z.number().int(),
-        warnings: z.number().int(),
-        folder: z.string(),
-      }),
-    ),
-  });
+  return z.object({ ...updateLogStatusShape(), versions: z.array(updateLogVersionSchema()) });
 }
 
 export function bundleUpdateCheckSchema() {

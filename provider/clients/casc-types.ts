@@ -1,3 +1,5 @@
+import type { ReadableList } from "./readable-list-types";
+
 // The CasC bundle API's JSON responses as the clients return them (../shared/specs/casc-bundle-api.md). Plain
 // types, no zod: these reach the published declarations, and zod's own do not compile in a project without
 // esModuleInterop (Pulumi's template). casc-schemas.ts checks each against its schema at compile time.
@@ -151,4 +153,23 @@ export interface CreateItemsResult {
 export interface InstanceValidation {
   valid: boolean;
   "validation-messages"?: string[];
+}
+
+// The entries of the lists the clients also read item by item (casc-readable-schemas.ts).
+
+/** A bundle's entry of the raw validation log. */
+export type RawValidationLogEntry = RawBundleValidationLog["validation-log"][number];
+
+/** A controller's entry of a validation log. */
+export type ControllerValidationLogEntry = EffectiveBundleValidationLog["validation-log"][number];
+
+/** A version of an update log. */
+export type UpdateLogVersion = UpdateLog["versions"][number];
+
+/** One bundle's verdict in a pre-validation. */
+export type PreValidationEntry = PreValidationResult["validations"][number];
+
+/** An update log whose versions were read one by one. */
+export interface ReadableUpdateLog extends Omit<UpdateLog, "versions"> {
+  versions: ReadableList<UpdateLogVersion>;
 }

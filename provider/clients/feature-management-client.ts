@@ -6,7 +6,7 @@ import type { RequestSpec } from "../http/http-client";
 import { applicationListSchema, applicationSchema, readableApplicationListSchema } from "./feature-management-schemas";
 import { type Application } from "./feature-management-types";
 import { auditLogListSchema, environmentKeyAnswerSchema, environmentListSchema, experimentListSchema, experimentSchema, flagListSchema, flagSchema, readableEnvironmentListSchema, readableExperimentListSchema, readableFlagListSchema, readableTargetGroupListSchema, readableTeamMemberListSchema, targetGroupListSchema, targetGroupSchema, teamMemberListSchema, teamMemberSchema } from "./feature-flag-schemas";
-import type { ReadableList } from "./feature-flag-types";
+import type { ReadableList } from "./readable-list-types";
 import { type AuditLog, type Environment, type EnvironmentRequest, type Experiment, type ExperimentRequest, type Flag, type FlagConfigurationRequest, type FlagCreateRequest, type JsonPatchOperation, type TargetGroup, type TargetGroupRequest, type TeamMember, type TeamMemberRequest } from "./feature-flag-types";
 import { requireDate, requireSegment, requireText } from "./inputs";
 import { environmentRequest, experimentRequest, flagConfigurationRequest, flagCreateRequest, targetGroupRequest, teamMemberRequest } from "./feature-flag-requests";

@@ -1,6 +1,7 @@
-import type { HttpClient } from "../http/http-client";
+import type { HttpClient, RequestSpec } from "../http/http-client";
 import { bundleUpdateCheckSchema, createItemsResultSchema, instanceValidationSchema, jsonDocumentSchema, reloadResultSchema, updateLogSchema } from "./casc-schemas";
-import { type BundleUpdateCheck, type CreateItemsResult, type InstanceValidation, type ReloadResult, type UpdateLog } from "./casc-types";
+import { type BundleUpdateCheck, type CreateItemsResult, type InstanceValidation, type ReadableUpdateLog, type ReloadResult, type UpdateLog } from "./casc-types";
+import { readableUpdateLogSchema } from "./casc-readable-schemas";
 import { cascHttpClient, type CascClientOptions } from "./casc-connection";
 import { MAX_TEXT_BYTES } from "./limits";
 import {
@@ -14,6 +15,8 @@ import {
   type SchemaFile,
   type SectionFile,
 } from "./inputs";
+
+const UPDATE_LOG: RequestSpec = { operation: "reading the bundle update log", method: "GET", path: "casc-bundle-mgnt/casc-bundle-update-log", idempotency: "safe" };
 
 export interface QuietOption {
   /** true: only WARNING and ERROR messages; false: INFO too. Omitted: the server's default (verbose). */
@@ -36,10 +39,12 @@ export class InstanceClient {
   }
 
   async getUpdateLog(): Promise<UpdateLog> {
-    return this.http.json(
-      { operation: "reading the bundle update log", method: "GET", path: "casc-bundle-mgnt/casc-bundle-update-log", idempotency: "safe" },
-      updateLogSchema,
-    );
+    return this.http.json(UPDATE_LOG, updateLogSchema);
+  }
+
+  /** The update log with its versions read one by one: those that can be read, and those that cannot, apart. */
+  async readUpdateLog(): Promise<ReadableUpdateLog> {
+    return this.http.json(UPDATE_LOG, readableUpdateLogSchema);
   }
 
   async checkBundleUpdate(options: QuietOption = {}): Promise<BundleUpdateCheck> {

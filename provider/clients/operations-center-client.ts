@@ -1,5 +1,8 @@
 import { bundleDownloadLinkSchema, bundleInfoSchema, bundleListSchema, checkOutResultSchema, controllersSchema, controllersViewSchema, effectiveBundleValidationLogSchema, preValidationResultSchema, rawBundleValidationLogSchema, validationResultSchema, visibilitySchema } from "./casc-schemas";
-import { type BundleDownloadLink, type BundleInfo, type CheckOutResult, type EffectiveBundleValidationLog, type ListedBundle, type PreValidationResult, type RawBundleValidationLog, type ValidationResult } from "./casc-types";
+import { type BundleDownloadLink, type BundleInfo, type CheckOutResult, type ControllerValidationLogEntry, type EffectiveBundleValidationLog, type ListedBundle, type PreValidationEntry, type PreValidationResult, type RawBundleValidationLog, type RawValidationLogEntry, type ValidationResult } from "./casc-types";
+import { readableBundleListSchema, readableControllersViewSchema, readableEffectiveValidationLogSchema, readablePreValidationSchema, readableRawValidationLogSchema } from "./casc-readable-schemas";
+import type { ReadableList } from "./readable-list-types";
+import type { RequestSpec } from "../http/http-client";
 import { InstanceClient, type QuietOption } from "./instance-client";
 import { MAX_ITEM_URL_LENGTH, MAX_QUERY_LENGTH } from "./limits";
 import { requireBoolean, requireFullPath, requirePositiveInteger, requireQueryFits, requireText, requireZip } from "./inputs";
@@ -8,6 +11,8 @@ import { requireBoolean, requireFullPath, requirePositiveInteger, requireQueryFi
 const DEFAULT_CHECK_OUT_TIMEOUT_SECONDS = 600;
 const UNKNOWN_BUNDLE = "No bundle has this id: list them with listBundles(), or check out the bundle location first.";
 const UNKNOWN_CONTROLLER = "No controller has this full path (it looks like folder1/controller1).";
+const BUNDLE_LIST: RequestSpec = { operation: "listing bundles", method: "GET", path: "casc-bundle/list", idempotency: "safe" };
+const CONTROLLERS_VIEW: RequestSpec = { operation: "listing the controllers", method: "GET", path: "view/Controllers/api/json", idempotency: "safe" };
 
 /**
  * An operations center: its own endpoints (prefix `{oc_url}` in the spec) plus those of every instance.
@@ -16,44 +21,31 @@ const UNKNOWN_CONTROLLER = "No controller has this full path (it looks like fold
 export class OperationsCenterClient extends InstanceClient {
   /** Every bundle with its availability and assignments. */
   async listBundles(): Promise<ListedBundle[]> {
-    const result = await this.http.json(
-      { operation: "listing bundles", method: "GET", path: "casc-bundle/list", idempotency: "safe" },
-      bundleListSchema,
-    );
-    return result.bundles;
+    return (await this.http.json(BUNDLE_LIST, bundleListSchema)).bundles;
+  }
+
+  /** The bundles one by one: those that can be read, and those that cannot (named, with why), apart. */
+  async readBundleList(): Promise<ReadableList<ListedBundle>> {
+    return (await this.http.json(BUNDLE_LIST, readableBundleListSchema)).bundles;
   }
 
   async getRawBundleValidationLog(options: { bundle?: string; controller?: boolean } = {}): Promise<RawBundleValidationLog> {
-    const operation = options.bundle ? `reading the validation log of bundle "${options.bundle}"` : "reading the raw bundle validation log";
-    const bundle = options.bundle === undefined ? undefined : requireText(options.bundle, "bundle", operation);
-    const controller = options.controller === undefined ? undefined : requireBoolean(options.controller, "controller", operation);
-    return this.http.json(
-      {
-        operation,
-        method: "GET",
-        path: "casc-bundle/raw-bundle-validation-log",
-        query: { bundle, controller },
-        idempotency: "safe",
-        notFoundHint: UNKNOWN_BUNDLE,
-      },
-      rawBundleValidationLogSchema,
-    );
+    return this.http.json(rawLogRequest(options), rawBundleValidationLogSchema);
+  }
+
+  /** The raw validation log bundle by bundle: the entries that can be read, and those that cannot, apart. */
+  async readRawBundleValidationLog(options: { bundle?: string; controller?: boolean } = {}): Promise<ReadableList<RawValidationLogEntry>> {
+    return (await this.http.json(rawLogRequest(options), readableRawValidationLogSchema))["validation-log"];
   }
 
   /** `controller` is a regular expression on controller names that filters the log. */
   async getEffectiveBundleValidationLog(options: { controller?: string } = {}): Promise<EffectiveBundleValidationLog> {
-    const operation = "reading the effective bundle validation log";
-    const controller = options.controller === undefined ? undefined : requireText(options.controller, "controller", operation, MAX_QUERY_LENGTH);
-    return this.http.json(
-      {
-        operation,
-        method: "GET",
-        path: "casc-bundle/effective-bundle-validation-log",
-        query: { controller },
-        idempotency: "safe",
-      },
-      effectiveBundleValidationLogSchema,
-    );
+    return this.http.json(effectiveLogRequest(options), effectiveBundleValidationLogSchema);
+  }
+
+  /** The effective validation log controller by controller: the entries that can be read, and those that cannot, apart. */
+  async readEffectiveBundleValidationLog(options: { controller?: string } = {}): Promise<ReadableList<ControllerValidationLogEntry>> {
+    return (await this.http.json(effectiveLogRequest(options), readableEffectiveValidationLogSchema))["validation-log"];
   }
 
   /** The link file content (`url`, `token`) a controller uses to fetch its bundle. */
@@ -243,19 +235,12 @@ export class OperationsCenterClient extends InstanceClient {
 
   /** Validates raw bundles (branch-folder layout, as getEffectiveBundle) before they are checked out. */
   async preValidateBundles(zip: Uint8Array, options: QuietOption = {}): Promise<PreValidationResult> {
-    const operation = "pre-validating bundles";
-    const data = requireZip(zip, "zip", operation);
-    return this.http.json(
-      {
-        operation,
-        method: "POST",
-        path: "casc-bundle/pre-validate-bundle",
-        query: { quiet: options.quiet },
-        body: { contentType: "application/zip", data },
-        idempotency: "safe",
-      },
-      preValidationResultSchema,
-    );
+    return this.http.json(preValidationRequest(zip, options), preValidationResultSchema);
+  }
+
+  /** preValidateBundles verdict by verdict: those that can be read, and those that cannot (named, with why), apart. */
+  async readPreValidation(zip: Uint8Array, options: QuietOption = {}): Promise<ReadableList<PreValidationEntry>> {
+    return (await this.http.json(preValidationRequest(zip, options), readablePreValidationSchema)).validations;
   }
 
   /**
@@ -264,11 +249,13 @@ export class OperationsCenterClient extends InstanceClient {
    * names (fullPathOfItemUrl), else its name.
    */
   async listControllerItems(): Promise<{ name: string; fullPath: string; url: string }[]> {
-    const view = await this.http.json(
-      { operation: "listing the controllers", method: "GET", path: "view/Controllers/api/json", idempotency: "safe" },
-      controllersViewSchema,
-    );
-    return view.jobs.map((j) => ({ name: j.name, url: j.url, fullPath: j.fullName ?? fullPathOfItemUrl(j.url) ?? j.name }));
+    return (await this.http.json(CONTROLLERS_VIEW, controllersViewSchema)).jobs.map(controllerItemOf);
+  }
+
+  /** listControllerItems item by item: those that can be read, and those that cannot (named, with why), apart. */
+  async readControllerItemList(): Promise<ReadableList<{ name: string; fullPath: string; url: string }>> {
+    const { items, unreadable } = (await this.http.json(CONTROLLERS_VIEW, readableControllersViewSchema)).jobs;
+    return { items: items.map(controllerItemOf), unreadable };
   }
 
   /** Stops a controller (`POST job/.../stopAction`, as the samples do before deleting one). */
@@ -287,6 +274,32 @@ export class OperationsCenterClient extends InstanceClient {
     const path = `${jobPath(requireFullPath(fullPath, "fullPath", operation))}/doDelete`;
     await this.http.discard({ operation, method: "POST", path, idempotency: "unsafe", redirectIsSuccess: true, notFoundHint: "No item has this full path." });
   }
+}
+
+function rawLogRequest(options: { bundle?: string; controller?: boolean }): RequestSpec {
+  const operation = options.bundle ? `reading the validation log of bundle "${options.bundle}"` : "reading the raw bundle validation log";
+  const bundle = options.bundle === undefined ? undefined : requireText(options.bundle, "bundle", operation);
+  const controller = options.controller === undefined ? undefined : requireBoolean(options.controller, "controller", operation);
+  const query = { bundle, controller };
+  return { operation, method: "GET", path: "casc-bundle/raw-bundle-validation-log", query, idempotency: "safe", notFoundHint: UNKNOWN_BUNDLE };
+}
+
+function effectiveLogRequest(options: { controller?: string }): RequestSpec {
+  const operation = "reading the effective bundle validation log";
+  const controller = options.controller === undefined ? undefined : requireText(options.controller, "controller", operation, MAX_QUERY_LENGTH);
+  return { operation, method: "GET", path: "casc-bundle/effective-bundle-validation-log", query: { controller }, idempotency: "safe" };
+}
+
+function preValidationRequest(zip: Uint8Array, options: QuietOption): RequestSpec {
+  const operation = "pre-validating bundles";
+  const data = requireZip(zip, "zip", operation);
+  const body = { contentType: "application/zip", data };
+  return { operation, method: "POST", path: "casc-bundle/pre-validate-bundle", query: { quiet: options.quiet }, body, idempotency: "safe" };
+}
+
+/** An item of the Controllers view, with its full path: its `fullName`, else what its URL names, else its name. */
+function controllerItemOf(j: { name: string; url: string; fullName?: string }): { name: string; fullPath: string; url: string } {
+  return { name: j.name, url: j.url, fullPath: j.fullName ?? fullPathOfItemUrl(j.url) ?? j.name };
 }
 
 /** `job/a/job/b`: an item's URI path, each segment encoded. */

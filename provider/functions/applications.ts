@@ -1,7 +1,7 @@
 import { requireSegment } from "../clients/inputs";
 import { lazyZod } from "../http/lazy-zod";
 import { featureManagementOf, run, type FunctionOptions } from "./calls";
-import { readableItems } from "./lenient-lists";
+import { readableItems } from "../clients/readable-items";
 import { defineFunction, type FunctionHost } from "./host";
 import { applicationInfoSchema } from "./result-schemas";
 import { applicationInfoOf, type ApplicationInfo } from "./results";

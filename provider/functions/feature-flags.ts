@@ -3,7 +3,7 @@ import { environmentListSchema, experimentListSchema, flagListSchema, flagSchema
 import { type AuditLog, type Environment, type Experiment, type Flag, type TargetGroup } from "../clients/feature-flag-types";
 import { requireDate, requireSegment } from "../clients/inputs";
 import { featureManagementOf, run, type FunctionOptions } from "./calls";
-import { readableItems } from "./lenient-lists";
+import { readableItems } from "../clients/readable-items";
 import { defineFunction, type FunctionHost } from "./host";
 
 // Loaded when the first schema is built, not with this module (lazy-zod.ts).

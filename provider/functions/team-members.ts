@@ -2,7 +2,7 @@ import { teamMemberListSchema, teamMemberSchema } from "../clients/feature-flag-
 import { type EnvironmentPermission } from "../clients/feature-flag-types";
 import { requireSegment } from "../clients/inputs";
 import { featureManagementOf, run, type FunctionOptions } from "./calls";
-import { readableItems } from "./lenient-lists";
+import { readableItems } from "../clients/readable-items";
 import { defineFunction, type FunctionHost } from "./host";
 
 /**

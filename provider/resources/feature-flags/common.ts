@@ -3,7 +3,8 @@ import { featureManagement, type FeatureManagementConnection } from "../../confi
 import { NotFoundError } from "../../http/errors";
 import { accessProblem, messageOf, operationFailed, ResourceError, warn } from "../shared/errors";
 import type { InputChecker } from "../shared/check";
-import type { Experiment, UnreadableItem } from "../../clients/feature-flag-types";
+import type { Experiment } from "../../clients/feature-flag-types";
+import type { UnreadableItem } from "../../clients/readable-list-types";
 import type { Props } from "../shared/types";
 import { containsUnknown, isUnknown, sameJson } from "../shared/values";
 import { providerState } from "../../config/state";

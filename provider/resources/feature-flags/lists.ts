@@ -1,5 +1,6 @@
 import type { FeatureManagementClient } from "../../clients/feature-management-client";
-import type { Environment, Experiment, Flag, ReadableList, TargetGroup, TeamMember, UnreadableItem } from "../../clients/feature-flag-types";
+import type { Environment, Experiment, Flag, TargetGroup, TeamMember } from "../../clients/feature-flag-types";
+import type { ReadableList, UnreadableItem } from "../../clients/readable-list-types";
 import { named, ownCopy, putNamed, removeNamed } from "../shared/named-list";
 import { providerState } from "../../config/state";
 
