@@ -10,6 +10,7 @@ export type { BundleSource };
 import { instanceValidationOf, preValidationResultOf, type BundlePreValidation, type InstanceValidationResult } from "./results";
 import { bundleFilesOf, type BundleFiles } from "./zips";
 import { defineFunction, type FunctionHost } from "./host";
+import { readableItems } from "../clients/readable-items";
 import { bundleFilesSchema, bundlePreValidationSchema, instanceValidationResultSchema } from "./result-schemas";
 
 // Loaded when the first schema is built, not with this module (lazy-zod.ts).
@@ -92,7 +93,7 @@ export async function preValidateBundles(host: FunctionHost, tree: BundleSource,
       }
       return zipBundleTree(dir, { bundles, branch });
     });
-    return preValidationResultOf(await operationsCenterOf(host, options, operation).client.preValidateBundles(zip, { quiet }));
+    return preValidationResultOf(readableItems(host, await operationsCenterOf(host, options, operation).client.readPreValidation(zip, { quiet }), "bundle", operation));
   }, options, check);
 }
 

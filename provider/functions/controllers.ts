@@ -3,6 +3,7 @@ import { lazyZod } from "../http/lazy-zod";
 import { operationsCenterOf, run, type FunctionOptions } from "./calls";
 import { defineFunction, type FunctionHost } from "./host";
 import { controllerItemSchema, controllerSummarySchema } from "./result-schemas";
+import { readableItems } from "../clients/readable-items";
 
 // Loaded when the first schema is built, not with this module (lazy-zod.ts).
 const z = lazyZod();
@@ -32,7 +33,7 @@ export interface ControllerSummary {
 
 /** getControllers: documented on its TypeScript face (sdk/functions/controllers.ts), which the schema's description is made from. */
 export async function getControllers(host: FunctionHost, options?: FunctionOptions): Promise<ControllerSummary[]> {
-  return run(host, GET_CONTROLLERS, {}, async (operation) => controllersOf(await operationsCenterOf(host, options, operation).client.listBundles()), options);
+  return run(host, GET_CONTROLLERS, {}, async (operation) => controllersOf(readableItems(host, await operationsCenterOf(host, options, operation).client.readBundleList(), "bundle", operation)), options);
 }
 
 /** getControllerItems: documented on its TypeScript face (sdk/functions/controllers.ts), which the schema's description is made from. */
@@ -42,7 +43,7 @@ export async function getControllerItems(host: FunctionHost, options?: FunctionO
     GET_CONTROLLER_ITEMS,
     {},
     async (operation) => {
-      const items = await operationsCenterOf(host, options, operation).client.listControllerItems();
+      const items = readableItems(host, await operationsCenterOf(host, options, operation).client.readControllerItemList(), "controller", operation);
       return items.sort((a, b) => compare(a.fullPath, b.fullPath));
     },
     options,

@@ -5,6 +5,7 @@ import { instanceOf, run, type InstanceOptions, type QuietOptions } from "./call
 import { bundleUpdateCheckOf, updateLogOf, type BundleUpdateCheckResult, type UpdateLogResult } from "./results";
 import { bundleFilesOf, type BundleFiles } from "./zips";
 import { defineFunction, type FunctionHost } from "./host";
+import { readableItems } from "../clients/readable-items";
 import { bufferSchema, bundleFilesSchema, bundleUpdateCheckResultSchema, updateLogResultSchema } from "./result-schemas";
 
 // Loaded when the first schema is built, not with this module (lazy-zod.ts).
@@ -27,7 +28,10 @@ const DOWNLOAD_SCHEMA = defineFunction("downloadSchema", jsonDocumentSchema);
 /** getUpdateLog: documented on its TypeScript face (sdk/functions/instances.ts), which the schema's description is made from. */
 export async function getUpdateLog(host: FunctionHost, options?: InstanceOptions): Promise<UpdateLogResult> {
   const { instanceUrl } = options ?? {};
-  return run(host, GET_UPDATE_LOG, { instanceUrl }, async (operation) => updateLogOf(await instanceOf(host, options, operation).getUpdateLog()), options);
+  return run(host, GET_UPDATE_LOG, { instanceUrl }, async (operation) => {
+    const log = await instanceOf(host, options, operation).readUpdateLog();
+    return updateLogOf({ ...log, versions: readableItems(host, log.versions, "version", operation) });
+  }, options);
 }
 
 /** checkBundleUpdate: documented on its TypeScript face (sdk/functions/instances.ts), which the schema's description is made from. */

@@ -20,6 +20,7 @@ import {
   type RawBundleValidationLogResult,
 } from "./results";
 import { quoted } from "../text/printable";
+import { readableItems, unreadableItemError } from "../clients/readable-items";
 
 // Loaded when the first schema is built, not with this module (lazy-zod.ts).
 const z = lazyZod();
@@ -37,15 +38,18 @@ const VALIDATE_UPLOADED_BUNDLE = defineFunction("validateUploadedBundle", bundle
 
 /** getBundles: documented on its TypeScript face (sdk/functions/operations-center.ts), which the schema's description is made from. */
 export async function getBundles(host: FunctionHost, options?: FunctionOptions): Promise<BundleSummary[]> {
-  return run(host, GET_BUNDLES, {}, async (operation) => (await operationsCenterOf(host, options, operation).client.listBundles()).map(bundleSummaryOf), options);
+  return run(host, GET_BUNDLES, {}, async (operation) => readableItems(host, await operationsCenterOf(host, options, operation).client.readBundleList(), "bundle", operation).map(bundleSummaryOf), options);
 }
 
 /** getBundle: documented on its TypeScript face (sdk/functions/operations-center.ts), which the schema's description is made from. */
 export async function getBundle(host: FunctionHost, name: string, options?: FunctionOptions): Promise<BundleSummary> {
   return run(host, GET_BUNDLE, { name }, async (operation) => {
     const { client } = operationsCenterOf(host, options, operation);
-    const bundles = await client.listBundles();
+    const { items: bundles, unreadable } = await client.readBundleList();
     const found = bundles.find((b) => b.name === name);
+    // The others' form does not matter here; this one's does: it is there, not missing.
+    const unread = found ? undefined : unreadable.find((u) => u.name === name);
+    if (unread) throw unreadableItemError("listing bundles", "bundle", unread);
     if (!found) {
       const known = bundles.map((b) => b.name).sort();
       throw new NotFoundError(`no bundle is named ${quoted(name)} (bundles: ${known.length ? known.map(quoted).join(", ") : "none"})`, {
@@ -73,7 +77,7 @@ export async function getRawBundleValidationLog(host: FunctionHost, options?: Ra
     host,
     GET_RAW_BUNDLE_VALIDATION_LOG,
     { bundle, controller },
-    async (operation) => rawValidationLogOf(await operationsCenterOf(host, options, operation).client.getRawBundleValidationLog({ bundle, controller })),
+    async (operation) => rawValidationLogOf(readableItems(host, await operationsCenterOf(host, options, operation).client.readRawBundleValidationLog({ bundle, controller }), "bundle", operation)),
     options,
     (operation) => {
       if (bundle !== undefined) requireText(bundle, "bundle", operation);
@@ -94,7 +98,7 @@ export async function getEffectiveBundleValidationLog(host: FunctionHost, option
     host,
     GET_EFFECTIVE_BUNDLE_VALIDATION_LOG,
     { controller },
-    async (operation) => effectiveValidationLogOf(await operationsCenterOf(host, options, operation).client.getEffectiveBundleValidationLog({ controller })),
+    async (operation) => effectiveValidationLogOf(readableItems(host, await operationsCenterOf(host, options, operation).client.readEffectiveBundleValidationLog({ controller }), "controller", operation)),
     options,
     (operation) => {
       if (controller !== undefined) requireText(controller, "controller", operation);

@@ -1,11 +1,11 @@
 import type {
   BundleUpdateCheck,
-  EffectiveBundleValidationLog,
+  ControllerValidationLogEntry,
   EffectiveValidationLogRecord,
   InstanceValidation,
   ListedBundle,
-  PreValidationResult,
-  RawBundleValidationLog,
+  PreValidationEntry,
+  RawValidationLogEntry,
   StructureValidation,
   UpdateLog,
   ValidationLogRecord,
@@ -18,7 +18,8 @@ import type { Application } from "../clients/feature-management-types";
 export type { EffectiveValidationLogRecord, StructureValidation, ValidationLogRecord };
 
 // What the functions return: camelCase, documented types. The clients keep the wire shapes the specs name
-// (`{"validation-log": [{"bundle-id": ...}]}`); the functions translate them here, one function per shape.
+// (`{"validation-log": [{"bundle-id": ...}]}`); the functions translate them here, one function per shape. The
+// entries of the lists read item by item keep fields this package has no name for: only the documented ones go on.
 
 /** A feature-flag application as the service lists it. */
 export interface ApplicationInfo {
@@ -162,26 +163,33 @@ export function bundleSummaryOf(bundle: ListedBundle): BundleSummary {
   return { name, url, regex, availabilityPatternFromYaml, usedBy, availableFor };
 }
 
-export function rawValidationLogOf(log: RawBundleValidationLog): RawBundleValidationLogResult {
+/** The raw log's entries (RawBundleValidationLog["validation-log"], or those of them that could be read). */
+export function rawValidationLogOf(entries: RawValidationLogEntry[]): RawBundleValidationLogResult {
   return {
-    validationLog: log["validation-log"].map((entry) => ({
+    validationLog: entries.map((entry) => ({
       bundleId: entry["bundle-id"],
       records: entry.records,
-      ...(entry.controllers ? { controllers: entry.controllers } : {}),
+      ...(entry.controllers ? { controllers: entry.controllers.map(controllerLogOf) } : {}),
     })),
   };
 }
 
-export function effectiveValidationLogOf(log: EffectiveBundleValidationLog): EffectiveBundleValidationLogResult {
-  return { validationLog: log["validation-log"] };
+/** The effective log's entries (EffectiveBundleValidationLog["validation-log"], or those that could be read). */
+export function effectiveValidationLogOf(entries: ControllerValidationLogEntry[]): EffectiveBundleValidationLogResult {
+  return { validationLog: entries.map(controllerLogOf) };
+}
+
+function controllerLogOf({ controller, records }: ControllerValidationLogEntry): ControllerValidationLog {
+  return { controller, records };
 }
 
 export function validationResultOf(result: ValidationResult): BundleValidationResult {
   return result;
 }
 
-export function preValidationResultOf(result: PreValidationResult): BundlePreValidation {
-  return result;
+/** The verdicts (PreValidationResult["validations"], or those of them that could be read). */
+export function preValidationResultOf(validations: PreValidationEntry[]): BundlePreValidation {
+  return { validations: validations.map(({ bundle, result }) => ({ bundle, result })) };
 }
 
 export function instanceValidationOf(result: InstanceValidation): InstanceValidationResult {
@@ -189,7 +197,8 @@ export function instanceValidationOf(result: InstanceValidation): InstanceValida
 }
 
 export function updateLogOf(log: UpdateLog): UpdateLogResult {
-  return { updateLogStatus: log["update-log-status"], retentionPolicy: log["retention-policy"], versions: log.versions };
+  const versions = log.versions.map(({ version, date, errors, warnings, folder }) => ({ version, date, errors, warnings, folder }));
+  return { updateLogStatus: log["update-log-status"], retentionPolicy: log["retention-policy"], versions };
 }
 
 export function bundleUpdateCheckOf(check: BundleUpdateCheck): BundleUpdateCheckResult {

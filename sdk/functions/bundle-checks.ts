@@ -24,6 +24,8 @@ export async function validateBundle(bundle: BundleSource, options?: InstanceOpt
  * `casc-bundle/pre-validate-bundle`). `tree` is a bundle location folder (every folder below it holding a
  * bundle.yaml is a bundle, zipped in the branch-folder layout), a zip file's path, or the zip. Returns
  * `{validations: [{bundle, result}]}`; an inconsistent bundle (a reference to a missing file) is the server's error.
+ * A verdict this version cannot read is skipped, with a warning that names its bundle and why: that bundle is not
+ * known valid (check the warnings, or use BundleValidation, which fails on it).
  * Under `setMocks`: token `cloudbees:index:preValidateBundles`.
  */
 export async function preValidateBundles(tree: BundleSource, options?: PreValidateBundlesOptions): Promise<BundlePreValidation> {

@@ -10,7 +10,8 @@ import { programHost } from "./host";
 // provider/functions/instances.ts, with the program's settings (host.ts).
 
 /**
- * The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`).
+ * The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`). A version this version of
+ * the package cannot read is skipped, with a warning that names it and why; the others are returned.
  * Under `setMocks`: token `cloudbees:index:getUpdateLog`.
  */
 export async function getUpdateLog(options?: InstanceOptions): Promise<UpdateLogResult> {

@@ -8,7 +8,8 @@ import { programHost } from "./host";
 // center.ts, with the program's settings (host.ts).
 
 /**
- * Every bundle of the operations center (GET `casc-bundle/list`), with `regex`, `availableFor` and `usedBy`.
+ * Every bundle of the operations center (GET `casc-bundle/list`), with `regex`, `availableFor` and `usedBy`. A bundle
+ * this version cannot read is skipped, with a warning that names it and why; the others are returned.
  * Under `setMocks`: token `cloudbees:index:getBundles`.
  */
 export async function getBundles(options?: FunctionOptions): Promise<BundleSummary[]> {
@@ -17,7 +18,8 @@ export async function getBundles(options?: FunctionOptions): Promise<BundleSumma
 
 /**
  * One bundle by name (its folder path in the bundle location, e.g. `team-a`), from GET `casc-bundle/list` (the API
- * has no single-bundle read). An unknown name is a NotFoundError that lists the bundles there are.
+ * has no single-bundle read). An unknown name is a NotFoundError that lists the bundles there are; a bundle listed in
+ * a form this version cannot read is an UnexpectedResponseError that names why.
  * Under `setMocks`: token `cloudbees:index:getBundle`.
  */
 export async function getBundle(name: string, options?: FunctionOptions): Promise<BundleSummary> {
@@ -26,7 +28,8 @@ export async function getBundle(name: string, options?: FunctionOptions): Promis
 
 /**
  * The raw bundle validation log (GET `casc-bundle/raw-bundle-validation-log`, parameters `bundle`, `controller`):
- * `{ validationLog: [{ bundleId, records, controllers? }] }`.
+ * `{ validationLog: [{ bundleId, records, controllers? }] }`. A bundle's entry this version cannot read is skipped,
+ * with a warning that names it and why; the others are returned.
  * Under `setMocks`: token `cloudbees:index:getRawBundleValidationLog`.
  */
 export async function getRawBundleValidationLog(options?: RawBundleValidationLogOptions): Promise<RawBundleValidationLogResult> {
@@ -35,7 +38,8 @@ export async function getRawBundleValidationLog(options?: RawBundleValidationLog
 
 /**
  * The effective bundle validation log per controller (GET `casc-bundle/effective-bundle-validation-log`):
- * `{ validationLog: [{ controller, records }] }`.
+ * `{ validationLog: [{ controller, records }] }`. A controller's entry this version cannot read is skipped, with a
+ * warning that names it and why; the others are returned.
  * Under `setMocks`: token `cloudbees:index:getEffectiveBundleValidationLog`.
  */
 export async function getEffectiveBundleValidationLog(options?: EffectiveBundleValidationLogOptions): Promise<EffectiveBundleValidationLogResult> {

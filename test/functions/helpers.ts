@@ -77,3 +77,19 @@ export function writeTree(files: Record<string, string>): string {
 export function valueOf<T>(output: { apply<U>(f: (t: T) => U): unknown }): Promise<T> {
   return new Promise<T>((resolve) => output.apply((v: T) => resolve(v)));
 }
+
+/** The warnings said while `run` runs (outside a program, pulumi.log.warn writes them with console.warn). */
+export async function warningsOf<T>(run: () => Promise<T>): Promise<{ result: T; warnings: string[] }> {
+  const spy = jest.spyOn(console, "warn").mockImplementation(() => undefined);
+  try {
+    const result = await run();
+    return { result, warnings: spy.mock.calls.map((c) => String(c[0])) };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/** The next `method` request of `path` (the URL's pathname) answers `body` as JSON, with 200: a list a newer server wrote. */
+export function answerOnce(emu: Emulator, method: string, path: string, body: unknown): void {
+  emu.faults.inject({ method, path, status: 200, body: JSON.stringify(body), times: 1 });
+}

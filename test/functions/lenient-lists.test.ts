@@ -1,6 +1,6 @@
 import { startEmulator, type Emulator } from "../../emulator";
 import { closeClients, FeatureManagementClient, getApplications, getEnvironments, getExperiments, getFlags, getTargetGroups, getTeamMembers } from "../../sdk";
-import { adminSettings, isolateEnvironment } from "./helpers";
+import { adminSettings, isolateEnvironment, warningsOf } from "./helpers";
 
 // The get* functions read feature-flag lists item by item, as the resources do (issue 43): one item in a form
 // this version cannot read is skipped and said once, in a warning naming it (quoted, escaped, bounded) and the
@@ -35,17 +35,6 @@ afterAll(async () => {
 function answerAltered(path: string, list: Record<string, unknown>[], key: string, name: string, alter: (item: Record<string, unknown>) => Record<string, unknown>): void {
   const body = list.map((item) => (item[key] === name ? alter(item) : item));
   emu.faults.inject({ method: "GET", path, status: 200, body: JSON.stringify(body), times: 1 });
-}
-
-/** The warnings said while `run` runs (outside a program, pulumi.log.warn writes them with console.warn). */
-async function warningsOf<T>(run: () => Promise<T>): Promise<{ result: T; warnings: string[] }> {
-  const spy = jest.spyOn(console, "warn").mockImplementation(() => undefined);
-  try {
-    const result = await run();
-    return { result, warnings: spy.mock.calls.map((c) => String(c[0])) };
-  } finally {
-    spy.mockRestore();
-  }
 }
 
 describe("lenient list reads of the get* functions", () => {

@@ -1,6 +1,6 @@
 // The functions that take or give zips, as invokes of the plugin over the provider protocol (issue 43): zips as
 // base64 text in and out, against the emulator over real HTTP; the same requests and results as the TypeScript
-// functions of the same names (test/functions/functions.test.ts). And the text exports, and a list read leniently.
+// functions of the same names (test/functions/functions.test.ts). And the text exports, and lists read leniently.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type Emulator, type JournalEntry } from "../../emulator";
@@ -142,4 +142,17 @@ it("reads a list leniently through the plugin too: the unreadable experiment is 
   } finally {
     await fm.close();
   }
+});
+
+it("reads the operations center's lists leniently through the plugin too (issue 52): the entry skipped, warned of once, the others answered", async () => {
+  const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin });
+  const answer = (await oc.listBundles().finally(() => oc.close())).map((b) => (b.name === "team-b" ? { ...b, regex: null } : b));
+  emu.faults.inject({ method: "GET", path: "/cjoc/casc-bundle/list", status: 200, body: JSON.stringify({ bundles: answer }), times: 1 });
+  const before = plugin.stderr.length;
+  const { bundles } = (await plugin.invoke(token("getBundles"), {})) as { bundles: Array<{ name: string }> };
+  expect(bundles.map((b) => b.name).sort()).toEqual(["base", "team-a"]);
+  await plugin.stderrLine(/skipped bundle "team-b"/, 15_000);
+  const warnings = plugin.stderr.slice(before).split("\n").filter((l) => l.includes("skipped"));
+  const position = answer.findIndex((b) => b.name === "team-b") + 1;
+  expect(warnings).toEqual([`warning: getBundles(): skipped bundle "team-b" (item ${position} of the answer), in a form this version of pulumi-cloudbees cannot read (regex: Invalid input: expected string, received null); the other items were read`]);
 });

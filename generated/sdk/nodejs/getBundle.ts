@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * One bundle by name (its folder path in the bundle location, e.g. `team-a`), from GET `casc-bundle/list` (the API has no single-bundle read). An unknown name is a NotFoundError that lists the bundles there are.
+ * One bundle by name (its folder path in the bundle location, e.g. `team-a`), from GET `casc-bundle/list` (the API has no single-bundle read). An unknown name is a NotFoundError that lists the bundles there are; a bundle listed in a form this version cannot read is an UnexpectedResponseError that names why.
  */
 export function getBundle(args: GetBundleArgs, opts?: pulumi.InvokeOptions): Promise<GetBundleResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -50,7 +50,7 @@ export interface GetBundleResult {
     readonly usedBy: string[];
 }
 /**
- * One bundle by name (its folder path in the bundle location, e.g. `team-a`), from GET `casc-bundle/list` (the API has no single-bundle read). An unknown name is a NotFoundError that lists the bundles there are.
+ * One bundle by name (its folder path in the bundle location, e.g. `team-a`), from GET `casc-bundle/list` (the API has no single-bundle read). An unknown name is a NotFoundError that lists the bundles there are; a bundle listed in a form this version cannot read is an UnexpectedResponseError that names why.
  */
 export function getBundleOutput(args: GetBundleOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetBundleResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * Every bundle of the operations center (GET `casc-bundle/list`), with `regex`, `availableFor` and `usedBy`.
+ * Every bundle of the operations center (GET `casc-bundle/list`), with `regex`, `availableFor` and `usedBy`. A bundle this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getBundles(args?: GetBundlesArgs, opts?: pulumi.InvokeOptions): Promise<GetBundlesResult> {
     args = args || {};
@@ -28,7 +28,7 @@ export interface GetBundlesResult {
     readonly bundles: outputs.BundleSummary[];
 }
 /**
- * Every bundle of the operations center (GET `casc-bundle/list`), with `regex`, `availableFor` and `usedBy`.
+ * Every bundle of the operations center (GET `casc-bundle/list`), with `regex`, `availableFor` and `usedBy`. A bundle this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getBundlesOutput(args?: GetBundlesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetBundlesResult> {
     args = args || {};

@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * Every controller the operations center holds as an item, managed or client, inside folders too, sorted by full path (one GET `view/Controllers/api/json`, the view the vendor's samples read). Unlike getControllers, this lists a controller no bundle is available to; it says nothing about bundles.
+ * Every controller the operations center holds as an item, managed or client, inside folders too, sorted by full path (one GET `view/Controllers/api/json`, the view the vendor's samples read). Unlike getControllers, this lists a controller no bundle is available to; it says nothing about bundles. An item this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getControllerItems(args?: GetControllerItemsArgs, opts?: pulumi.InvokeOptions): Promise<GetControllerItemsResult> {
     args = args || {};
@@ -28,7 +28,7 @@ export interface GetControllerItemsResult {
     readonly items: outputs.ControllerItem[];
 }
 /**
- * Every controller the operations center holds as an item, managed or client, inside folders too, sorted by full path (one GET `view/Controllers/api/json`, the view the vendor's samples read). Unlike getControllers, this lists a controller no bundle is available to; it says nothing about bundles.
+ * Every controller the operations center holds as an item, managed or client, inside folders too, sorted by full path (one GET `view/Controllers/api/json`, the view the vendor's samples read). Unlike getControllers, this lists a controller no bundle is available to; it says nothing about bundles. An item this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getControllerItemsOutput(args?: GetControllerItemsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetControllerItemsResult> {
     args = args || {};

@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * Every controller the operations center's bundle list knows of, sorted by path, with its bundle and the bundles available to it (one GET `casc-bundle/list`). The API has no controller list: a controller that no bundle is available to and that uses none does not appear.
+ * Every controller the operations center's bundle list knows of, sorted by path, with its bundle and the bundles available to it (one GET `casc-bundle/list`). The API has no controller list: a controller that no bundle is available to and that uses none does not appear. A bundle this version cannot read is skipped (its controllers are read from the others), with a warning that names it and why.
  *
  * These are the facts that other resources and people change (an assignment changes a bundle's `usedBy`, a pattern its `availableFor`), so they are read here rather than kept in any resource's state.
  */
@@ -30,7 +30,7 @@ export interface GetControllersResult {
     readonly controllers: outputs.ControllerSummary[];
 }
 /**
- * Every controller the operations center's bundle list knows of, sorted by path, with its bundle and the bundles available to it (one GET `casc-bundle/list`). The API has no controller list: a controller that no bundle is available to and that uses none does not appear.
+ * Every controller the operations center's bundle list knows of, sorted by path, with its bundle and the bundles available to it (one GET `casc-bundle/list`). The API has no controller list: a controller that no bundle is available to and that uses none does not appear. A bundle this version cannot read is skipped (its controllers are read from the others), with a warning that names it and why.
  *
  * These are the facts that other resources and people change (an assignment changes a bundle's `usedBy`, a pattern its `availableFor`), so they are read here rather than kept in any resource's state.
  */

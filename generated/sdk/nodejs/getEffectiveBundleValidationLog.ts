@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * The effective bundle validation log per controller (GET `casc-bundle/effective-bundle-validation-log`): `{ validationLog: [{ controller, records }] }`.
+ * The effective bundle validation log per controller (GET `casc-bundle/effective-bundle-validation-log`): `{ validationLog: [{ controller, records }] }`. A controller's entry this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getEffectiveBundleValidationLog(args?: GetEffectiveBundleValidationLogArgs, opts?: pulumi.InvokeOptions): Promise<GetEffectiveBundleValidationLogResult> {
     args = args || {};
@@ -36,7 +36,7 @@ export interface GetEffectiveBundleValidationLogResult {
     readonly validationLog: outputs.ControllerValidationLog[];
 }
 /**
- * The effective bundle validation log per controller (GET `casc-bundle/effective-bundle-validation-log`): `{ validationLog: [{ controller, records }] }`.
+ * The effective bundle validation log per controller (GET `casc-bundle/effective-bundle-validation-log`): `{ validationLog: [{ controller, records }] }`. A controller's entry this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getEffectiveBundleValidationLogOutput(args?: GetEffectiveBundleValidationLogOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetEffectiveBundleValidationLogResult> {
     args = args || {};

@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * The raw bundle validation log (GET `casc-bundle/raw-bundle-validation-log`, parameters `bundle`, `controller`): `{ validationLog: [{ bundleId, records, controllers? }] }`.
+ * The raw bundle validation log (GET `casc-bundle/raw-bundle-validation-log`, parameters `bundle`, `controller`): `{ validationLog: [{ bundleId, records, controllers? }] }`. A bundle's entry this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getRawBundleValidationLog(args?: GetRawBundleValidationLogArgs, opts?: pulumi.InvokeOptions): Promise<GetRawBundleValidationLogResult> {
     args = args || {};
@@ -41,7 +41,7 @@ export interface GetRawBundleValidationLogResult {
     readonly validationLog: outputs.RawBundleValidationLogResultValidationLog[];
 }
 /**
- * The raw bundle validation log (GET `casc-bundle/raw-bundle-validation-log`, parameters `bundle`, `controller`): `{ validationLog: [{ bundleId, records, controllers? }] }`.
+ * The raw bundle validation log (GET `casc-bundle/raw-bundle-validation-log`, parameters `bundle`, `controller`): `{ validationLog: [{ bundleId, records, controllers? }] }`. A bundle's entry this version cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getRawBundleValidationLogOutput(args?: GetRawBundleValidationLogOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRawBundleValidationLogResult> {
     args = args || {};

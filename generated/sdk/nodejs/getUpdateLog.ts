@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`).
+ * The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`). A version this version of the package cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getUpdateLog(args?: GetUpdateLogArgs, opts?: pulumi.InvokeOptions): Promise<GetUpdateLogResult> {
     args = args || {};
@@ -49,7 +49,7 @@ export interface GetUpdateLogResult {
     readonly versions: outputs.UpdateLogResultVersion[];
 }
 /**
- * The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`).
+ * The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`). A version this version of the package cannot read is skipped, with a warning that names it and why; the others are returned.
  */
 export function getUpdateLogOutput(args?: GetUpdateLogOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetUpdateLogResult> {
     args = args || {};

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// One bundle by name (its folder path in the bundle location, e.g. `team-a`), from GET `casc-bundle/list` (the API has no single-bundle read). An unknown name is a NotFoundError that lists the bundles there are.
+// One bundle by name (its folder path in the bundle location, e.g. `team-a`), from GET `casc-bundle/list` (the API has no single-bundle read). An unknown name is a NotFoundError that lists the bundles there are; a bundle listed in a form this version cannot read is an UnexpectedResponseError that names why.
 func GetBundle(ctx *pulumi.Context, args *GetBundleArgs, opts ...pulumi.InvokeOption) (*GetBundleResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetBundleResult

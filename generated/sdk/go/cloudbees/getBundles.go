@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Every bundle of the operations center (GET `casc-bundle/list`), with `regex`, `availableFor` and `usedBy`.
+// Every bundle of the operations center (GET `casc-bundle/list`), with `regex`, `availableFor` and `usedBy`. A bundle this version cannot read is skipped, with a warning that names it and why; the others are returned.
 func GetBundles(ctx *pulumi.Context, args *GetBundlesArgs, opts ...pulumi.InvokeOption) (*GetBundlesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetBundlesResult

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Every controller the operations center holds as an item, managed or client, inside folders too, sorted by full path (one GET `view/Controllers/api/json`, the view the vendor's samples read). Unlike getControllers, this lists a controller no bundle is available to; it says nothing about bundles.
+// Every controller the operations center holds as an item, managed or client, inside folders too, sorted by full path (one GET `view/Controllers/api/json`, the view the vendor's samples read). Unlike getControllers, this lists a controller no bundle is available to; it says nothing about bundles. An item this version cannot read is skipped, with a warning that names it and why; the others are returned.
 func GetControllerItems(ctx *pulumi.Context, args *GetControllerItemsArgs, opts ...pulumi.InvokeOption) (*GetControllerItemsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetControllerItemsResult

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Every controller the operations center's bundle list knows of, sorted by path, with its bundle and the bundles available to it (one GET `casc-bundle/list`). The API has no controller list: a controller that no bundle is available to and that uses none does not appear.
+// Every controller the operations center's bundle list knows of, sorted by path, with its bundle and the bundles available to it (one GET `casc-bundle/list`). The API has no controller list: a controller that no bundle is available to and that uses none does not appear. A bundle this version cannot read is skipped (its controllers are read from the others), with a warning that names it and why.
 //
 // These are the facts that other resources and people change (an assignment changes a bundle's `usedBy`, a pattern its `availableFor`), so they are read here rather than kept in any resource's state.
 func GetControllers(ctx *pulumi.Context, args *GetControllersArgs, opts ...pulumi.InvokeOption) (*GetControllersResult, error) {

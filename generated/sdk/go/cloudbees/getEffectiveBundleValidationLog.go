@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The effective bundle validation log per controller (GET `casc-bundle/effective-bundle-validation-log`): `{ validationLog: [{ controller, records }] }`.
+// The effective bundle validation log per controller (GET `casc-bundle/effective-bundle-validation-log`): `{ validationLog: [{ controller, records }] }`. A controller's entry this version cannot read is skipped, with a warning that names it and why; the others are returned.
 func GetEffectiveBundleValidationLog(ctx *pulumi.Context, args *GetEffectiveBundleValidationLogArgs, opts ...pulumi.InvokeOption) (*GetEffectiveBundleValidationLogResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetEffectiveBundleValidationLogResult

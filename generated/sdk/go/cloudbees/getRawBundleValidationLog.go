@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The raw bundle validation log (GET `casc-bundle/raw-bundle-validation-log`, parameters `bundle`, `controller`): `{ validationLog: [{ bundleId, records, controllers? }] }`.
+// The raw bundle validation log (GET `casc-bundle/raw-bundle-validation-log`, parameters `bundle`, `controller`): `{ validationLog: [{ bundleId, records, controllers? }] }`. A bundle's entry this version cannot read is skipped, with a warning that names it and why; the others are returned.
 func GetRawBundleValidationLog(ctx *pulumi.Context, args *GetRawBundleValidationLogArgs, opts ...pulumi.InvokeOption) (*GetRawBundleValidationLogResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetRawBundleValidationLogResult

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`).
+// The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`). A version this version of the package cannot read is skipped, with a warning that names it and why; the others are returned.
 func GetUpdateLog(ctx *pulumi.Context, args *GetUpdateLogArgs, opts ...pulumi.InvokeOption) (*GetUpdateLogResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetUpdateLogResult

@@ -110,7 +110,7 @@ def get_bundle(connection: Optional[_builtins.str] = None,
                name: Optional[_builtins.str] = None,
                opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetBundleResult:
     """
-    One bundle by name (its folder path in the bundle location, e.g. `team-a`), from GET `casc-bundle/list` (the API has no single-bundle read). An unknown name is a NotFoundError that lists the bundles there are.
+    One bundle by name (its folder path in the bundle location, e.g. `team-a`), from GET `casc-bundle/list` (the API has no single-bundle read). An unknown name is a NotFoundError that lists the bundles there are; a bundle listed in a form this version cannot read is an UnexpectedResponseError that names why.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     """
@@ -131,7 +131,7 @@ def get_bundle_output(connection: pulumi.Input[Optional[Optional[_builtins.str]]
                       name: pulumi.Input[Optional[_builtins.str]] = None,
                       opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetBundleResult]:
     """
-    One bundle by name (its folder path in the bundle location, e.g. `team-a`), from GET `casc-bundle/list` (the API has no single-bundle read). An unknown name is a NotFoundError that lists the bundles there are.
+    One bundle by name (its folder path in the bundle location, e.g. `team-a`), from GET `casc-bundle/list` (the API has no single-bundle read). An unknown name is a NotFoundError that lists the bundles there are; a bundle listed in a form this version cannot read is an UnexpectedResponseError that names why.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     """

@@ -47,7 +47,7 @@ class AwaitableGetBundlesResult(GetBundlesResult):
 def get_bundles(connection: Optional[_builtins.str] = None,
                 opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetBundlesResult:
     """
-    Every bundle of the operations center (GET `casc-bundle/list`), with `regex`, `availableFor` and `usedBy`.
+    Every bundle of the operations center (GET `casc-bundle/list`), with `regex`, `availableFor` and `usedBy`. A bundle this version cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     """
@@ -61,7 +61,7 @@ def get_bundles(connection: Optional[_builtins.str] = None,
 def get_bundles_output(connection: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                        opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetBundlesResult]:
     """
-    Every bundle of the operations center (GET `casc-bundle/list`), with `regex`, `availableFor` and `usedBy`.
+    Every bundle of the operations center (GET `casc-bundle/list`), with `regex`, `availableFor` and `usedBy`. A bundle this version cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     """

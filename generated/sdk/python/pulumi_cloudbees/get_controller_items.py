@@ -47,7 +47,7 @@ class AwaitableGetControllerItemsResult(GetControllerItemsResult):
 def get_controller_items(connection: Optional[_builtins.str] = None,
                          opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetControllerItemsResult:
     """
-    Every controller the operations center holds as an item, managed or client, inside folders too, sorted by full path (one GET `view/Controllers/api/json`, the view the vendor's samples read). Unlike getControllers, this lists a controller no bundle is available to; it says nothing about bundles.
+    Every controller the operations center holds as an item, managed or client, inside folders too, sorted by full path (one GET `view/Controllers/api/json`, the view the vendor's samples read). Unlike getControllers, this lists a controller no bundle is available to; it says nothing about bundles. An item this version cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     """
@@ -61,7 +61,7 @@ def get_controller_items(connection: Optional[_builtins.str] = None,
 def get_controller_items_output(connection: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                 opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetControllerItemsResult]:
     """
-    Every controller the operations center holds as an item, managed or client, inside folders too, sorted by full path (one GET `view/Controllers/api/json`, the view the vendor's samples read). Unlike getControllers, this lists a controller no bundle is available to; it says nothing about bundles.
+    Every controller the operations center holds as an item, managed or client, inside folders too, sorted by full path (one GET `view/Controllers/api/json`, the view the vendor's samples read). Unlike getControllers, this lists a controller no bundle is available to; it says nothing about bundles. An item this version cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     """

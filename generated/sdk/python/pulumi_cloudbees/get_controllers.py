@@ -47,7 +47,7 @@ class AwaitableGetControllersResult(GetControllersResult):
 def get_controllers(connection: Optional[_builtins.str] = None,
                     opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetControllersResult:
     """
-    Every controller the operations center's bundle list knows of, sorted by path, with its bundle and the bundles available to it (one GET `casc-bundle/list`). The API has no controller list: a controller that no bundle is available to and that uses none does not appear.
+    Every controller the operations center's bundle list knows of, sorted by path, with its bundle and the bundles available to it (one GET `casc-bundle/list`). The API has no controller list: a controller that no bundle is available to and that uses none does not appear. A bundle this version cannot read is skipped (its controllers are read from the others), with a warning that names it and why.
 
     These are the facts that other resources and people change (an assignment changes a bundle's `usedBy`, a pattern its `availableFor`), so they are read here rather than kept in any resource's state.
 
@@ -63,7 +63,7 @@ def get_controllers(connection: Optional[_builtins.str] = None,
 def get_controllers_output(connection: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                            opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetControllersResult]:
     """
-    Every controller the operations center's bundle list knows of, sorted by path, with its bundle and the bundles available to it (one GET `casc-bundle/list`). The API has no controller list: a controller that no bundle is available to and that uses none does not appear.
+    Every controller the operations center's bundle list knows of, sorted by path, with its bundle and the bundles available to it (one GET `casc-bundle/list`). The API has no controller list: a controller that no bundle is available to and that uses none does not appear. A bundle this version cannot read is skipped (its controllers are read from the others), with a warning that names it and why.
 
     These are the facts that other resources and people change (an assignment changes a bundle's `usedBy`, a pattern its `availableFor`), so they are read here rather than kept in any resource's state.
 

@@ -51,7 +51,7 @@ def get_effective_bundle_validation_log(connection: Optional[_builtins.str] = No
                                         controller: Optional[_builtins.str] = None,
                                         opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetEffectiveBundleValidationLogResult:
     """
-    The effective bundle validation log per controller (GET `casc-bundle/effective-bundle-validation-log`): `{ validationLog: [{ controller, records }] }`.
+    The effective bundle validation log per controller (GET `casc-bundle/effective-bundle-validation-log`): `{ validationLog: [{ controller, records }] }`. A controller's entry this version cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     :param _builtins.str controller: A regular expression on controller names that filters the log.
@@ -68,7 +68,7 @@ def get_effective_bundle_validation_log_output(connection: pulumi.Input[Optional
                                                controller: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                                opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetEffectiveBundleValidationLogResult]:
     """
-    The effective bundle validation log per controller (GET `casc-bundle/effective-bundle-validation-log`): `{ validationLog: [{ controller, records }] }`.
+    The effective bundle validation log per controller (GET `casc-bundle/effective-bundle-validation-log`): `{ validationLog: [{ controller, records }] }`. A controller's entry this version cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     :param _builtins.str controller: A regular expression on controller names that filters the log.

@@ -52,7 +52,7 @@ def get_raw_bundle_validation_log(bundle: Optional[_builtins.str] = None,
                                   controller: Optional[_builtins.bool] = None,
                                   opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetRawBundleValidationLogResult:
     """
-    The raw bundle validation log (GET `casc-bundle/raw-bundle-validation-log`, parameters `bundle`, `controller`): `{ validationLog: [{ bundleId, records, controllers? }] }`.
+    The raw bundle validation log (GET `casc-bundle/raw-bundle-validation-log`, parameters `bundle`, `controller`): `{ validationLog: [{ bundleId, records, controllers? }] }`. A bundle's entry this version cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str bundle: Only this bundle's log (its folder name).
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
@@ -72,7 +72,7 @@ def get_raw_bundle_validation_log_output(bundle: pulumi.Input[Optional[Optional[
                                          controller: pulumi.Input[Optional[Optional[_builtins.bool]]] = None,
                                          opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetRawBundleValidationLogResult]:
     """
-    The raw bundle validation log (GET `casc-bundle/raw-bundle-validation-log`, parameters `bundle`, `controller`): `{ validationLog: [{ bundleId, records, controllers? }] }`.
+    The raw bundle validation log (GET `casc-bundle/raw-bundle-validation-log`, parameters `bundle`, `controller`): `{ validationLog: [{ bundleId, records, controllers? }] }`. A bundle's entry this version cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str bundle: Only this bundle's log (its folder name).
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.

@@ -76,7 +76,7 @@ def get_update_log(connection: Optional[_builtins.str] = None,
                    instance_url: Optional[_builtins.str] = None,
                    opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetUpdateLogResult:
     """
-    The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`).
+    The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`). A version this version of the package cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     :param _builtins.str instance: The instance to ask, by its name in the connection's `instances` (`cloudbees:connections.<c>.instances.<name>`): its URL, with its own username and API token where it has them. Not with `instanceUrl`.
@@ -98,7 +98,7 @@ def get_update_log_output(connection: pulumi.Input[Optional[Optional[_builtins.s
                           instance_url: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                           opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetUpdateLogResult]:
     """
-    The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`).
+    The bundle update log of the instance (GET `casc-bundle-mgnt/casc-bundle-update-log`). A version this version of the package cannot read is skipped, with a warning that names it and why; the others are returned.
 
     :param _builtins.str connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`). Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. `settings` win over its values.
     :param _builtins.str instance: The instance to ask, by its name in the connection's `instances` (`cloudbees:connections.<c>.instances.<name>`): its URL, with its own username and API token where it has them. Not with `instanceUrl`.
