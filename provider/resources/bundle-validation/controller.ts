@@ -19,7 +19,10 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { InstanceValidation, PreValidationResult } from "../../clients/casc-types";
+import type { InstanceValidation, PreValidationEntry } from "../../clients/casc-types";
+import { readableItems } from "../../clients/readable-items";
+import type { ReadableList } from "../../clients/readable-list-types";
+import { bounded } from "../../http/response-text";
 import { branchFolderName, zipBundleTree } from "../../bundle/bundle-zips";
 import { DESCRIPTOR_FILE, readBundleFolder, readBundleTree } from "../../bundle/files";
 import { hashFiles } from "../../bundle/hash";
@@ -28,7 +31,7 @@ import { zipFiles } from "../../bundle/zip";
 import { RequestRejectedError, ServerError } from "../../http/errors";
 import { actionDiff, changed, echoInputs, unchangedRead } from "../shared/actions";
 import { InputChecker } from "../shared/check";
-import { messageOf, operationFailed } from "../shared/errors";
+import { messageOf, operationFailed, warn } from "../shared/errors";
 import { instance, instanceCallFailed, operationsCenterInstance, type InstanceConnection } from "../shared/instance";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { containsUnknown, isUnknown, plain, sameJson } from "../shared/values";
@@ -174,10 +177,15 @@ function serverMessages(result: InstanceValidation): { messages: string[]; faile
   return { messages, failed: !result.valid || messages.some((m) => m.startsWith("ERROR")) };
 }
 
-function preValidationMessages(result: PreValidationResult): { messages: string[]; failed: boolean } {
+/**
+ * The pre-validation's verdicts as message strings, and whether one found an ERROR. A verdict this version cannot
+ * read is said once (a warning naming its bundle) and is no pass: the step fails, naming it (`unread`).
+ */
+function preValidationMessages(list: ReadableList<PreValidationEntry>): { messages: string[]; failed: boolean; unread?: string } {
   const messages: string[] = [];
-  let failed = false;
-  for (const { bundle, result: r } of result.validations) {
+  let failed = list.unreadable.length > 0;
+  const unread = list.unreadable.map((u) => (u.name === undefined ? `verdict ${u.index + 1}` : `the verdict of ${quoted(bounded(u.name, 200))}`));
+  for (const { bundle, result: r } of readableItems({ warn }, list, "bundle", "pre-validating bundles")) {
     if (!r.valid) failed = true;
     for (const v of r.structureValidations) {
       messages.push(`${bundle}: ${v.level} - ${v.message}`);
@@ -190,7 +198,7 @@ function preValidationMessages(result: PreValidationResult): { messages: string[
       }
     }
   }
-  return { messages, failed };
+  return { messages, failed, ...(unread.length ? { unread: unread.join(", ") } : {}) };
 }
 
 /** Messages one a line, indented: each one line (printable), so that no message of a server adds a line of its own. */
@@ -217,10 +225,10 @@ async function validate(operation: string, id: string, inputs: Props): Promise<P
   const endpoint = tree
     ? `pre-validate-bundle on the operations center (${conn.url})`
     : `casc-bundle-validate on ${conn.isOperationsCenter ? "the operations center" : "the instance"} (${conn.url})`;
-  let verdict: { messages: string[]; failed: boolean; refusal?: string };
+  let verdict: { messages: string[]; failed: boolean; refusal?: string; unread?: string };
   try {
     verdict = oc
-      ? preValidationMessages(await oc.client.preValidateBundles(prepared.zip))
+      ? preValidationMessages(await oc.client.readPreValidation(prepared.zip))
       : serverMessages(await conn.client.validateBundle(prepared.zip));
   } catch (e) {
     // A bundle the server cannot even read (an inconsistency such as a reference to a missing file, a missing
@@ -236,8 +244,9 @@ async function validate(operation: string, id: string, inputs: Props): Promise<P
     const errors = [...verdict.messages, ...lintOnly].filter((m) => /(^|: )ERROR - /.test(m)).length;
     const sections: string[] = [];
     if (verdict.refusal) sections.push(`${endpoint} refused it: ${verdict.refusal}`);
+    if (verdict.unread) sections.push(`${endpoint} answered ${verdict.unread} in a form this version of pulumi-cloudbees cannot read (see the warning): not a pass`);
     if (verdict.messages.length) sections.push(`${endpoint} reported:\n${indent(verdict.messages)}`);
-    else if (!verdict.refusal) sections.push(`${endpoint} reported no ERROR`);
+    else if (!verdict.refusal && !verdict.unread) sections.push(`${endpoint} reported no ERROR`);
     if (lintOnly.length) sections.push(`the local lint (provider/bundle) ${verdict.messages.length || verdict.refusal ? "also " : ""}reported:\n${indent(lintOnly)}`);
     throw operationFailed(
       operation,

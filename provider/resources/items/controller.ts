@@ -23,6 +23,8 @@ import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } f
 import { isUnknown, plain } from "../shared/values";
 import { idOf, INPUT_KEYS, TYPE_NAME } from "./types";
 import { quoted } from "../../text/printable";
+import { readableItems } from "../../clients/readable-items";
+import type { ReadableList } from "../../clients/readable-list-types";
 
 const SPEC: ActionInputsSpec = { replaceOn: ["instanceUrl"], rerunOn: ["yaml", "path"] };
 
@@ -267,12 +269,22 @@ async function deleteControllers(conn: OperationsCenterInstance, operation: stri
     } catch (e) {
       if (e instanceof NotFoundError) continue;
       if (outcomeUnknown(e)) {
-        const listed = await conn.client.listControllerItems().catch(() => undefined);
-        if (listed && !listed.some((c) => c.fullPath === controller)) continue;
+        const listed = await conn.client.readControllerItemList().catch(() => undefined);
+        if (listed && isGone(listed, controller)) continue;
       }
       throw instanceCallFailed(conn, operation, id, e, `controller "${controller}" could not be deleted: ${messageOf(e)}. Run \`pulumi destroy\` again`);
     }
   }
+}
+
+/**
+ * Whether the Controllers view shows the controller gone: no item read is it, and no item it cannot read may be it
+ * (named by its full path or its name, or not named at all). Those it cannot read are said once, in a warning.
+ */
+function isGone(listed: ReadableList<{ fullPath: string }>, controller: string): boolean {
+  const name = controller.slice(controller.lastIndexOf("/") + 1);
+  const read = readableItems({ warn }, listed, "controller", "listing the controllers");
+  return !read.some((c) => c.fullPath === controller) && !listed.unreadable.some((u) => u.name === undefined || u.name === controller || u.name === name);
 }
 
 export const items: ResourceController = { check, diff, create, read, update, delete: remove };

@@ -1,4 +1,5 @@
 import type { ListedBundle } from "../../clients/casc-types";
+import type { UnreadableItem } from "../../clients/readable-list-types";
 import type { OperationsCenterConnection } from "../../config/clients";
 import { providerState } from "../../config/state";
 import { moveController, replaceBundle } from "./bundle-index";
@@ -32,6 +33,11 @@ export class BundleListCache {
   private writesEnded: { promise: Promise<void>; resolve: () => void } | undefined;
   /** How the last reader read the list: a write whose change does not fit reads it again the same way. */
   private fetchList: (() => Promise<ListedBundle[]>) | undefined;
+  /**
+   * The bundles the last answer held in a form this version cannot read (set by the reader's `fetchList`): left out
+   * of the list, and kept here so that a resource of one of them fails, naming it, instead of finding it missing.
+   */
+  unreadable: UnreadableItem[] = [];
 
   /** The kept list, or a new one made with `fetchList`. */
   list(fetchList: () => Promise<ListedBundle[]>): Promise<ListedBundle[]> {

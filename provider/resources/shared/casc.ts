@@ -2,8 +2,11 @@ import type { ListedBundle } from "../../clients/casc-types";
 import { operationsCenter, type OperationsCenterConnection } from "../../config/clients";
 import { bundleNamed, bundleUsedBy } from "./bundle-index";
 import { bundleListOf, type BundleListCache } from "./bundle-list-cache";
-import { accessProblem, messageOf, operationFailed } from "./errors";
+import { accessProblem, messageOf, operationFailed, warn } from "./errors";
 import { quoted } from "../../text/printable";
+import { readableItems, unreadableItemError } from "../../clients/readable-items";
+
+const LISTING = "listing bundles";
 
 /** What every CasC resource needs for one call: the connection and the shared bundle list. */
 export interface Casc {
@@ -25,14 +28,27 @@ export function casc(operation: string, id: string | undefined): Casc {
   return { oc, bundles: bundleListOf(oc) };
 }
 
-/** Every bundle, from the shared list. */
+/**
+ * Every bundle, from the shared list, read bundle by bundle: one in a form this version cannot read is left out,
+ * said once per answer (a warning naming it), and kept apart (BundleListCache.unreadable) for the lookups below.
+ */
 export function listBundles(c: Casc): Promise<ListedBundle[]> {
-  return c.bundles.list(() => c.oc.client.listBundles());
+  return c.bundles.list(async () => {
+    const list = await c.oc.client.readBundleList();
+    c.bundles.unreadable = list.unreadable;
+    return readableItems({ warn }, list, "bundle", LISTING);
+  });
 }
 
-/** The bundle named `name`, or undefined when the operations center has none (find-by-id, as terraform-provider-aws). */
+/**
+ * The bundle named `name`, or undefined when the operations center has none (find-by-id, as terraform-provider-aws).
+ * A bundle listed in a form this version cannot read is not missing: that fails, naming it.
+ */
 export async function findBundle(c: Casc, name: string): Promise<ListedBundle | undefined> {
-  return bundleNamed(await listBundles(c), name);
+  const found = bundleNamed(await listBundles(c), name);
+  const unread = found ? undefined : c.bundles.unreadable.find((u) => u.name === name);
+  if (unread) throw unreadableItemError(LISTING, "bundle", unread);
+  return found;
 }
 
 /** listBundles, with a failure phrased as the resource's error: "<operation> (<id>): <cause>". */
@@ -46,12 +62,22 @@ export async function listBundlesOrFail(c: Casc, operation: string, id: string):
 
 /** findBundle, with a failure phrased as the resource's error: "<operation> (<id>): <cause>". */
 export async function findBundleOrFail(c: Casc, name: string, operation: string, id: string): Promise<ListedBundle | undefined> {
-  return bundleNamed(await listBundlesOrFail(c, operation, id), name);
+  try {
+    return await findBundle(c, name);
+  } catch (e) {
+    throw callFailed(c, operation, id, e);
+  }
 }
 
-/** The bundle a controller is assigned to (the one whose `usedBy` holds it), or undefined. */
+/**
+ * The bundle a controller is assigned to (the one whose `usedBy` holds it), or undefined. When no bundle read holds
+ * it and one could not be read, that one may: it fails, naming it, rather than find the controller unassigned.
+ */
 export async function findBundleUsedBy(c: Casc, controllerPath: string): Promise<ListedBundle | undefined> {
-  return bundleUsedBy(await listBundles(c), controllerPath);
+  const found = bundleUsedBy(await listBundles(c), controllerPath);
+  const [unread] = found ? [] : c.bundles.unreadable;
+  if (unread) throw unreadableItemError(LISTING, "bundle", unread, `no bundle read lists controller ${quoted(controllerPath)}, and this one may`);
+  return found;
 }
 
 /** "base, team-a, team-b", or a note that there are none: for "unknown bundle" messages. */
