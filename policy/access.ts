@@ -6,6 +6,7 @@ import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { DEFAULT_PROTECTED } from "./flags";
 import { cannotSee, isKind, label, PROVIDER_TYPE, quote, stringList } from "./resources";
 import { isSecret } from "./secrets";
+import type { TeamAdminsSettings } from "./settings";
 
 export const teamAdmins: ResourceValidationPolicy = {
   name: "cloudbees-team-admins",
@@ -20,7 +21,7 @@ export const teamAdmins: ResourceValidationPolicy = {
   },
   validateResource: (args, report) => {
     if (!isKind(args.type, "TeamMember")) return;
-    const config = args.getConfig<{ adminEmails?: string[]; protectedEnvironments?: string[] }>();
+    const config = args.getConfig<TeamAdminsSettings>();
     const admins = stringList(config.adminEmails).map((e) => e.toLowerCase());
     const protectedNames = stringList(config.protectedEnvironments, DEFAULT_PROTECTED);
     const email = String(args.props.email);

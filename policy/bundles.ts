@@ -5,6 +5,7 @@
 import * as path from "node:path";
 import type { PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { dependenciesOf, isKind, label, quote, stringList, Unseen } from "./resources";
+import type { AvailabilityNarrowSettings } from "./settings";
 
 /** Whether a BundleValidation's inputs cover the bundle `bundleId` (undefined: it cannot tell in this preview). */
 function covers(validation: PolicyResource, bundleId: string, unseen: Unseen): boolean | undefined {
@@ -78,7 +79,7 @@ export const availabilityNarrow: ResourceValidationPolicy = {
       report(`${label(args)} makes every bundle without a pattern available to every controller: set visibility to false and give each bundle a BundleAvailability.`);
     }
     if (!isKind(args.type, "BundleAvailability") || typeof args.props.regex !== "string") return;
-    const allowed = stringList(args.getConfig<{ allowedBundles?: string[] }>().allowedBundles);
+    const allowed = stringList(args.getConfig<AvailabilityNarrowSettings>().allowedBundles);
     const bundleId = args.props.bundleId as string;
     if (matchesEveryController(args.props.regex) && !allowed.includes(bundleId)) {
       report(`${label(args)} makes bundle ${quote(bundleId)} available to every controller (regex ${quote(args.props.regex)}): list its controllers, or a pattern of their folder, or allow the bundle in this policy's allowedBundles.`);

@@ -4,6 +4,7 @@
  */
 import type { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
 import { identity, isKind, label, pick, quote, stringList, Unseen } from "./resources";
+import type { FlagProtectedEnvironmentsSettings, FlagTargetGroupsSettings } from "./settings";
 
 export const DEFAULT_PROTECTED = ["Production"];
 
@@ -65,7 +66,7 @@ export const protectedEnvironments: StackValidationPolicy = {
   enforcementLevel: "mandatory",
   configSchema: { properties: protectedSetting },
   validateStack: (args, report) => {
-    const protectedNames = stringList(args.getConfig<{ protectedEnvironments?: string[] }>().protectedEnvironments, DEFAULT_PROTECTED);
+    const protectedNames = stringList(args.getConfig<FlagProtectedEnvironmentsSettings>().protectedEnvironments, DEFAULT_PROTECTED);
     const unseen = new Unseen();
     const all = configurations(args.resources, unseen);
     for (const c of all) {
@@ -105,7 +106,7 @@ export const targetGroupsKnown: StackValidationPolicy = {
   },
   validateStack: (args, report) => {
     const unseen = new Unseen();
-    const known = new Set(stringList(args.getConfig<{ externalGroups?: string[] }>().externalGroups));
+    const known = new Set(stringList(args.getConfig<FlagTargetGroupsSettings>().externalGroups));
     for (const r of args.resources) {
       if (!isKind(r.type, "TargetGroup")) continue;
       const name = unseen.read("name", r, () => r.props.name as string);

@@ -2,12 +2,14 @@
 import type { Policies } from "@pulumi/policy";
 import { providerTokenSecret, teamAdmins } from "./access";
 import { assignmentFallback, availabilityNarrow, bundleValidated } from "./bundles";
+import { controllerIgnoreSecurity } from "./controllers";
 import { flagDescription, flagOnEverywhere, protectedEnvironments, targetGroupsKnown } from "./flags";
 
 export const policies: Policies = [
   bundleValidated,
   availabilityNarrow,
   assignmentFallback,
+  controllerIgnoreSecurity,
   protectedEnvironments,
   targetGroupsKnown,
   teamAdmins,

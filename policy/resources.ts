@@ -10,6 +10,7 @@ export type Kind =
   | "BundleReload"
   | "BundleValidation"
   | "ControllerBundleAssignment"
+  | "ControllerConfiguration"
   | "FlagConfiguration"
   | "GlobalAvailabilityPattern"
   | "TargetGroup"

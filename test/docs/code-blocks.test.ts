@@ -118,6 +118,15 @@ describe("blocksOf, the extractor", () => {
   });
 });
 
+/**
+ * @pulumi/policy 1.21's index.d.ts re-exports two names its proxy.d.ts leaves out, so no pack importing it compiles
+ * without skipLibCheck, whatever the pack does (Pulumi's host checks only the pack's own files). Only those two.
+ */
+function isPolicyUpstreamDefect(d: ts.Diagnostic): boolean {
+  const file = d.file?.fileName.replace(/\\/g, "/") ?? "";
+  return file.endsWith("node_modules/@pulumi/policy/index.d.ts") && /^Module '"\.\/proxy"' has no exported member '(unknownCheckingProxy|UnknownValueError)'\.$/.test(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+}
+
 describe("the documentation's TypeScript", () => {
   it("every ```ts block of README.md and docs/ compiles as a user's file with Pulumi's template tsconfig", () => {
     assertBuiltPackage();
@@ -134,7 +143,7 @@ describe("the documentation's TypeScript", () => {
       });
       // Never skipLibCheck: the template does not, and the package's declarations are part of what a reader compiles.
       const program = ts.createProgram(files, TEMPLATE);
-      const problems = ts.getPreEmitDiagnostics(program).map((d) => {
+      const problems = ts.getPreEmitDiagnostics(program).filter((d) => !isPolicyUpstreamDefect(d)).map((d) => {
         const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");
         const at = d.file ? files.indexOf(d.file.fileName) : -1;
         if (at < 0 || d.start === undefined) return `${d.file?.fileName ?? "(no file)"}: ${text}`;

@@ -41,7 +41,7 @@ it("every policy has a unique name, a description saying why, and a default leve
 
 it("each kind the pack checks is a resource of the plugin's schema and of the dynamic providers", () => {
   const schema = JSON.parse(fs.readFileSync(path.join(ROOT, "generated", "schema.json"), "utf8")) as { name: string; resources: Record<string, unknown> };
-  const kinds: Kind[] = ["BundleAvailability", "BundleReload", "BundleValidation", "ControllerBundleAssignment", "FlagConfiguration", "GlobalAvailabilityPattern", "TargetGroup", "TeamMember"];
+  const kinds: Kind[] = ["BundleAvailability", "BundleReload", "BundleValidation", "ControllerBundleAssignment", "ControllerConfiguration", "FlagConfiguration", "GlobalAvailabilityPattern", "TargetGroup", "TeamMember"];
   for (const kind of kinds) {
     expect(Object.keys(schema.resources)).toContain(`${schema.name}:index:${kind}`);
     expect(kindOf(`${schema.name}:index:${kind}`)).toBe(kind);

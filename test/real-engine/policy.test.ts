@@ -3,7 +3,8 @@
  * on a TypeScript program holding one resource that breaks each policy of the pack (test/real-engine/programs/policy,
  * `guard:mode violating`), then on their compliant twins. Every policy reports, naming the resource and the fix; the
  * mandatory ones stop preview and up before anything is written (the emulator's journal holds no write);
- * `--policy-pack-config` turns a policy advisory and gives settings that let resources through.
+ * `--policy-pack-config` turns a policy advisory and gives settings that let resources through; a user's own pack
+ * (programs/policy-own-pack) of two of the policies, one with settings of its own, reports only what they leave.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -18,6 +19,8 @@ import { expectReports, PACK, policyReport, writes } from "./policy-expect";
 
 const ROOT = path.join(__dirname, "..", "..");
 const PROGRAM = path.join(__dirname, "programs", "policy");
+/** A user's own pack of two of the policies (pulumi-cloudbees/policy), one with settings of its own. */
+const OWN_PACK = path.join(__dirname, "programs", "policy-own-pack");
 
 let emu: Emulator;
 let runner: PulumiCliRunner;
@@ -59,6 +62,10 @@ it("each policy reports its violating resource and the fix; the mandatory ones s
   expect(preview.code).not.toBe(0);
   expectReports(text(preview), "dynamic");
   violatingPreview = text(preview);
+  // The controllers' policy, on the dynamic face only (the plugin's program has no ControllerConfiguration).
+  expect(policyReport(text(preview))).toMatch(
+    /\[mandatory\]\s+cloudbees-controller-ignore-security\s+\([^)\n]*open-controller\)\n.*\n.*ignores "jenkins.yaml: jenkins.agentProtocols" \(the agent protocols\), "jenkins.yaml: credentials" \(the credentials\): /,
+  );
   // The value it cannot see in preview, said once (advisory), naming the resource.
   expect(text(preview).match(/can't run policy 'cloudbees-bundle-validated'[^\n]*it cannot see bundleId of ControllerBundleAssignment "unknown-bundle"/g)).toHaveLength(1);
   const up = await runner.run(["up", "--yes", "--policy-pack", PACK]);
@@ -90,6 +97,22 @@ it("--policy-pack-config turns a policy advisory and its settings let resources 
   expect(out).not.toContain("developer-admin");
   expect(out).not.toMatch(/\[mandatory\]\s+cloudbees-flag-protected-environments/);
   expect(out).toMatch(/\[mandatory\]\s+cloudbees-availability-narrow[\s\S]*global-switch/);
+  expect(preview.code).not.toBe(0);
+});
+
+it("a user's own pack of two of them, one with its own settings, reports what those settings leave, at the levels it chose", async () => {
+  const preview = await runner.run(["preview", "--policy-pack", OWN_PACK]);
+  const out = policyReport(text(preview));
+  expect(text(preview)).toContain("acme-guardrails@v1.0.0");
+  // The two policies of the pack, nothing of the others.
+  expect([...new Set([...out.matchAll(/- \[(\w+)\]\s+(\S+)/g)].map((m) => `${m[1]} ${m[2]}`))].sort()).toEqual([
+    "advisory cloudbees-team-admins",
+    "mandatory cloudbees-controller-ignore-security",
+  ]);
+  // allowedPaths lets the agent protocols through; the credentials still stop the preview.
+  expect(out).toContain('ControllerConfiguration "open-controller" ignores "jenkins.yaml: credentials" (the credentials): ');
+  expect(out).not.toContain("agentProtocols");
+  expect(out).toMatch(/\[advisory\]\s+cloudbees-team-admins\s+\([^)\n]*developer-admin\)/);
   expect(preview.code).not.toBe(0);
 });
 

@@ -5,6 +5,7 @@ import * as cloudbees from "pulumi-cloudbees";
 import * as provider from "pulumi-cloudbees/provider";
 import * as emulator from "pulumi-cloudbees/emulator";
 import * as testing from "pulumi-cloudbees/testing";
+import * as policy from "pulumi-cloudbees/policy";
 
 const app = new cloudbees.Application("app", { name: "checkout" });
 const flag = new cloudbees.Flag("flag", { applicationId: app.applicationId, name: "newCheckout" });
@@ -15,5 +16,7 @@ export async function shapes(): Promise<void> {
   const bundles: provider.ListedBundle[] = [];
   const running: emulator.Emulator = await emulator.startEmulator({ port: 0 });
   const test: testing.ProgramTest = await testing.ProgramTest.start({ dir: "." });
-  console.log(flags.length, bundles.length, running, test);
+  // A user's own pack takes these (with PolicyPack of @pulumi/policy, whose own declarations need skipLibCheck).
+  const guardrails = [policy.availabilityNarrow({ allowedBundles: ["base"] }), policy.teamAdmins("advisory")];
+  console.log(flags.length, bundles.length, running, test, guardrails);
 }

@@ -11,6 +11,9 @@ const bundles = config.require("bundlesDir");
 const shop = new cloudbees.Application("shop", { name: "guard-shop" });
 const configuration = (name: string, args: Omit<cloudbees.FlagConfigurationArgs, "applicationId">, opts?: pulumi.CustomResourceOptions) =>
   new cloudbees.FlagConfiguration(name, { applicationId: shop.id, ...args }, opts);
+// What controller-a runs, watched with paths ignored (its check reads the bundles only: preview contacts nothing).
+const watch = (name: string, ignore: string[]) =>
+  new cloudbees.ControllerConfiguration(name, { controllerPath: "team-a/controller-a", instanceUrl: "http://127.0.0.1:9/team-a/controller-a/", bundleTreePath: bundles, bundleId: "team-a", ignore });
 
 if (violating) {
   // cloudbees-bundle-validated and cloudbees-assignment-fallback.
@@ -27,6 +30,8 @@ if (violating) {
   configuration("ghost-group", { environment: "Staging", flag: "banner", enabled: true, conditions: [{ group: { name: "ghosts" }, value: true }], description: "The new banner" });
   // cloudbees-team-admins.
   new cloudbees.TeamMember("developer-admin", { email: "dev@example.com", teamAdmin: true });
+  // cloudbees-controller-ignore-security: the agent protocols and the credentials hidden from the comparison.
+  watch("open-controller", ["jenkins.yaml: jenkins.agentProtocols", "jenkins.yaml: credentials", "jenkins.yaml: jenkins.systemMessage"]);
   // cloudbees-flag-on-everywhere.
   for (const environment of ["Staging", "Production"]) {
     configuration(`old-${environment}`, { environment, flag: "old-search", enabled: true, value: true, description: "The search rewrite" });
@@ -44,5 +49,6 @@ if (violating) {
   const beta = new cloudbees.TargetGroup("beta", { applicationId: shop.id, name: "beta-testers" });
   configuration("checkout-staging", { environment: "Staging", flag: "checkout", enabled: true, conditions: [{ group: { name: beta.name }, value: true }], description: "The new checkout" });
   configuration("checkout-production", { environment: "Production", flag: "checkout", enabled: true, value: true, description: "The new checkout" });
+  watch("watched-controller", ["jenkins.yaml: jenkins.systemMessage"]);
   new cloudbees.TeamMember("developer", { email: "dev@example.com", applications: { "guard-shop": { environments: { Production: "read", Staging: "write" } } } });
 }
