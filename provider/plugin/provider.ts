@@ -1,5 +1,6 @@
-import { resources, type ProviderKind } from "../resources";
+import { KEEPS_DECLARED_INPUTS, resources, type ProviderKind } from "../resources";
 import { SECRET_OUTPUTS as TOKEN_SECRET_OUTPUTS } from "../resources/controller-bundle-token/types";
+import { declaredNames, DECLARED_INPUTS_KEY, withoutDeclaredInputs } from "../resources/shared/declared-inputs";
 import type { CheckResult, DiffResult, Props, ResourceController } from "../resources/shared/types";
 import { importStart } from "./import-ids";
 import { invoke } from "./invokes";
@@ -35,7 +36,7 @@ function secretKeys(kind: ProviderKind, ...inputs: Array<Set<string>>): Set<stri
 function withSecretProperties(error: unknown, keys: Set<string>): unknown {
   if (error instanceof Error && typeof (error as { properties?: unknown }).properties === "object") {
     const e = error as Error & { properties: Props };
-    e.properties = wrapSecrets(e.properties, keys) ?? {};
+    e.properties = wrapSecrets(withoutDeclaredInputs(e.properties), keys) ?? {};
   }
   return error;
 }
@@ -45,8 +46,11 @@ export interface PluginProvider {
   check(urn: string, olds: Props, news: Props): Promise<CheckResult>;
   diff(id: string, urn: string, olds: Props, news: Props): Promise<DiffResult & { detailedDiff?: unknown; stables?: string[] }>;
   create(urn: string, inputs: Props): Promise<{ id: string; outs: Props }>;
-  /** No props: the object is gone (the engine drops it; an import says it does not exist). */
-  read(id: string, urn: string, props: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
+  /**
+   * No props: the object is gone (the engine drops it; an import says it does not exist). `inputs`: those the engine
+   * recorded (none for an import).
+   */
+  read(id: string, urn: string, props: Props, inputs?: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
   update(id: string, urn: string, olds: Props, news: Props): Promise<{ outs: Props }>;
   delete(id: string, urn: string, props: Props): Promise<void>;
   invoke(token: string, args: Props): Promise<{ outputs: Props }>;
@@ -73,22 +77,24 @@ export function cloudbeesProvider(): PluginProvider {
       const keys = secretKeys(kind, i.secretKeys);
       try {
         const result = await controller.create(i.plain);
-        return { id: result.id, outs: wrapSecrets(result.outs, keys) ?? {} };
+        return { id: result.id, outs: wrapSecrets(withoutDeclaredInputs(result.outs), keys) ?? {} };
       } catch (e) {
         throw withSecretProperties(e, keys);
       }
     },
 
-    async read(id, urn, props) {
+    async read(id, urn, props, inputs) {
       const { kind, controller, typeName } = controllerOf(urn);
       const p = unwrapSecrets(props);
       const keys = secretKeys(kind, p.secretKeys);
-      // By id alone (an import): the properties and the connection the id carries (import-ids.ts).
-      const start = Object.keys(p.plain).length > 0 ? { id, props: p.plain } : importStart(kind, typeName, id);
+      // By id alone (an import): the properties and the connection the id carries (import-ids.ts). Otherwise the
+      // engine's recorded inputs say what the program declared (shared/declared-inputs.ts).
+      const recorded = KEEPS_DECLARED_INPUTS.has(kind) && inputs && Object.keys(inputs).length > 0 ? declaredNames(unwrapSecrets(inputs).plain) : undefined;
+      const start = Object.keys(p.plain).length > 0 ? { id, props: { ...p.plain, ...(recorded && { [DECLARED_INPUTS_KEY]: recorded }) } } : importStart(kind, typeName, id);
       const result = await controller.read(start.id, start.props);
       // Gone: no id and no properties, and the engine drops the resource (an import says it does not exist).
       if (result.props === undefined) return {};
-      return { id: result.id ?? start.id, props: wrapSecrets(result.props, keys), inputs: wrapSecrets(result.inputs ?? {}, p.secretKeys) };
+      return { id: result.id ?? start.id, props: wrapSecrets(withoutDeclaredInputs(result.props), keys), inputs: wrapSecrets(result.inputs ?? {}, p.secretKeys) };
     },
 
     async update(id, urn, olds, news) {
@@ -96,7 +102,7 @@ export function cloudbeesProvider(): PluginProvider {
       const o = unwrapSecrets(olds);
       const n = unwrapSecrets(news);
       const result = await controller.update(id, o.plain, n.plain);
-      return { outs: wrapSecrets(result.outs, secretKeys(kind, n.secretKeys)) ?? {} };
+      return { outs: wrapSecrets(withoutDeclaredInputs(result.outs), secretKeys(kind, n.secretKeys)) ?? {} };
     },
 
     async delete(id, urn, props) {

@@ -157,7 +157,7 @@ export function providerService(p: Protocol, options: ServiceOptions): Record<st
     // provider reads from. Gone: an answer with no id and no properties, which the engine reads as "does not
     // exist" (an import) or drops from the state (a refresh); an empty set of properties would be an object.
     read: unary(async (req: provpbTypes.ReadRequest) => {
-      const result = await options.provider.read(req.getId(), req.getUrn(), fromStruct(req.getProperties()));
+      const result = await options.provider.read(req.getId(), req.getUrn(), fromStruct(req.getProperties()), fromStruct(req.getInputs()));
       const resp = new provpb.ReadResponse();
       if (result.props === undefined) return resp;
       resp.setId(result.id ?? req.getId()).setProperties(toStruct(result.props));

@@ -1,7 +1,8 @@
 import { guarded } from "./shared/guard";
 import { loadedOnFirstUse as lazy } from "./shared/loaded-on-first-use";
 import type { ResourceController } from "./shared/types";
-import { withConnection } from "./shared/with-connection";
+import { keepingDeclaredInputs } from "./shared/declared-inputs";
+import { withConnection, type ConnectionInputsSpec } from "./shared/with-connection";
 
 // Each controller's module loads at its kind's first call (shared/loaded-on-first-use.ts): a host loads only what its
 // program uses. (`require`, not `import`: an import would load them all with this module.)
@@ -23,17 +24,24 @@ const controllerConfiguration = lazy(() => (require("./controller-configuration/
 const bundleValidation = lazy(() => (require("./bundle-validation/controller") as typeof import("./bundle-validation/controller")).bundleValidation);
 
 // Every controller is wrapped once here: guarded (outermost) makes check never throw and bounds every error
-// message; withConnection adds the `connection` input (and `instance`, for the
-// resources that talk to an instance) and runs each method for that connection (see shared/with-connection.ts).
+// message; withConnection adds the `connection` input (and `instance`, for the resources that talk to an instance)
+// and runs each method for that connection (see shared/with-connection.ts).
+const served = (controller: ResourceController, spec?: ConnectionInputsSpec): ResourceController => guarded(withConnection(controller, spec));
 const INSTANCE_LEVEL = { instanceLevel: true };
+/**
+ * The feature-flag resources' reads fill the optional inputs from the service's object, which holds every field:
+ * keepingDeclaredInputs cuts them to those the program declared (shared/declared-inputs.ts). The other reads return
+ * their inputs' own keys, or another form of the same setting on drift (BundleAvailability's regex for controllers).
+ */
+const servedAsDeclared = (controller: ResourceController): ResourceController => guarded(keepingDeclaredInputs(withConnection(controller)));
 
 /** The resources that own a setting on the server (read back on refresh, undone or kept on delete). */
 const settingResources = {
-  application: guarded(withConnection(application)),
-  bundleAvailability: guarded(withConnection(bundleAvailability)),
-  controllerBundleAssignment: guarded(withConnection(controllerBundleAssignment)),
-  defaultBundle: guarded(withConnection(defaultBundle)),
-  globalAvailabilityPattern: guarded(withConnection(globalAvailabilityPattern)),
+  application: served(application),
+  bundleAvailability: served(bundleAvailability),
+  controllerBundleAssignment: served(controllerBundleAssignment),
+  defaultBundle: served(defaultBundle),
+  globalAvailabilityPattern: served(globalAvailabilityPattern),
 } satisfies Record<string, ResourceController>;
 
 /**
@@ -43,11 +51,11 @@ const settingResources = {
  * (feature-flags/audit-trail.ts).
  */
 const featureFlagResources = {
-  environment: guarded(withConnection(environment)),
-  flag: guarded(withConnection(flag)),
-  flagConfiguration: guarded(withConnection(flagConfiguration)),
-  targetGroup: guarded(withConnection(targetGroup)),
-  teamMember: guarded(withConnection(teamMember)),
+  environment: servedAsDeclared(environment),
+  flag: servedAsDeclared(flag),
+  flagConfiguration: servedAsDeclared(flagConfiguration),
+  targetGroup: servedAsDeclared(targetGroup),
+  teamMember: servedAsDeclared(teamMember),
 } satisfies Record<string, ResourceController>;
 
 /**
@@ -55,7 +63,7 @@ const featureFlagResources = {
  * instanceUrl or instance.
  */
 const controllerResources = {
-  controllerConfiguration: guarded(withConnection(controllerConfiguration, { instanceLevel: true, instanceRequired: true })),
+  controllerConfiguration: served(controllerConfiguration, { instanceLevel: true, instanceRequired: true }),
 } satisfies Record<string, ResourceController>;
 
 /**
@@ -63,12 +71,12 @@ const controllerResources = {
  * (see shared/actions.ts).
  */
 export const actionResources = {
-  bundleCheckout: guarded(withConnection(bundleCheckout)),
-  controllerBundleToken: guarded(withConnection(controllerBundleToken)),
-  bundleReload: guarded(withConnection(bundleReload, INSTANCE_LEVEL)),
-  items: guarded(withConnection(items, INSTANCE_LEVEL)),
+  bundleCheckout: served(bundleCheckout),
+  controllerBundleToken: served(controllerBundleToken),
+  bundleReload: served(bundleReload, INSTANCE_LEVEL),
+  items: served(items, INSTANCE_LEVEL),
   // pre-validate-bundle (bundleTreePath) runs on the operations center only, as with instanceUrl.
-  bundleValidation: guarded(withConnection(bundleValidation, { ...INSTANCE_LEVEL, instanceConflicts: ["bundleTreePath"] })),
+  bundleValidation: served(bundleValidation, { ...INSTANCE_LEVEL, instanceConflicts: ["bundleTreePath"] }),
 } satisfies Record<string, ResourceController>;
 
 /**
@@ -76,6 +84,9 @@ export const actionResources = {
  * `require("pulumi-cloudbees/provider").resources[<key>].create(inputs)`.
  */
 export const resources = { ...settingResources, ...featureFlagResources, ...controllerResources, ...actionResources } satisfies Record<string, ResourceController>;
+
+/** The kinds whose outputs keep the names of the inputs the program declared (shared/declared-inputs.ts). */
+export const KEEPS_DECLARED_INPUTS: ReadonlySet<string> = new Set(Object.keys(featureFlagResources));
 
 /** Kinds of the setting resources (the tests of test/resources enumerate exactly these). */
 export type ResourceKind = keyof typeof settingResources;

@@ -140,11 +140,12 @@ export class PluginProcess {
   }
 
   /** Without properties: a read by id alone, as `pulumi import` sends it (no properties at all). */
-  async read(urn: string, id: string, properties?: Json): Promise<{ id: string; properties?: Json; inputs?: Json }> {
+  async read(urn: string, id: string, properties?: Json, inputs?: Json): Promise<{ id: string; properties?: Json; inputs?: Json }> {
     const req = new provpb.ReadRequest();
     req.setUrn(urn);
     req.setId(id);
     if (properties) req.setProperties(toStruct(properties));
+    if (inputs) req.setInputs(toStruct(inputs));
     const res = await this.call<provpbTypes.ReadRequest, provpbTypes.ReadResponse>("read", req);
     return { id: res.getId(), properties: fromStruct(res.getProperties()), inputs: fromStruct(res.getInputs()) };
   }

@@ -162,12 +162,18 @@ it("the imports wrote nothing to either service", () => {
   expect(emu.journal.entries().filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.path}`)).toEqual([]);
 });
 
-it("the program with the generated code declares what was adopted: a preview and a refresh find nothing to change", async () => {
+// Issue 52: the first refresh after an import used to add to the inputs what the generated code left out (a Flag's
+// availableValues and isPermanent).
+it("the program with the generated code declares what was adopted: a preview and two refreshes find nothing to change and leave the inputs as imported", async () => {
   expect(Object.keys(generated)).toHaveLength(Object.keys(IMPORT_IDS).length + 1);
   fs.writeFileSync(path.join(cli.dir, "Pulumi.yaml"), YAML.stringify({ name: "adopted", runtime: "yaml", resources: generated }));
   await cli.ok("preview", "--expect-no-changes");
+  const imported = await cli.recordedInputs();
   await cli.ok("refresh", "--expect-no-changes", "--yes");
   await cli.ok("preview", "--expect-no-changes");
+  expect(await cli.recordedInputs()).toEqual(imported);
+  await cli.ok("refresh", "--expect-no-changes", "--yes");
+  expect(await cli.recordedInputs()).toEqual(imported);
 });
 
 it("a program's import resource option takes the same <connection>:<id>, with connection declared: the up adopts it, writing nothing", async () => {

@@ -55,6 +55,13 @@ export class CliProject {
     return JSON.parse((await this.ok("stack", "output", "--json", "--show-secrets")).stdout) as Record<string, unknown>;
   }
 
+  /** Each resource's inputs as the state records them, by name (`stack export`; secrets stay encrypted). */
+  async recordedInputs(): Promise<Record<string, unknown>> {
+    const state = JSON.parse((await this.ok("stack", "export")).stdout) as { deployment: { resources?: Array<{ urn: string; custom?: boolean; inputs?: unknown }> } };
+    const custom = (state.deployment.resources ?? []).filter((r) => r.custom && !r.urn.includes("::pulumi:providers:"));
+    return Object.fromEntries(custom.map((r) => [r.urn.split("::").pop()!, r.inputs ?? {}]));
+  }
+
   /** What a preview plans, `<name>:<op>` for each resource that is not the same. */
   async plannedChanges(...args: string[]): Promise<string[]> {
     const preview = JSON.parse((await this.ok("preview", "--json", ...args)).stdout) as { steps?: Array<{ op: string; urn: string }> };

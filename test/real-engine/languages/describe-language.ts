@@ -87,11 +87,19 @@ export function describeLanguage(language: Language): void {
       }
     });
 
-    it("a preview, a refresh and a preview after it find nothing to change", async () => {
+    // Issue 52: a read used to add to the inputs what the program left out (a Flag's availableValues and isPermanent),
+    // and the refresh showed `[diff: +availableValues,isPermanent]`. The dynamic providers (the TypeScript face) and
+    // the plugin learn what was declared in different ways (provider/resources/shared/declared-inputs.ts).
+    it("a preview, a refresh and a preview after it find nothing to change; two refreshes leave every input as the program declared it", async () => {
       await cli.ok("preview", "--expect-no-changes");
-      if (!language.lifeCycle) return;
+      if (!language.lifeCycle && language.name !== "dynamic") return;
+      const declared = await cli.recordedInputs();
+      expect(Object.keys(declared)).toEqual(expect.arrayContaining(["newFlow"]));
       await cli.ok("refresh", "--expect-no-changes", "--yes");
       await cli.ok("preview", "--expect-no-changes");
+      expect(await cli.recordedInputs()).toEqual(declared);
+      await cli.ok("refresh", "--expect-no-changes", "--yes");
+      expect(await cli.recordedInputs()).toEqual(declared);
     });
 
     if (language.lifeCycle) {
