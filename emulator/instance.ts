@@ -1,6 +1,6 @@
 import YAML from "yaml";
 import { applyQuiet, countLevels, formatMessage, validateBundle } from "./bundle-validation";
-import { exportConfiguration, exportItem, concatenateYaml, ITEM_EXPORT_SECTIONS, JENKINS_FILE_NAME } from "./configuration-export";
+import { exportConfiguration, exportItem, concatenateYaml, instanceName, ITEM_EXPORT_SECTIONS, JENKINS_FILE_NAME } from "./configuration-export";
 import { changeAtPath, changeItem, changePlugin, ConfigurationChangeError } from "./configuration-change";
 import { isMapping, MISSING_DESCRIPTOR, parseYaml } from "./descriptor";
 import { logDate, logFolder } from "./dates";
@@ -16,7 +16,7 @@ import {
   zipReply,
 } from "./http";
 import { isHotReloadable, NOT_HOT_RELOADABLE } from "./hot-reload";
-import { itemToYamlObject, ItemNode, ItemsYamlError, ItemTree, parseItemsDocument, removeStrategyOf } from "./item-tree";
+import { itemToYamlObject, ItemNode, ItemsYamlError, ItemTree, parseItemsDocument, removeStrategyOf, sectionFileItems } from "./item-tree";
 import { runningView, type RunningConfigurationView } from "./running-view";
 import { applyBundle, CHANGEABLE_FILES, copyRunning, defaultJenkins, defaultRunning, type ChangeableFile, type RunningConfiguration } from "./running-configuration";
 import { SecretEncryption } from "./secret-encryption";
@@ -174,12 +174,13 @@ export class Instance {
     for (const name of Array.isArray(list) ? list : []) {
       const parsed = parseYaml(effective.files.get(String(name)) ?? "");
       if (!parsed.ok) continue;
+      // A file with only removeStrategy holds no items but still sets the strategy.
+      strategy ??= removeStrategyOf(parsed.value);
       try {
-        nodes.push(...parseItemsDocument(parsed.value));
+        nodes.push(...sectionFileItems(parsed.value));
       } catch {
         continue; // validation already reports it; a reload applies what it can
       }
-      strategy ??= removeStrategyOf(parsed.value);
     }
     return { nodes, strategy: (strategy ?? "none").toLowerCase() };
   }
@@ -305,7 +306,8 @@ export class Instance {
   }
 
   private async zipExport(): Promise<Reply> {
-    return zipReply(await zipFiles(this.exportFiles()), `core-casc-export-${this.ctx.label.replace(/\//g, "-")}.zip`, "inline");
+    // BundleExport.doZipExport names it after the instance's name, as the export's id (configuration-export.ts).
+    return zipReply(await zipFiles(this.exportFiles()), `core-casc-export-${instanceName(this.ctx.label)}.zip`, "inline");
   }
 
   /** One exported file (`core-casc-export/jenkins.yaml`): how bundleutils' per-file fetch reads a live controller. */

@@ -51,6 +51,18 @@ export function parseItemsDocument(doc: unknown): ItemNode[] {
   return (doc["items"] as unknown[]).map((raw, i) => parseItem(raw, `items[${i}]`));
 }
 
+/**
+ * Items of an items.yaml a bundle or an export lists: present, possibly empty. A controller with no items exports
+ * only `removeStrategy` (issue 52, measured), and the plugin's exporter writes an empty file when there is nothing
+ * (BundleExporter.ItemsExporter in pankajy-dev/cloudbees-casc-client-workshop); both hold no items. create-items
+ * keeps parseItemsDocument's stricter rule: a request must carry the list.
+ */
+export function sectionFileItems(doc: unknown): ItemNode[] {
+  if (doc === null || doc === undefined) return [];
+  if (isMapping(doc) && (doc["items"] === undefined || doc["items"] === null)) return [];
+  return parseItemsDocument(doc);
+}
+
 /** items.yaml `removeStrategy.items` of a document, if any. */
 export function removeStrategyOf(doc: unknown): string | undefined {
   const rs = isMapping(doc) ? doc["removeStrategy"] : undefined;

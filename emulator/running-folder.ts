@@ -1,7 +1,7 @@
 import { readBundleFolder } from "../provider/bundle/files";
 import { quoted } from "../provider/text/printable";
 import { isMapping, parseYaml } from "./descriptor";
-import { ItemNode, ItemsYamlError, parseItemsDocument } from "./item-tree";
+import { ItemNode, ItemsYamlError, sectionFileItems } from "./item-tree";
 import { bundlePluginVersion, bundleSections, sectionDocs, type RunningConfiguration } from "./running-configuration";
 
 /** A running configuration folder the emulator cannot start a controller with; the message says why. */
@@ -56,7 +56,7 @@ export function readRunningFolder(folder: string): { running: RunningConfigurati
   const items: ItemNode[] = [];
   for (const doc of sectionDocs(bundle, "items")) {
     try {
-      items.push(...parseItemsDocument(unescapeVariables(doc)));
+      items.push(...sectionFileItems(unescapeVariables(doc)));
     } catch (e) {
       if (e instanceof ItemsYamlError) throw new RunningFolderError(`the items of ${quoted(folder)} are not valid: ${e.message}`);
       throw e;
