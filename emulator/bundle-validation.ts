@@ -30,6 +30,7 @@ export function validateBundle(files: FileMap, options: { uploaded: boolean; fol
   return checkBundleFiles(files, {
     ...(options.uploaded ? { uploadedPropertiesLevel: reading("uploadedParent") === "warning" ? "WARNING" : "ERROR" } : {}),
     folderProblems: options.folderProblems ?? [],
+    pluginsWithoutList: reading("pluginsWithoutList"),
   });
 }
 

@@ -197,6 +197,13 @@ const READINGS = [
     reason:
       "regenerate-token with only the deprecated `bundleId` (the spec: deprecated since 2.289.1.2; the token belongs to a controller): refused with 400; an older server honours it, regenerating the token of every controller assigned that bundle.",
   },
+  {
+    name: "pluginsWithoutList",
+    service: "casc",
+    values: ["refused", "no-plugins"],
+    reason:
+      "A bundle's plugins.yaml holding a mapping with no `plugins` list (absent or null; `plugins: []` is a list): the CasC plugin checks it against a plugins schema that is not public (validation-details.json, PluginsSchemaValidator), so it is refused with ERROR [SCHEMA], as the emulator's own plugins.json requires the list; a server may read it as a file that installs nothing, as a running configuration and the drift comparison read it (bundleutils' update-bundle drops such a file instead).",
+  },
 ] as const satisfies readonly Omit<ReadingInfo, "default">[];
 
 type ReadingList = typeof READINGS;

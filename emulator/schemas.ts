@@ -2,6 +2,8 @@
  * JSON schemas served by core-casc-schema-download. No public copy of the official ones exists, so these are our
  * own: small, draft-07, and consistent with what bundle-validation.ts checks. Built per call (no module state).
  */
+import { reading } from "./readings";
+
 export const SCHEMA_NAMES = [
   "bundle-descriptor.json",
   "plugin-catalog.json",
@@ -97,7 +99,8 @@ export function schemaDocument(name: string): Record<string, unknown> | undefine
       return {
         ...base(name, "Plugin list (plugins.yaml)"),
         type: "object",
-        required: ["plugins"],
+        // As the checks read a file without the list (the reading pluginsWithoutList).
+        ...(reading("pluginsWithoutList") === "refused" ? { required: ["plugins"] } : {}),
         properties: {
           plugins: {
             type: "array",
@@ -112,8 +115,8 @@ export function schemaDocument(name: string): Record<string, unknown> | undefine
     case "items.json":
       return {
         ...base(name, "Items (items.yaml)"),
+        // No `items` is allowed: a controller without items exports only removeStrategy (a WARNING, not an ERROR).
         type: "object",
-        required: ["items"],
         definitions: {
           item: {
             type: "object",

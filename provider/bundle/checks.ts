@@ -34,7 +34,16 @@ export interface CheckOptions {
    * not supported: the level of the message saying so. Unset: a bundle of a bundle location.
    */
   uploadedPropertiesLevel?: "WARNING" | "ERROR";
+  /** A plugins.yaml mapping with no `plugins` list (the emulator's reading pluginsWithoutList). Default: refused. */
+  pluginsWithoutList?: PluginsWithoutList;
 }
+
+/**
+ * What a server makes of a plugins.yaml that holds a mapping but no `plugins` list (absent or null): no public
+ * source decides (the product's plugins schema is not public), so it is a choice. `refused`: an ERROR [SCHEMA], as
+ * our own plugins.json schema requires the list; `no-plugins`: a file that installs nothing.
+ */
+export type PluginsWithoutList = "refused" | "no-plugins";
 
 const msg = (level: Level, code: MessageCode, message: string, file?: string, line?: number): BundleMessage => ({
   level,
@@ -133,8 +142,12 @@ function duplicateKeyWarning(d: DuplicateKey, merged: boolean): BundleMessage {
 /** A mapping with at least one key: what the section validators accept (null, `{}`, lists and scalars are refused). */
 const isNonEmptyMapping = (node: CascNode | null): boolean => node !== null && node.kind === "map" && node.entries.size > 0;
 
+/** A key a file leaves out or sets to null (`items:`): it holds nothing there. */
+const absent = (value: unknown): boolean => value === undefined || value === null;
+const emptyList = (value: unknown): boolean => absent(value) || (Array.isArray(value) && value.length === 0);
+
 /** Light shapes of one readable section file (the plugin's schemas are not public; these are the keys real bundles use). */
-function checkSectionShape(section: SectionKey, name: string, doc: Record<string, unknown>): BundleMessage[] {
+function checkSectionShape(section: SectionKey, name: string, doc: Record<string, unknown>, options: CheckOptions): BundleMessage[] {
   const out: BundleMessage[] = [];
   if (section === "items" || section === "rbac") {
     const remove = removeStrategyProblem(doc["removeStrategy"], `removeStrategy in the file '${name}'`);
@@ -143,17 +156,29 @@ function checkSectionShape(section: SectionKey, name: string, doc: Record<string
   switch (section) {
     case "plugins": {
       const list = doc["plugins"];
+      if (absent(list) && options.pluginsWithoutList === "no-plugins") break;
       const ok = Array.isArray(list) && list.every((p) => isMapping(p) && typeof p["id"] === "string");
       if (!ok) out.push(err("SCHEMA", `The file '${name}' must hold a 'plugins' list of entries with an 'id'.`, name));
       break;
     }
     case "items": {
       const list = doc["items"];
+      // The items validator warns of "Empty (no items) yaml file" (workshop validation-details.json, ItemsValidator):
+      // what a controller without items exports (only removeStrategy).
+      if (emptyList(list)) {
+        out.push(warn("ITEMS", `The file '${name}' defines no items.`, name));
+        break;
+      }
       const ok =
         Array.isArray(list) && list.every((i) => isMapping(i) && typeof i["kind"] === "string" && typeof i["name"] === "string");
       if (!ok) out.push(err("SCHEMA", `The file '${name}' must hold an 'items' list of entries with 'kind' and 'name'.`, name));
       break;
     }
+    case "rbac":
+      // RbacValidator: "RBAC file is present but doesn't define any configuration, generating a warning" (workshop
+      // validation-details.json): a file with only its remove strategy.
+      if (emptyList(doc["roles"]) && emptyList(doc["groups"])) out.push(warn("RBAC", `The file '${name}' defines no roles and no groups.`, name));
+      break;
     case "catalog":
       if (doc["type"] !== "plugin-catalog") {
         out.push(err("CATALOGVAL", `The file '${name}' must be a plugin catalog ('type: plugin-catalog').`, name));
@@ -186,7 +211,7 @@ function checkJcascFiles(files: FileMap, names: string[], strategy: unknown): Se
 }
 
 /** Another section's files: SnakeYAML reading (a key set twice keeps its last value) and light shapes. */
-function checkOtherFiles(files: FileMap, section: SectionKey, names: string[]): SectionCheck {
+function checkOtherFiles(files: FileMap, section: SectionKey, names: string[], options: CheckOptions): SectionCheck {
   const out: BundleMessage[] = [];
   const unusable: string[] = [];
   for (const name of names) {
@@ -203,7 +228,7 @@ function checkOtherFiles(files: FileMap, section: SectionKey, names: string[]): 
       else if (read.node !== null && read.node.kind !== "map") out.push(err("SCHEMA", `The file '${name}' must hold a YAML mapping.`, name));
       continue;
     }
-    out.push(...checkSectionShape(section, name, cascToJs(read.node) as Record<string, unknown>));
+    out.push(...checkSectionShape(section, name, cascToJs(read.node) as Record<string, unknown>, options));
   }
   out.push(...sectionFilesMessage(section, "unusable", unusable));
   return { messages: out, usable: unusable.length === 0 };
@@ -266,7 +291,7 @@ export function checkBundleFiles(files: FileMap, options: CheckOptions = {}): Bu
       jcasc = jcascCheck.merged;
       check = jcascCheck;
     } else {
-      check = checkOtherFiles(files, section, sectionFiles);
+      check = checkOtherFiles(files, section, sectionFiles, options);
     }
     messages.push(...check.messages);
     // RbacValidatorExtension looks at the strategy only once its files passed checkFiles.

@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { checkBundleFiles } from "./checks";
+import { checkBundleFiles, type PluginsWithoutList } from "./checks";
 import { isYamlName, parseDescriptor } from "./descriptor";
 import { DESCRIPTOR_FILE, type FileMap, readBundleFolder, readBundleTree } from "./files";
 import { type BundleSource, inheritedProperty, levelSections, parentChain } from "./inheritance";
@@ -14,6 +14,8 @@ export interface LintOptions {
    * below this folder). Default: the bundle folder's parent folder.
    */
   siblingsRoot?: string;
+  /** A plugins.yaml with no `plugins` list: refused (default) or read as installing nothing (checks.ts). */
+  pluginsWithoutList?: PluginsWithoutList;
 }
 
 export interface LintResult {
@@ -80,5 +82,6 @@ export function lintBundle(dir: string, options: LintOptions = {}): LintResult {
   const name = rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel.split(path.sep).join("/") : path.basename(abs);
   const { files, problems } = readBundleFolder(abs);
   const self: BundleSource = { name, files };
-  return result(abs, name, [...checkBundleFiles(files, { folderProblems: problems }), ...parentProblems(self, siblingsRoot)]);
+  const checks = checkBundleFiles(files, { folderProblems: problems, ...(options.pluginsWithoutList ? { pluginsWithoutList: options.pluginsWithoutList } : {}) });
+  return result(abs, name, [...checks, ...parentProblems(self, siblingsRoot)]);
 }

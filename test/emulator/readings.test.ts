@@ -165,6 +165,11 @@ const PROBES: Record<string, (emu: Emulator) => Promise<unknown>> = {
     const messages: string[] = answer.json["validation-messages"];
     return messages.filter((m) => m.includes("'parent'")).map((m) => m.split(" - ")[0]);
   },
+  pluginsWithoutList: async (emu) => {
+    const bundle = { "bundle.yaml": 'apiVersion: "1"\nid: "p"\nversion: "1"\nplugins:\n  - "plugins.yaml"\n', "plugins.yaml": "plugins:\n" };
+    const answer = await post(emu, `${emu.operationsCenterUrl}casc-bundle-mgnt/casc-bundle-validate`, { body: await makeZip(bundle), headers: ZIP_HEADERS });
+    return answer.json.valid;
+  },
   nonBasicAuth: async (emu) => (await call(emu, `${emu.operationsCenterUrl}casc-bundle/list`, { authorization: "Bearer x" })).status,
   regenerateTokenBundleId: async (emu) => {
     await post(emu, `${emu.operationsCenterUrl}casc-bundle/set-controller-to-bundle?bundleId=team-a&controllerPath=team-a/controller-a`);
@@ -214,6 +219,7 @@ const EXPECTED: Record<string, unknown[]> = {
   branchlessBundles: [200, 400],
   reloadWithoutChange: [1, 2],
   uploadedParent: [["WARNING"], ["ERROR"]],
+  pluginsWithoutList: [false, true],
   nonBasicAuth: [403, 401],
   regenerateTokenBundleId: [
     { status: 400, tokenChanged: false },
