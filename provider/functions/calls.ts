@@ -17,6 +17,8 @@ import {
 import { CloudBeesError, InvalidInputError } from "../http/errors";
 import type { FunctionHost, FunctionSpec } from "./host";
 import { quoted } from "../text/printable";
+import { withoutCredentials } from "../text/credentials";
+import { quotedUrl } from "../http/url";
 
 /**
  * What every function shares, under both faces: its options, where its settings come from (the face's host), which
@@ -114,10 +116,16 @@ export function instanceOf(host: FunctionHost, options: InstanceOptions | undefi
   return instanceFor(settingsFor(host, options, operation), instanceUrl.trim(), { input: "instanceUrl", operation }).client;
 }
 
-/** How an argument reads in an error's operation: strings quoted, zips by size, never a setting. */
-function describeValue(value: unknown): string {
+/**
+ * How an argument reads in an error's operation: strings quoted, without a credential (a URL input, `...Url`, without
+ * what quotedUrl leaves out), zips by size, never a setting.
+ */
+function describeValue(value: unknown, input: string): string {
   if (value instanceof Uint8Array) return `<zip of ${value.length} bytes>`;
-  if (typeof value === "string") return quoted(value.length > 200 ? `${value.slice(0, 200)}...` : value);
+  if (typeof value === "string") {
+    const shown = withoutCredentials(/url$/i.test(input) ? quotedUrl(value) : value);
+    return quoted(shown.length > 200 ? `${shown.slice(0, 200)}...` : shown);
+  }
   return JSON.stringify(value) ?? String(value);
 }
 
@@ -125,7 +133,7 @@ function describeValue(value: unknown): string {
 export function describeCall(fn: string, inputs: Record<string, unknown>): string {
   const args = Object.entries(inputs)
     .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}: ${describeValue(v)}`);
+    .map(([k, v]) => `${k}: ${describeValue(v, k)}`);
   return `${fn}(${args.join(", ")})`;
 }
 
@@ -175,7 +183,8 @@ export async function run<T>(
   options?: InstanceOptions,
   check?: (operation: string) => void,
 ): Promise<T> {
-  const operation = describeCall(spec.name, inputs);
+  const names = host.inputNames ?? {};
+  const operation = describeCall(spec.name, Object.fromEntries(Object.entries(inputs).map(([k, v]) => [names[k] ?? k, v])));
   try {
     checkOptions(options, operation);
     check?.(operation);
@@ -183,6 +192,6 @@ export async function run<T>(
     if (answered) return await answered;
     return await body(operation);
   } catch (e) {
-    throw attribute(e, operation);
+    throw attribute(e instanceof InvalidInputError && names[e.input] ? new InvalidInputError(names[e.input]!, e.reason, e.operation) : e, operation);
   }
 }

@@ -19,6 +19,12 @@ export interface FunctionHost {
    * face's mocks. `inputs` are the call's named arguments, with `connection` and `instance` when given.
    */
   answer?<T>(spec: FunctionSpec<T>, inputs: Record<string, unknown>, operation: string): Promise<T> | undefined;
+  /**
+   * The names this face's callers give inputs that the functions name otherwise, by the functions' name: the
+   * plugin's zips (`bundle` is `bundleZip` in the schema). The call an error quotes and the input it blames say the
+   * caller's name (run, in calls.ts).
+   */
+  inputNames?: Readonly<Record<string, string>>;
 }
 
 /** A function's identity: its name (in errors), its token (`cloudbees:index:<name>`) and its result's shape. */

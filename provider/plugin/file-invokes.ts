@@ -1,6 +1,7 @@
 import * as core from "../functions";
 import { describeCall, type FunctionOptions, type InstanceOptions, type QuietOptions } from "../functions/calls";
 import type { BundlePreValidation, InstanceValidationResult } from "../functions/results";
+import type { FunctionHost } from "../functions/host";
 import { InvalidInputError } from "../http/errors";
 import { pluginHost } from "./function-host";
 
@@ -29,6 +30,11 @@ function bytesOf(text: unknown, input: string, fn: string): Buffer {
 }
 
 const ZIP_MAGIC = [Buffer.from("PK\x03\x04", "latin1"), Buffer.from("PK\x05\x06", "latin1")];
+
+/** The plugin's host, with the schema's names of the inputs the TypeScript face's functions call otherwise. */
+const named = (inputNames: Record<string, string>): FunctionHost => ({ ...pluginHost, inputNames });
+const BUNDLE_ZIP = named({ bundle: "bundleZip" });
+const TREE_ZIP = named({ tree: "treeZip" });
 
 const base64 = (zip: Buffer | undefined) => (zip === undefined ? {} : { zip: zip.toString("base64") });
 
@@ -61,7 +67,7 @@ export interface ConfigurationZip {
  * an invalid bundle is not an error.
  */
 export async function validateBundle(bundleZip: string, options?: InstanceOptions & QuietOptions): Promise<InstanceValidationResult> {
-  return core.validateBundle(pluginHost, bytesOf(bundleZip, "bundleZip", "validateBundle"), options);
+  return core.validateBundle(BUNDLE_ZIP, bytesOf(bundleZip, "bundleZip", "validateBundle"), options);
 }
 
 /**
@@ -71,7 +77,7 @@ export async function validateBundle(bundleZip: string, options?: InstanceOption
  * `{validations: [{bundle, result}]}`; an inconsistent bundle (a reference to a missing file) is the server's error.
  */
 export async function preValidateBundles(treeZip: string, options?: FunctionOptions & QuietOptions): Promise<BundlePreValidation> {
-  return core.preValidateBundles(pluginHost, bytesOf(treeZip, "treeZip", "preValidateBundles"), options);
+  return core.preValidateBundles(TREE_ZIP, bytesOf(treeZip, "treeZip", "preValidateBundles"), options);
 }
 
 /** Options of getEffectiveBundle as an invoke. */
@@ -88,7 +94,7 @@ export interface EffectiveBundleZipOptions extends FunctionOptions {
  * under a folder named after its bundle) and their hash. An inconsistent bundle fails with the server's message.
  */
 export async function getEffectiveBundle(treeZip: string, bundle: string, options?: EffectiveBundleZipOptions): Promise<EffectiveBundleFiles> {
-  const { zip, ...rest } = await core.getEffectiveBundle(pluginHost, bytesOf(treeZip, "treeZip", "getEffectiveBundle"), bundle, options);
+  const { zip, ...rest } = await core.getEffectiveBundle(TREE_ZIP, bytesOf(treeZip, "treeZip", "getEffectiveBundle"), bundle, options);
   return { ...rest, ...base64(zip) };
 }
 

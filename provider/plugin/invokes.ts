@@ -1,6 +1,7 @@
 import type { FunctionHost } from "../functions/host";
 import type { Props } from "../resources/shared/types";
 import { pluginHost } from "./function-host";
+import { inCallersWords } from "./input-spellings";
 
 /**
  * The program functions the plugin serves as invokes (`cloudbees:index:<name>`), for programs in every language:
@@ -72,7 +73,12 @@ export async function invoke(name: string, args: Props): Promise<Props> {
     if (!spec.params.includes(k) && v !== undefined && v !== null) options[k] = v;
   }
   if ("settings" in options) throw new Error(`${name}: settings come from the stack's cloudbees:* config, not from an argument`);
-  const result = await run(...spec.params.map((p) => args[p] ?? undefined), options);
+  let result: unknown;
+  try {
+    result = await run(...spec.params.map((p) => args[p] ?? undefined), options);
+  } catch (e) {
+    throw inCallersWords(e);
+  }
   const plain = JSON.parse(JSON.stringify(result ?? null)) as unknown;
   const property = spec.listProperty ?? spec.valueProperty;
   return property ? { [property]: plain } : (plain as Props);

@@ -4,7 +4,8 @@ import { declaredNames, DECLARED_INPUTS_KEY, withoutDeclaredInputs } from "../re
 import type { CheckResult, DiffResult, Props, ResourceController } from "../resources/shared/types";
 import { importStart } from "./import-ids";
 import { invoke } from "./invokes";
-import { unwrapSecrets, wrapSecrets } from "./secrets";
+import { spelledFailure } from "./input-spellings";
+import { failureWithoutSecret, unwrapSecrets, wrapSecrets } from "./secrets";
 import { kindOfToken, tokenOfUrn, typeNameOf } from "./tokens";
 
 /**
@@ -64,7 +65,8 @@ export function cloudbeesProvider(): PluginProvider {
       if (!kind) return { inputs: news, failures: [{ property: "", reason: `cloudbees has no resource type ${token}` }] };
       const n = unwrapSecrets(news);
       const result = await resources[kind].check(unwrapSecrets(olds).plain, n.plain);
-      return { inputs: wrapSecrets(result.inputs, n.secretKeys) ?? {}, failures: result.failures };
+      const failures = result.failures.map((f) => spelledFailure(failureWithoutSecret(f, n), Object.keys(n.plain)));
+      return { inputs: wrapSecrets(result.inputs, n.secretKeys) ?? {}, failures };
     },
 
     async diff(id, urn, olds, news) {

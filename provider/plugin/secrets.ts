@@ -1,5 +1,7 @@
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
-import type { Props } from "../resources/shared/types";
+import { valueLeftOut } from "../resources/shared/check";
+import type { CheckFailure, Props } from "../resources/shared/types";
+import { textsOf } from "../text/credentials";
 
 /**
  * Secrets through the plugin. Unlike the dynamic-provider host, the plugin tells the engine it accepts secrets, so
@@ -63,4 +65,13 @@ export function wrapSecrets(props: Props | undefined, keys: Iterable<string>): P
     if (k in out && out[k] !== undefined && !isSecretWrapper(out[k])) out[k] = secret(out[k]);
   }
   return out;
+}
+
+/**
+ * A check failure about an input that came secret, told without its value: the engine prints the value of the
+ * property a failure names, a secret's too (step_generator.go issueCheckFailures), so the failure names none.
+ */
+export function failureWithoutSecret(f: CheckFailure, inputs: Unwrapped): CheckFailure {
+  const input = f.property.split(/[.[]/, 1)[0]!;
+  return inputs.secretKeys.has(input) ? valueLeftOut(f, textsOf(inputs.plain[input])) : f;
 }

@@ -1,15 +1,18 @@
 /* istanbul ignore file */
 /**
  * Issue 32, second part: replaceOnChanges, nested ignoreChanges paths, refresh judged by the provider's diff,
- * partial creates (init errors) and (issue 43) the words of a failed check, through the testing kit (ProgramTest, the
+ * partial creates (init errors) and (issues 43, 52) the words of a failed check, through the testing kit (ProgramTest, the
  * SDK's real dynamic-provider host). The
  * program (test/fixtures/engine-program) declares, next to a Flag on the emulator, two small dynamic resources kept
  * in a JSON file: Memo (no `diff`: the engine compares the inputs itself) and Stamp (a `diff` that compares `text`
  * only, and a `read` whose `reads` output moves on every read). Each case states the real engine's rule and cites
  * it (pulumi/pulumi).
  */
-import { ProgramRunError, type ProgramPlan } from "../../testing";
-import { FLAG, MEMO, STAMP, STEP_MS, useMemoProgram } from "./engine-program";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { ProgramRunError, PulumiCliRunner, secret, type ProgramPlan } from "../../testing";
+import { FLAG, MEMO, RELOAD, STAMP, STEP_MS, useMemoProgram } from "./engine-program";
 
 const memo = useMemoProgram("engine-diffs");
 const { db, edit, logSince } = memo;
@@ -184,6 +187,35 @@ describe("a failed check", () => {
     const e = await failing(memo.test.preview());
     expect(e.message).toContain(`${flagUrn("badflag")}: ${FLAG} resource 'badflag': property name value {a/b} has a problem: `);
     declare([]);
+  }, STEP_MS);
+
+  // Issue 52: a failure about a value that holds a credential (here a token in instanceUrl's query) names no
+  // property, so the engine prints its other line (2002, "%v resource '%v' has a problem: %v") and no value; the
+  // reason names the input and the rule. Nothing the step leaves holds the token: the error, the program's and the
+  // providers' output, the state; under the CLI also its own stdout, stderr and event log of a preview.
+  it("a credential in the value: the input and the rule named, the token nowhere", async () => {
+    const token = "9f2c4e1a7b3d5f6e8a0c1b2d3e4f5a6b";
+    // A secret in the stack config (the CLI's event log opens with the plain config), a plain input in the program.
+    memo.test.runner.setConfig("engine:reloads", secret(JSON.stringify([{ resource: "leaky", instanceUrl: `https://ci.example.com/team-a/?token=${token}` }])));
+    try {
+      const e = await failing(memo.test.up());
+      const urn = `urn:pulumi:dev::engine-program::${RELOAD}::leaky`;
+      expect(e.message).toContain(`${urn}: ${RELOAD} resource 'leaky' has a problem: instanceUrl "https://ci.example.com/team-a/" must not have a query or fragment`);
+      const seen = [e.message, e.programOutput, e.hostOutput, String((e.cause as Error | undefined)?.message), JSON.stringify(memo.test.state())];
+      const runner = memo.test.runner;
+      if (runner instanceof PulumiCliRunner) {
+        const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "engine-diffs-")), "events.jsonl");
+        // The CLI takes --event-log as the Automation API gives it, with its debug commands on.
+        const preview = await runner.run(["preview", "--event-log", log], { env: { PULUMI_DEBUG_COMMANDS: "true" } });
+        expect(preview.code).not.toBe(0);
+        expect(preview.stdout).toContain(`${RELOAD} resource 'leaky' has a problem: instanceUrl `);
+        seen.push(preview.stdout, preview.stderr, fs.readFileSync(log, "utf8"));
+        fs.rmSync(path.dirname(log), { recursive: true, force: true });
+      }
+      for (const text of seen) expect(text).not.toContain(token);
+    } finally {
+      memo.test.runner.setConfig("engine:reloads", undefined);
+    }
   }, STEP_MS);
 });
 

@@ -13,6 +13,7 @@ export const PROGRAM = path.resolve(__dirname, "..", "fixtures", "engine-program
 export const MEMO = "pulumi-nodejs:dynamic/engine:Memo";
 export const STAMP = "pulumi-nodejs:dynamic/engine:Stamp";
 export const FLAG = "pulumi-nodejs:dynamic/cloudbees:Flag";
+export const RELOAD = "pulumi-nodejs:dynamic/cloudbees:BundleReload";
 export const STEP_MS = 120_000;
 
 /**

@@ -6,6 +6,7 @@ import { quotedUrl } from "../../http/url";
 import type { CheckFailure, CheckResult, Props } from "./types";
 import { isUnknown, PROVIDER_KEY } from "./values";
 import { trimCharacter } from "../../text/trim";
+import { credentialTexts, withoutTexts } from "../../text/credentials";
 
 /** Longest reason of one check failure: the host must deliver every failure whatever the input was. */
 const MAX_REASON_LENGTH = 1000;
@@ -21,6 +22,10 @@ export class InputChecker {
   readonly failures: CheckFailure[] = [];
   /** Inputs accepted though odd (a form the service takes that may not do what was meant): said, not refused. */
   readonly warnings: CheckFailure[] = [];
+  /** Inputs checked as URLs: what quotedUrl leaves out of one (user-info, query, fragment) counts as a credential. */
+  private readonly urls = new Set<string>();
+  /** The texts of each input that hold a credential, read once however many failures are about it. */
+  private readonly credentials = new Map<string, string[]>();
 
   constructor(
     private readonly news: Props,
@@ -36,14 +41,27 @@ export class InputChecker {
     }
   }
 
-  /** Records a failure; the values it quotes are shown with their control characters escaped (printable). */
+  /**
+   * Records a failure; the values it quotes are shown with their control characters escaped (printable). About an
+   * input whose value holds a credential, it names no property and leaves the value out (withoutCredential).
+   */
   fail(property: string, reason: string): void {
-    this.failures.push({ property: bounded(printable(property), 100), reason: bounded(printable(reason), MAX_REASON_LENGTH) });
+    this.failures.push(this.record(property, reason));
   }
 
   /** Records a warning: the input is accepted, and the reason says what it will do. */
   warn(property: string, reason: string): void {
-    this.warnings.push({ property: bounded(printable(property), 100), reason: bounded(printable(reason), MAX_REASON_LENGTH) });
+    this.warnings.push(this.record(property, reason));
+  }
+
+  private record(property: string, reason: string): CheckFailure {
+    // An unknown input's name may hold a `.` or a `[`: the engine prints the value of that key as it is.
+    const input = Object.prototype.hasOwnProperty.call(this.news, property) ? property : inputOf(property);
+    const key = `${this.urls.has(input)}:${input}`;
+    const texts = this.credentials.get(key) ?? credentialTexts(this.news[input], this.urls.has(input));
+    this.credentials.set(key, texts);
+    const f = texts.length ? valueLeftOut({ property, reason }, texts) : { property, reason };
+    return { property: bounded(printable(f.property), 100), reason: bounded(printable(f.reason), MAX_REASON_LENGTH) };
   }
 
   /** What check returns: the known inputs as given (`__provider` included), and the failures. */
@@ -182,6 +200,7 @@ export class InputChecker {
    * credentials inside (they would land in the state), no query or fragment (paths are appended to it).
    */
   instanceUrl(property: string): string | undefined {
+    this.urls.add(property);
     const v = this.text(property, { required: false, example: "https://ci.example.com/team-a/", maxLength: MAX_PATH_LENGTH });
     if (v === undefined) return undefined;
     let url: URL;
@@ -231,6 +250,29 @@ export class InputChecker {
     }
     return true;
   }
+}
+
+/**
+ * A failure about an input whose value holds a credential, told without the value: the engine prints the value of the
+ * property a failure names (pulumi/pulumi step_generator.go issueCheckFailures, "property %v value %v has a
+ * problem"), so the failure names none, and its reason, which names the input, shows the value hidden. Any other
+ * failure is returned as it is.
+ */
+export function withoutCredential(f: CheckFailure, value: unknown, asUrl = false): CheckFailure {
+  const texts = credentialTexts(value, asUrl);
+  return texts.length ? valueLeftOut(f, texts) : f;
+}
+
+/** The failure naming no property, its reason naming the input and showing none of `texts` (a value's). */
+export function valueLeftOut(f: CheckFailure, texts: string[]): CheckFailure {
+  const input = inputOf(f.property);
+  const reason = f.reason.includes(input) ? f.reason : `${f.property}: ${f.reason}`;
+  return { property: "", reason: withoutTexts(reason, texts) };
+}
+
+/** The top-level input a failure's property is about: `rules` for `rules[0].operand`. */
+function inputOf(property: string): string {
+  return property.split(/[.[]/, 1)[0]!;
 }
 
 /**

@@ -18,6 +18,8 @@ import { connectionNames, instanceSettings, nameProblem, resolveConnection, type
 import { inScope, type ConnectionScope } from "../../config/scope";
 import { CONNECTIONS_KEY, DEFAULT_CONNECTION, type RawConfig } from "../../config/settings";
 import { providerState } from "../../config/state";
+import { holdsCredential } from "../../text/credentials";
+import { withoutCredential } from "./check";
 import { messageOf } from "./errors";
 import type { CheckFailure, DiffResult, Props, ResourceController } from "./types";
 import { isUnknown } from "./values";
@@ -61,6 +63,10 @@ function checkNames(news: Props, spec: ConnectionInputsSpec): CheckFailure[] {
     if (v === undefined || v === null || isUnknown(v)) return undefined;
     if (typeof v !== "string" || v.trim() === "") {
       failures.push({ property, reason: `${property} must be the name of a ${property} in ${CONNECTIONS_KEY}, e.g. ${property}: "${example}"` });
+      return undefined;
+    }
+    if (holdsCredential(v)) {
+      failures.push({ property, reason: `${property} looks like a credential, not a name: give the name of a ${property} in ${CONNECTIONS_KEY}, e.g. ${property}: "${example}" (tokens belong in the stack config, set with --secret)` });
       return undefined;
     }
     const problem = nameProblem(v);
@@ -140,7 +146,9 @@ export function withConnection(controller: ResourceController, spec: ConnectionI
   return {
     async check(olds, news) {
       const result = await controller.check(own(olds), own(news));
-      return { inputs: { ...result.inputs, ...names(news) }, failures: [...result.failures, ...checkNames(news, spec)] };
+      // A token typed where a name belongs is told without its value, as the controllers' checks tell theirs.
+      const named = checkNames(news, spec).map((f) => withoutCredential(f, news[f.property]));
+      return { inputs: { ...result.inputs, ...names(news) }, failures: [...result.failures, ...named] };
     },
     async diff(id, olds, news) {
       const base: DiffResult = await controller.diff(id, own(olds), own(news));
