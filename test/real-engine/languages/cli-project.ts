@@ -3,6 +3,8 @@
  * environment of tier-cli.ts's workspace (the real CLI first on PATH, a file backend, PULUMI_HOME and a
  * passphrase of its own, offline). Every command answers its exit code and output: a failure is an answer.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { Emulator } from "../../../emulator";
 import { emulatorConnection } from "../../../testing/emulator-config";
 import { run, type Run } from "../tier-cli";
@@ -53,6 +55,11 @@ export class CliProject {
   /** The stack outputs, secrets revealed. */
   async outputs(): Promise<Record<string, unknown>> {
     return JSON.parse((await this.ok("stack", "output", "--json", "--show-secrets")).stdout) as Record<string, unknown>;
+  }
+
+  /** The project's name, from its Pulumi.yaml. */
+  projectName(): string {
+    return /^name:\s*(\S+)/m.exec(fs.readFileSync(path.join(this.dir, "Pulumi.yaml"), "utf8"))![1]!;
   }
 
   /** Each resource's inputs as the state records them, by name (`stack export`; secrets stay encrypted). */

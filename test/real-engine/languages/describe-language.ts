@@ -102,6 +102,30 @@ export function describeLanguage(language: Language): void {
       expect(await cli.recordedInputs()).toEqual(declared);
     });
 
+    if (language.name === "python") {
+      // Issue 52 again, after `pulumi import` (the plugin's read by id; the dynamic providers cannot be imported,
+      // pulumi/pulumi#16175). The imported flag leaves the state and the service after, so the program's life cycle goes on as before.
+      it("pulumi import of a flag made by hand, then two refreshes: its inputs stay as the import recorded them", async () => {
+        const app = emu.state.applications("acme")[0]!;
+        const bob = featureManagementClientAs(emu, { email: "bob@example.com", name: "Bob" });
+        await bob.createFlag(app.id, { name: "checkout.byHand" });
+        // No code: the import's state is what is checked (the language host here has no program generator).
+        await cli.ok("import", "cloudbees:index:Flag", "byHand", `${app.id}/checkout.byHand`, "--yes", "--protect=false", "--generate-code=false");
+        try {
+          const imported = (await cli.recordedInputs()).byHand;
+          expect(imported).toMatchObject({ applicationId: app.id, name: "checkout.byHand" });
+          for (const _round of [1, 2]) {
+            await cli.ok("refresh", "--expect-no-changes", "--yes");
+            expect((await cli.recordedInputs()).byHand).toEqual(imported);
+          }
+        } finally {
+          await cli.ok("state", "delete", `urn:pulumi:dev::${cli.projectName()}::cloudbees:index:Flag::byHand`, "--yes");
+          await bob.deleteFlag(app.id, "checkout.byHand");
+          await bob.close();
+        }
+      });
+    }
+
     if (language.lifeCycle) {
       it("a config change updates the flag's configuration alone", async () => {
         await cli.ok("config", "set", "rolloutPercentage", "25");
