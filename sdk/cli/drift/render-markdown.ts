@@ -1,0 +1,164 @@
+/**
+ * drift-report.md: the drift report as a pipeline's summary (GitHub's step summary, `$GITHUB_STEP_SUMMARY`): the
+ * summary table, the causes, then each stack (a clean one is one line; a drifted one a table of its paths, declared →
+ * actual, who and when, new or known). Long lists fold into <details>, and the whole stays far below the 1 MiB that a
+ * step summary takes: what is left out is counted and found in drift-report.json.
+ *
+ * Server text stays data: every path, value, name and error is made printable (no line break, control character or
+ * CI command: render-text.ts) and its Markdown punctuation backslash-escaped, so no value ends a table cell, opens a
+ * code span, link or HTML tag, or starts a line. The same report always gives the same text.
+ */
+import type { Cause, DriftedResource, DriftReport, ResolvedPath, StackReport, StackStatus } from "./report";
+import { seconds, shown, stacksById, valueText } from "./render-text";
+
+/** Rows (or lines) shown before the rest of a list folds into <details>. */
+const FOLD_AT = 10;
+/** Path rows shown per stack, and in the whole summary: 1,000 rows of ≤ 2 values stay well under 1 MiB. */
+const MAX_ROWS_PER_STACK = 100;
+const MAX_ROWS = 1000;
+/** Characters of a value, an error or a name shown; the full value is in drift-report.json. */
+const VALUE_CHARS = 200;
+const TEXT_CHARS = 300;
+
+const ICON: Record<StackStatus, string> = { clean: "🟢", drifted: "🟠", error: "🔴", locked: "🔒", timeout: "⏱️" };
+
+/**
+ * Server text as Markdown text: printable, then every character that Markdown or a GFM table reads as syntax
+ * backslash-escaped (`\|` stays in its cell, also after a `\`, since every `\` is doubled first). `::`, `://` and `@`
+ * lose their meaning too (a CI command's opening, a bare URL or address that GitHub would link, a mention).
+ */
+export function md(text: string, max = TEXT_CHARS): string {
+  return shown(text, max)
+    .replace(/[\\`*_[\]<>&|~#!$@]/g, (c) => `\\${c}`)
+    .replace(/:(?=[:/])/g, "\\:");
+}
+
+export function renderMarkdown(report: DriftReport): string {
+  const lines: string[] = ["## Drift report", ""];
+  const shard = report.shard ? ` · shard ${report.shard.index}/${report.shard.count}` : "";
+  lines.push(`Run of ${md(report.generatedAt)} by pulumi-cloudbees ${md(report.toolVersion)}${shard}`, "");
+  lines.push(...summaryTable(report), "");
+  if (report.causes.length > 0) lines.push("### Causes", "", ...causesTable(report.causes), "");
+  lines.push("### Stacks", "", ...stackSections(stacksById(report)));
+  if (report.resolved.length > 0) lines.push("### Resolved since the previous report", "", ...resolvedList(report.resolved), "");
+  return `${lines.join("\n").replace(/\n+$/, "")}\n`;
+}
+
+function summaryTable(report: DriftReport): string[] {
+  const s = report.summary;
+  return [
+    "| Stacks | Clean | Drifted | Error | Locked | Timeout | Drifted resources | Drifted paths | New paths | Resolved paths |",
+    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    `| ${[s.stacks, s.clean, s.drifted, s.error, s.locked, s.timeout, s.driftedResources, s.driftedPaths, s.newPaths, s.resolvedPaths].map(count).join(" | ")} |`,
+  ];
+}
+
+/** A count from the report: a number as it is, anything else (a hand-edited report) as escaped text. */
+function count(n: unknown): string {
+  return typeof n === "number" && Number.isFinite(n) ? String(n) : md(String(n), 20);
+}
+
+function causesTable(causes: Cause[]): string[] {
+  const rows = causes.map((c) => `| ${count(c.count)} | ${md(c.summary)} | ${md(c.type)} | ${md(c.path)} | ${md(valueText(c.actual, VALUE_CHARS))} | ${members(c.members)} |`);
+  return table(["| Count | Cause | Type | Path | Actual | Members |", "| ---: | --- | --- | --- | --- | --- |"], rows, "more causes");
+}
+
+/** The first members of a cause by stack and resource name (`<stack id> <urn>` → `stack id: name`), then how many more. */
+function members(list: string[]): string {
+  const named = list.slice(0, 3).map((m) => {
+    const space = m.indexOf(" ");
+    const urn = space < 0 ? m : m.slice(space + 1);
+    return md(space < 0 ? m : `${m.slice(0, space)}: ${urn.slice(urn.lastIndexOf("::") + 2)}`, 120);
+  });
+  return named.join(", ") + (list.length > 3 ? ` and ${list.length - 3} more` : "");
+}
+
+/**
+ * A table whose rows past FOLD_AT fold into <details> (a second table with the same header: GitHub renders Markdown in
+ * <details> after a blank line).
+ */
+function table(header: string[], rows: string[], more: string): string[] {
+  if (rows.length <= FOLD_AT) return [...header, ...rows];
+  return [...header, ...rows.slice(0, FOLD_AT), "", ...details(`${rows.length - FOLD_AT} ${more}`, [...header, ...rows.slice(FOLD_AT)])];
+}
+
+function list(lines: string[], more: string): string[] {
+  if (lines.length <= FOLD_AT) return lines;
+  return [...lines.slice(0, FOLD_AT), "", ...details(`${lines.length - FOLD_AT} ${more}`, lines.slice(FOLD_AT))];
+}
+
+/** `summary` is the renderer's own text (numbers and words): no server text inside HTML. */
+function details(summary: string, body: string[]): string[] {
+  return [`<details><summary>${summary}</summary>`, "", ...body, "", "</details>"];
+}
+
+function stackSections(stacks: StackReport[]): string[] {
+  const out: string[] = [];
+  let budget = MAX_ROWS;
+  const leftOut: StackReport[] = [];
+  for (const stack of stacks.filter((s) => s.status === "drifted")) {
+    if (budget <= 0) {
+      leftOut.push(stack);
+      continue;
+    }
+    const { lines, rows } = driftedStack(stack, budget);
+    budget -= rows;
+    out.push(...lines, "");
+  }
+  if (leftOut.length > 0) {
+    out.push(`Details of ${leftOut.length} more drifted stacks left out (the summary's size); drift-report.json has them all:`, "");
+    out.push(...list(leftOut.map((s) => oneLine(s)), "more drifted stacks"), "");
+  }
+  // Each list under its own heading: two lists with only a blank line between would read as one.
+  const failed = stacks.filter((s) => s.status !== "drifted" && s.status !== "clean");
+  if (failed.length > 0) out.push("#### Not checked", "", ...list(failed.map(oneLine), "more stacks not checked"), "");
+  const clean = stacks.filter((s) => s.status === "clean");
+  if (clean.length > 0) out.push("#### Clean", "", ...list(clean.map(oneLine), "more clean stacks"), "");
+  return out;
+}
+
+/** A stack on one line: clean (its resource count), drifted (its counts), or not checked (why). */
+function oneLine(stack: StackReport): string {
+  const head = `- ${ICON[stack.status] ?? ""} ${md(stack.id)}: ${md(stack.status, 20)}`;
+  if (stack.status === "clean") return `${head} · ${count(stack.counts?.resources)} resources · ${seconds(stack.durationMs)}`;
+  if (stack.status === "drifted") return `${head} · ${countsText(stack)} · ${seconds(stack.durationMs)}`;
+  return `${head}: ${md(stack.error ?? "(no reason given)")} · ${seconds(stack.durationMs)}`;
+}
+
+function countsText(stack: StackReport): string {
+  return `${count(stack.counts?.paths)} paths in ${count(stack.counts?.drifted)} of ${count(stack.counts?.resources)} resources`;
+}
+
+/** A drifted stack's heading and table of paths, at most `budget` rows (and MAX_ROWS_PER_STACK). */
+function driftedStack(stack: StackReport, budget: number): { lines: string[]; rows: number } {
+  const room = Math.min(budget, MAX_ROWS_PER_STACK);
+  const rows: string[] = [];
+  const notes: string[] = [];
+  let leftOut = 0;
+  for (const resource of stack.resources ?? []) {
+    resource.paths.forEach((p, i) => {
+      if (rows.length >= room) return void (leftOut += 1);
+      const who = [p.changedBy !== undefined ? `by ${md(p.changedBy, 120)}` : "", p.changedAt !== undefined ? `at ${md(p.changedAt, 40)}` : ""].filter(Boolean).join(" ");
+      const drift = p.status === "new" ? "**new**" : `known since ${md(p.firstSeen, 40)}`;
+      const change = `${md(valueText(p.declared, VALUE_CHARS))} → ${md(valueText(p.actual, VALUE_CHARS))}`;
+      rows.push(`| ${i === 0 ? resourceCell(resource) : "〃"} | ${md(p.path)} | ${change} | ${who || "—"} | ${drift} |`);
+    });
+    leftOut += resource.truncatedPaths ?? 0;
+    for (const note of resource.notes ?? []) notes.push(`- ${md(resource.name, 120)}: ${md(note)}`);
+  }
+  const header = ["| Resource | Path | Declared → actual | Changed | Drift |", "| --- | --- | --- | --- | --- |"];
+  const lines = [`#### ${ICON.drifted} ${md(stack.id)}: drifted`, "", `${countsText(stack)} · ${seconds(stack.durationMs)}`, ""];
+  lines.push(...table(header, rows, "more paths"));
+  if (leftOut > 0) lines.push("", `${leftOut} more paths left out here; drift-report.json has them.`);
+  if (notes.length > 0) lines.push("", "Providers' notes:", "", ...list(notes, "more notes"));
+  return { lines, rows: rows.length };
+}
+
+function resourceCell(r: DriftedResource): string {
+  return `${md(r.name, 120)} (${md(r.op, 40)} · ${md(r.type, 120)})`;
+}
+
+function resolvedList(resolved: ResolvedPath[]): string[] {
+  const lines = resolved.map((r) => `- ${md(r.stack)}: ${md(r.urn.slice(r.urn.lastIndexOf("::") + 2), 120)} ${md(r.path)} (drifted since ${md(r.firstSeen, 40)})`);
+  return list(lines, "more resolved paths");
+}
