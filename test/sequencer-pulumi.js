@@ -47,6 +47,8 @@ const ESTIMATES = {
   "real-engine/importing-doc.test.ts": 18,
   "real-engine/plugin-providers.test.ts": 13,
   "real-engine/policy-plugin.test.ts": 12,
+  // Measured alone (user+sys of /usr/bin/time, chromium included): the drift page in Debian's chromium.
+  "real-engine/drift-page.test.ts": 5,
   "real-engine/drift-workflow.test.ts": 1,
   "real-engine/loopback-only.test.ts": 1,
   "real-engine/release-workflow.test.ts": 1,

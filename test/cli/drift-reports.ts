@@ -120,10 +120,10 @@ export function estateReport(stacks: number, drifted: number, generatedAt = NOW)
     if (i === stacks - 1) {
       list.push(stack(id, "error", { error: "error: no Pulumi.yaml in stacks/team" }));
     } else if (i % Math.max(1, Math.floor(stacks / Math.max(drifted, 1))) === 0 && list.filter((s) => s.status === "drifted").length < drifted) {
-      const urn = `urn:pulumi:prod::team-${i}::cloudbees:index:Flag::checkout-${i}`;
+      const type = list.filter((s) => s.status === "drifted").length % 2 === 0 ? "cloudbees:index:Flag" : "cloudbees:index:ControllerConfiguration";
       const resource: DriftedResource = {
-        urn,
-        type: i % 2 === 0 ? "cloudbees:index:Flag" : "cloudbees:index:ControllerConfiguration",
+        urn: `urn:pulumi:prod::team-${i}::${type}::checkout-${i}`,
+        type,
         name: `checkout-${i}`,
         op: "update",
         paths: [
@@ -136,5 +136,11 @@ export function estateReport(stacks: number, drifted: number, generatedAt = NOW)
       list.push(stack(id, "clean"));
     }
   }
-  return report(list, { generatedAt });
+  const flags = list.flatMap((s) => (s.resources ?? []).filter((r) => r.type === "cloudbees:index:Flag").map((r) => `${s.id} ${r.urn}`));
+  const causes = flags.length === 0 ? [] : [
+    { key: "cloudbees:index:Flag enabled false", type: "cloudbees:index:Flag", path: "enabled", actual: false, count: flags.length, members: flags, summary: `enabled switched off on ${flags.length} flags` },
+  ];
+  const resolved = [{ stack: list[1].id, urn: `urn:pulumi:prod::team-1::cloudbees:index:Flag::checkout-1`, path: "description", firstSeen: EARLIER }];
+  const done = report(list, { generatedAt, causes, resolved });
+  return { ...done, summary: { ...done.summary, resolvedPaths: resolved.length } };
 }

@@ -15,6 +15,11 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:24px 0 8px}h3{font-siz
 .muted,.meta{color:var(--muted)}
 table{border-collapse:collapse;width:100%;margin:6px 0}
 th,td{border:1px solid var(--line);padding:3px 6px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+#stacks table,#causes{table-layout:fixed}
+#stacks th:nth-child(1){width:12%}#stacks th:nth-child(2){width:6%}#stacks th:nth-child(3){width:13%}#stacks th:nth-child(4){width:13%}
+#stacks th:nth-child(5),#stacks th:nth-child(6){width:12%}#stacks th:nth-child(7){width:16%}#stacks th:nth-child(8){width:16%}
+#causes th:nth-child(1){width:6%}#causes th:nth-child(2){width:20%}#causes th:nth-child(3){width:15%}#causes th:nth-child(4){width:12%}
+#causes th:nth-child(5){width:10%}
 th{background:var(--head);font-weight:600}
 td.num,th.num{text-align:right}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px}
