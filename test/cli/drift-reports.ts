@@ -18,37 +18,25 @@ export const HOSTILE = {
 
 export const NOW = "2026-11-28T10:00:00.000Z";
 const EARLIER = "2026-11-20T08:00:00.000Z";
+const STATUSES: StackStatus[] = ["clean", "drifted", "error", "locked", "timeout"];
 
 function stack(id: string, status: StackStatus, extra: Partial<StackReport> = {}): StackReport {
   const [folder, name] = id.split("#");
   return { id, folder, stack: name, status, durationMs: 1234, counts: { resources: 5, drifted: 0, paths: 0 }, ...extra };
 }
 
+/**
+ * A report of `stacks` with its summary counted from them (the command's own counting, sdk/cli/drift, is not what
+ * these tests are about: a renderer shows whatever summary it is given).
+ */
 function report(stacks: StackReport[], extra: Partial<DriftReport> = {}): DriftReport {
-  const count = (s: StackStatus) => stacks.filter((x) => x.status === s).length;
+  const byStatus = Object.fromEntries(STATUSES.map((s) => [s, stacks.filter((x) => x.status === s).length])) as Record<StackStatus, number>;
   const resources = stacks.flatMap((s) => s.resources ?? []);
   const paths = resources.flatMap((r) => r.paths);
-  return {
-    schemaVersion: 1,
-    generatedAt: NOW,
-    toolVersion: "0.1.0",
-    summary: {
-      stacks: stacks.length,
-      clean: count("clean"),
-      drifted: count("drifted"),
-      error: count("error"),
-      locked: count("locked"),
-      timeout: count("timeout"),
-      driftedResources: resources.length,
-      driftedPaths: paths.length,
-      newPaths: paths.filter((p) => p.status === "new").length,
-      resolvedPaths: 0,
-    },
-    stacks: [...stacks].sort((a, b) => (a.id < b.id ? -1 : 1)),
-    causes: [],
-    resolved: [],
-    ...extra,
-  };
+  const newPaths = paths.filter((p) => p.status === "new").length;
+  const summary = { stacks: stacks.length, ...byStatus, driftedResources: resources.length, driftedPaths: paths.length, newPaths, resolvedPaths: 0 };
+  const sorted = [...stacks].sort((a, b) => (a.id < b.id ? -1 : 1));
+  return { schemaVersion: 1, generatedAt: NOW, toolVersion: "0.1.0", summary, stacks: sorted, causes: [], resolved: [], ...extra };
 }
 
 /** A drifted resource whose every path's name and value is one of HOSTILE's texts. */

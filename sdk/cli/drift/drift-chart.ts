@@ -17,12 +17,17 @@ export interface ChartRun {
   paths: number;
 }
 
-/** The runs to chart, oldest first (ties kept in the order given), with their counts as numbers. */
-export function chartRuns(reports: DriftReport[]): ChartRun[] {
+/** The reports oldest first, by generatedAt (ties kept in the order given). */
+export function byGeneratedAt(reports: DriftReport[]): DriftReport[] {
   return reports
     .map((r, i) => ({ r, i }))
     .sort((a, b) => (a.r.generatedAt < b.r.generatedAt ? -1 : a.r.generatedAt > b.r.generatedAt ? 1 : a.i - b.i))
-    .map(({ r }) => ({ generatedAt: String(r.generatedAt), stacks: num(r.summary?.drifted), paths: num(r.summary?.driftedPaths) }));
+    .map(({ r }) => r);
+}
+
+/** The runs to chart, oldest first, with their counts as numbers (a hand-edited report's text counts as none). */
+export function chartRuns(reports: DriftReport[]): ChartRun[] {
+  return byGeneratedAt(reports).map((r) => ({ generatedAt: String(r.generatedAt), stacks: num(r.summary?.drifted), paths: num(r.summary?.driftedPaths) }));
 }
 
 function num(n: unknown): number {

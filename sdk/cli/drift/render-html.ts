@@ -9,7 +9,7 @@
  * `<` written `\u003c` so that no value can close that element, and the script puts them in with textContent only.
  */
 import { createHash } from "node:crypto";
-import { chartRuns, driftChart } from "./drift-chart";
+import { byGeneratedAt, chartRuns, driftChart } from "./drift-chart";
 import { PAGE_SCRIPT, PAGE_STYLE } from "./page-assets";
 import type { DriftReport, StackReport, StackStatus } from "./report";
 import { seconds, shown, stacksById, valueText } from "./render-text";
@@ -49,8 +49,8 @@ const CSP = [
 export function renderHtml(reports: DriftReport[]): string {
   if (reports.length === 0) throw new Error("renderHtml needs at least one drift report");
   const runs = chartRuns(reports);
-  // The newest run: the last of the sorted runs (ties: the last given).
-  const newest = [...reports].sort((a, b) => (a.generatedAt < b.generatedAt ? -1 : a.generatedAt > b.generatedAt ? 1 : 0))[reports.length - 1];
+  // The newest run (of equal times, the last given).
+  const newest = byGeneratedAt(reports)[reports.length - 1];
   const stacks = stacksById(newest);
   const shard = newest.shard ? ` · shard ${h(String(newest.shard.index), 10)}/${h(String(newest.shard.count), 10)}` : "";
   return [
