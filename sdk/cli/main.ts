@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `pulumi-cloudbees` command (package.json `bin`). One command for now: `import`.
+ * The `pulumi-cloudbees` command (package.json `bin`): `import`, and `drift` (sdk/cli/drift/command.ts).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -13,6 +13,7 @@ import { shellWord } from "./escape";
 import { readStackConfigFile } from "./stack-config-file";
 
 const USAGE = `Usage: pulumi-cloudbees import [options]
+       pulumi-cloudbees drift [options]   (the drift check over many stacks: pulumi-cloudbees drift --help)
 
 Reads the operations center (and the feature-flag account, when its token is set) and writes a TypeScript Pulumi
 program declaring what is there: availability patterns set through the API, every assignment, the global
@@ -77,6 +78,12 @@ function regex(value: string | undefined, option: string): RegExp | undefined {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  if (argv[0] === "drift") {
+    // Its own options and exit codes; loaded only when asked for.
+    const { driftCommand } = require("./drift/command") as typeof import("./drift/command");
+    process.exitCode = await driftCommand(argv.slice(1));
+    return;
+  }
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);

@@ -1,0 +1,150 @@
+/**
+ * `pulumi-cloudbees drift` and `drift merge`: their options, checked before anything runs, and their --help.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import { parseShard, type Shard } from "./shard";
+import type { StackTarget } from "./run-stack";
+
+export const DRIFT_USAGE = `Usage: pulumi-cloudbees drift [options]
+       pulumi-cloudbees drift merge <drift-report.json>... --out <folder>
+
+Runs the drift check over many stacks, each the real Pulumi CLI's \`pulumi preview --refresh --expect-no-changes
+--stack <stack>\` in the stack's folder (a child process each, never \`pulumi stack select\`), reads the engine's
+events, and writes <out>/drift-report.json (schema: drift-report.schema.json in the package): per stack its status
+(clean, drifted, error, locked, timeout), per drifted resource each path with the declared and the actual value,
+who changed it and when where our providers know, firstSeen (new or known, given --previous), resolved paths, and
+drift grouped by cause. Stacks in every language: it reads the engine, not the program.
+
+Options:
+  --stacks-file <file>     a YAML or JSON list of stacks: [{folder: infra/flags, stack: prod}, "infra/ci#dev", ...]
+                           (or {stacks: [...]}); folders relative to the file's folder
+  --stack <folder>#<stack> a stack to check (repeatable; the folder relative to the current one)
+  --concurrency <n>        stacks checked at once, 1-16 (default 4)
+  --timeout <seconds>      deadline per stack (default 600); past it the CLI is stopped and the stack is timeout
+  --previous <file>        the previous run's drift-report.json: firstSeen carried, new/known, resolved paths
+                           (a malformed one is named in a warning; the report is still written)
+  --out <folder>           where drift-report.json goes (default ./drift-report)
+  --shard <i>/<n>          check only shard i of n (1-based): every n-th stack by sorted id; merge the shards'
+                           reports with \`drift merge\`
+  --fail-on any|new        exit 1 on any drift (default), or only on drift not in --previous
+  --pulumi <path>          the Pulumi CLI to run (default: pulumi on PATH)
+  -h, --help               this text
+
+Exit codes: 0 clean; 1 drift (with --fail-on new: new drift); 2 no drift, but a stack was error, locked or timed
+out; 3 could not run (bad arguments, no stacks, no Pulumi CLI). Drift wins over partial.
+`;
+
+export interface DriftArgs {
+  stacks: StackTarget[];
+  concurrency: number;
+  timeoutMs: number;
+  previous?: string;
+  out: string;
+  shard?: Shard;
+  failOn: "any" | "new";
+  pulumi: string;
+}
+
+export type ParsedCommand = { kind: "help" } | { kind: "drift"; args: DriftArgs } | { kind: "merge"; reports: string[]; out: string };
+
+/** The command's arguments (after `drift`), or an Error naming what is wrong. */
+export function parseDriftArgs(argv: string[], cwd = process.cwd()): ParsedCommand {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      "stacks-file": { type: "string" },
+      stack: { type: "string", multiple: true },
+      concurrency: { type: "string" },
+      timeout: { type: "string" },
+      previous: { type: "string" },
+      out: { type: "string" },
+      shard: { type: "string" },
+      "fail-on": { type: "string" },
+      pulumi: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) return { kind: "help" };
+  const out = path.resolve(cwd, values.out ?? "drift-report");
+  if (positionals[0] === "merge") {
+    if (positionals.length < 2) throw new Error("drift merge needs the shards' drift-report.json files");
+    if (values.out === undefined) throw new Error("drift merge needs --out <folder>");
+    return { kind: "merge", reports: positionals.slice(1).map((f) => path.resolve(cwd, f)), out };
+  }
+  if (positionals.length) throw new Error(`unexpected ${JSON.stringify(positionals[0])}: drift takes options, or \`merge\``);
+  const concurrency = integer(values.concurrency ?? "4", "--concurrency");
+  if (concurrency < 1 || concurrency > 16) throw new Error(`--concurrency ${concurrency} is outside 1-16`);
+  const timeout = integer(values.timeout ?? "600", "--timeout");
+  if (timeout < 1) throw new Error("--timeout must be at least 1 second");
+  const failOn = values["fail-on"] ?? "any";
+  if (failOn !== "any" && failOn !== "new") throw new Error(`--fail-on ${JSON.stringify(failOn)}: give any or new`);
+  if (failOn === "new" && values.previous === undefined) throw new Error("--fail-on new needs --previous (without it all drift is new)");
+  const stacks = [
+    ...(values["stacks-file"] !== undefined ? readStacksFile(path.resolve(cwd, values["stacks-file"])) : []),
+    ...(values.stack ?? []).map((s) => target(s, cwd)),
+  ];
+  if (!stacks.length) throw new Error("no stacks: give --stack <folder>#<stack> or --stacks-file <file>");
+  const ids = new Set<string>();
+  for (const s of stacks) {
+    if (ids.has(s.id)) throw new Error(`the stack ${JSON.stringify(s.id)} is given twice`);
+    ids.add(s.id);
+  }
+  return {
+    kind: "drift",
+    args: {
+      stacks,
+      concurrency,
+      timeoutMs: timeout * 1000,
+      ...(values.previous !== undefined ? { previous: path.resolve(cwd, values.previous) } : {}),
+      out,
+      ...(values.shard !== undefined ? { shard: parseShard(values.shard) } : {}),
+      failOn,
+      pulumi: values.pulumi ?? "pulumi",
+    },
+  };
+}
+
+function integer(text: string, option: string): number {
+  if (!/^\d+$/.test(text)) throw new Error(`${option} ${JSON.stringify(text)} is not a whole number`);
+  return Number(text);
+}
+
+/** `<folder>#<stack>`, the folder relative to `base`. */
+function target(text: string, base: string): StackTarget {
+  const at = text.lastIndexOf("#");
+  if (at <= 0 || at === text.length - 1) throw new Error(`--stack ${JSON.stringify(text)}: expected <folder>#<stack>, e.g. infra/flags#prod`);
+  return entry(text.slice(0, at), text.slice(at + 1), base);
+}
+
+function entry(folder: string, stack: string, base: string): StackTarget {
+  if (!/^[\w.\-/]+$/.test(stack)) throw new Error(`stack name ${JSON.stringify(stack)} is not a stack name`);
+  return { id: `${folder}#${stack}`, folder, stack, dir: path.resolve(base, folder) };
+}
+
+function readStacksFile(file: string): StackTarget[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new Error(`--stacks-file ${JSON.stringify(file)} cannot be read: ${(e as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    doc = (require("yaml") as typeof import("yaml")).parse(text);
+  } catch (e) {
+    throw new Error(`--stacks-file ${JSON.stringify(file)} is neither YAML nor JSON: ${(e as Error).message.split("\n")[0]}`);
+  }
+  const list = Array.isArray(doc) ? doc : (doc as { stacks?: unknown } | null)?.stacks;
+  if (!Array.isArray(list)) throw new Error(`--stacks-file ${JSON.stringify(file)}: expected a list of stacks, or {stacks: [...]}`);
+  const base = path.dirname(file);
+  return list.map((item, i) => {
+    if (typeof item === "string") return target(item, base);
+    const { folder, stack } = (item ?? {}) as { folder?: unknown; stack?: unknown };
+    if (typeof folder !== "string" || typeof stack !== "string") throw new Error(`--stacks-file ${JSON.stringify(file)}: item ${i + 1} needs folder and stack`);
+    return entry(folder, stack, base);
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * Drift grouped by cause: the same property path of the same resource type, changed to the same value, across
+ * resources and stacks, is one row ("FlagConfiguration value[0].percentage = 75 on 4 resources in 4 stacks").
+ */
+import { typeNameOf } from "./warnings";
+import type { Cause, StackReport } from "./report";
+
+export function groupCauses(stacks: StackReport[]): Cause[] {
+  const groups = new Map<string, Cause>();
+  for (const s of stacks) {
+    for (const r of s.resources ?? []) {
+      for (const p of r.paths) {
+        const key = `${r.type} ${p.path} ${p.actual === undefined ? "(absent)" : JSON.stringify(p.actual)}`;
+        let c = groups.get(key);
+        if (!c) {
+          c = { key, type: r.type, path: p.path, ...(p.actual !== undefined ? { actual: p.actual } : {}), count: 0, members: [], summary: "" };
+          groups.set(key, c);
+        }
+        const member = `${s.id} ${r.urn}`;
+        if (!c.members.includes(member)) c.members.push(member);
+      }
+    }
+  }
+  const causes = [...groups.values()];
+  for (const c of causes) {
+    c.members.sort();
+    c.count = c.members.length;
+    c.summary = summaryOf(c);
+  }
+  return causes.sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** One line a person reads, in the words of the resource's type where it has some. */
+function summaryOf(c: Cause): string {
+  const stacks = new Set(c.members.map((m) => m.split(" ")[0])).size;
+  const where = `${c.count} ${c.count === 1 ? "resource" : "resources"}${stacks > 1 ? ` in ${stacks} stacks` : ""}`;
+  const value = c.actual === undefined ? "removed" : short(JSON.stringify(c.actual));
+  const typeName = typeNameOf(c.type);
+  const configuration = /^configuration\["([^"]+)"\]\.?(.*)$/.exec(c.path);
+  if (typeName === "ControllerConfiguration" && configuration) {
+    return `${configuration[1]}: ${configuration[2] || "(whole file)"} on ${c.count} ${c.count === 1 ? "controller" : "controllers"}`;
+  }
+  if (typeName === "FlagConfiguration") return `flag configuration ${c.path} ${value} on ${where}`;
+  return `${typeName} ${c.path} ${value} on ${where}`;
+}
+
+function short(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}

@@ -1,0 +1,111 @@
+/**
+ * `pulumi-cloudbees drift` and `drift merge`: run the stacks in a bounded pool, write drift-report.json, answer the
+ * exit code (report.ts EXIT).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { printable } from "../../../provider/text/printable";
+import { DRIFT_USAGE, parseDriftArgs, type DriftArgs } from "./args";
+import { assembleReport, exitCodeOf } from "./assemble";
+import { inPool } from "./pool";
+import { Progress } from "./progress";
+import { EXIT, REPORT_SCHEMA_VERSION, type DriftReport } from "./report";
+import { checkStack } from "./run-stack";
+export { REPORT_SCHEMA } from "./schema";
+import { mergeReports, shardOf } from "./shard";
+
+export const REPORT_FILE = "drift-report.json";
+
+/** Runs the command; resolves with its exit code. Messages go to `err`. */
+export async function driftCommand(argv: string[], err: NodeJS.WriteStream = process.stderr): Promise<number> {
+  const say = (text: string) => err.write(`pulumi-cloudbees drift: ${printable(text, { keepNewlines: true })}\n`);
+  let parsed: ReturnType<typeof parseDriftArgs>;
+  try {
+    parsed = parseDriftArgs(argv);
+  } catch (e) {
+    say(`${(e as Error).message}\n\n${DRIFT_USAGE}`);
+    return EXIT.couldNotRun;
+  }
+  if (parsed.kind === "help") {
+    process.stdout.write(DRIFT_USAGE);
+    return EXIT.clean;
+  }
+  if (parsed.kind === "merge") {
+    let merged: DriftReport;
+    try {
+      merged = mergeReports(parsed.reports.map((f) => readReport(f)));
+    } catch (e) {
+      say((e as Error).message);
+      return EXIT.couldNotRun;
+    }
+    writeReport(parsed.out, merged);
+    say(`merged ${parsed.reports.length} reports into ${path.join(parsed.out, REPORT_FILE)}`);
+    return exitCodeOf(merged, "any");
+  }
+  return runDrift(parsed.args, say, err);
+}
+
+async function runDrift(a: DriftArgs, say: (text: string) => void, err: NodeJS.WriteStream): Promise<number> {
+  const generatedAt = new Date().toISOString();
+  let previous: DriftReport | undefined;
+  if (a.previous !== undefined) {
+    try {
+      previous = readReport(a.previous);
+    } catch (e) {
+      // The current report is never lost to a bad previous one: all drift counts as new.
+      say(`warning: ${(e as Error).message}; every drifted path counts as new`);
+    }
+  }
+  const stacks = shardOf(a.stacks, a.shard);
+  const progress = new Progress(stacks.length, err);
+  const results = await inPool(stacks, a.concurrency, async (t) => {
+    const r = await checkStack(t, { pulumi: a.pulumi, timeoutMs: a.timeoutMs });
+    progress.stackDone(r);
+    return r;
+  });
+  const report = assembleReport(results, { generatedAt, toolVersion: toolVersion(), ...(previous ? { previous } : {}), ...(a.shard ? { shard: a.shard } : {}) });
+  writeReport(a.out, report);
+  const s = report.summary;
+  say(
+    `${s.stacks} stacks: ${s.clean} clean, ${s.drifted} drifted (${s.driftedPaths} paths, ${s.newPaths} new, ${s.resolvedPaths} resolved), ` +
+      `${s.error} error, ${s.locked} locked, ${s.timeout} timeout; wrote ${path.join(a.out, REPORT_FILE)}`,
+  );
+  return exitCodeOf(report, a.failOn);
+}
+
+/** A report written by this command (its schema version), or an Error naming the file and what is wrong. */
+export function readReport(file: string): DriftReport {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new Error(`the report ${JSON.stringify(file)} cannot be read as JSON: ${(e as Error).message.split("\n")[0]}`);
+  }
+  const r = doc as Partial<DriftReport> | null;
+  if (!r || typeof r !== "object" || r.schemaVersion !== REPORT_SCHEMA_VERSION || !Array.isArray(r.stacks) || !Array.isArray(r.resolved) || typeof r.generatedAt !== "string") {
+    throw new Error(`the report ${JSON.stringify(file)} is not a drift-report.json of schema version ${REPORT_SCHEMA_VERSION}`);
+  }
+  return r as DriftReport;
+}
+
+/** Two-space JSON, a clean stack on one line: a report of many stacks diffs cleanly in Git and stays short. */
+export function reportText(report: DriftReport): string {
+  const text = JSON.stringify(report, null, 2);
+  return `${text.replace(/\{\n\s+"id": [^{}[\]]*?"status": "clean",[^{}[\]]*?"counts": \{[^{}]*\}\n\s+\}/g, (m) => m.replace(/\s*\n\s*/g, " "))}\n`;
+}
+
+function writeReport(folder: string, report: DriftReport): void {
+  fs.mkdirSync(folder, { recursive: true });
+  fs.writeFileSync(path.join(folder, REPORT_FILE), reportText(report));
+}
+
+function toolVersion(): string {
+  for (const p of ["../../../package.json", "../../../../package.json"]) {
+    try {
+      return (require(p) as { version: string }).version;
+    } catch {
+      // Next place: from sources or from dist/.
+    }
+  }
+  return "unknown";
+}

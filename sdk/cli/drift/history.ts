@@ -1,0 +1,36 @@
+/**
+ * Since when: each drifted path keeps the `firstSeen` of the previous report (known) or gets this run's time (new);
+ * paths the previous report had that no longer drift are resolved. A stack that could not be read this time (error,
+ * locked, timeout) resolves nothing: its drift is unknown, not gone.
+ */
+import type { DriftReport, ResolvedPath, StackReport } from "./report";
+
+const keyOf = (stack: string, urn: string, path: string) => `${stack}\n${urn}\n${path}`;
+
+export function applyHistory(stacks: StackReport[], previous: DriftReport | undefined, now: string): ResolvedPath[] {
+  const before = new Map<string, string>();
+  for (const s of previous?.stacks ?? []) for (const r of s.resources ?? []) for (const p of r.paths) before.set(keyOf(s.id, r.urn, p.path), p.firstSeen);
+  const current = new Set<string>();
+  for (const s of stacks) {
+    for (const r of s.resources ?? []) {
+      for (const p of r.paths) {
+        const key = keyOf(s.id, r.urn, p.path);
+        current.add(key);
+        const first = before.get(key);
+        p.firstSeen = first ?? now;
+        p.status = first ? "known" : "new";
+      }
+    }
+  }
+  const unread = new Set(stacks.filter((s) => s.status !== "clean" && s.status !== "drifted").map((s) => s.id));
+  const resolved: ResolvedPath[] = [];
+  for (const [key, firstSeen] of before) {
+    const [stack, urn, path] = key.split("\n") as [string, string, string];
+    if (!current.has(key) && !unread.has(stack)) resolved.push({ stack, urn, path, firstSeen });
+  }
+  return resolved.sort((a, b) => cmp(keyOf(a.stack, a.urn, a.path), keyOf(b.stack, b.urn, b.path)));
+}
+
+export function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

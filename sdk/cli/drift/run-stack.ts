@@ -1,0 +1,130 @@
+/**
+ * One stack's drift check: the real CLI's `pulumi preview --refresh --expect-no-changes --stack <stack>` in the
+ * stack's folder, a child process of its own with its own event log (never `stack select`, never a shared workspace
+ * file), killed at its deadline. What it says becomes the stack's status: clean, drifted, error, locked, timeout.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { printable } from "../../../provider/text/printable";
+import { readPreviewEvents } from "./events";
+import { fileBackendLocks } from "./locks";
+import { MAX_ERROR_CHARS, type StackReport } from "./report";
+
+export interface StackTarget {
+  /** `<folder>#<stack>`, the folder as given. */
+  id: string;
+  folder: string;
+  stack: string;
+  /** The folder resolved. */
+  dir: string;
+}
+
+export interface RunOptions {
+  pulumi: string;
+  timeoutMs: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The CLI's words for a stack another update holds: Pulumi Cloud's 409, a file backend's lock. */
+const LOCKED = /the stack is currently locked|\[409\] Conflict|Another update is currently in progress/i;
+/** The CLI's words for a stack that is not there. */
+const NO_STACK = /no stack named '([^']*)' found/;
+
+export async function checkStack(t: StackTarget, o: RunOptions): Promise<StackReport> {
+  const started = Date.now();
+  const base = { id: t.id, folder: t.folder, stack: t.stack };
+  const done = (status: StackReport["status"], rest: Partial<StackReport> = {}): StackReport => ({
+    ...base,
+    status,
+    durationMs: Date.now() - started,
+    counts: { resources: 0, drifted: 0, paths: 0 },
+    ...rest,
+  });
+  if (!fs.statSync(t.dir, { throwIfNoEntry: false })?.isDirectory()) return done("error", { error: bounded(`the folder ${JSON.stringify(t.folder)} does not exist`) });
+  if (!["Pulumi.yaml", "Pulumi.yml"].some((f) => fs.existsSync(path.join(t.dir, f)))) {
+    return done("error", { error: bounded(`the folder ${JSON.stringify(t.folder)} has no Pulumi.yaml: give a Pulumi project's folder`) });
+  }
+  const env = { ...process.env, ...o.env };
+  // A preview on a file backend takes no lock: a stack mid-update would be read half-written. Its lock files say so.
+  const locks = fileBackendLocks(t.dir, t.stack, env);
+  if (locks.length) return done("locked", { error: bounded(`the stack is currently locked by ${locks.length} lock(s) (${locks.join(", ")}): another update holds it`) });
+
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cloudbees-drift-"));
+  const log = path.join(scratch, "events.jsonl");
+  try {
+    const args = ["preview", "--refresh", "--expect-no-changes", "--non-interactive", "--color", "never", "--stack", t.stack, "--event-log", log];
+    // --event-log is among the CLI's debug commands' flags.
+    const result = await runChild(o.pulumi, args, t.dir, { ...env, PULUMI_DEBUG_COMMANDS: "true", PULUMI_SKIP_UPDATE_CHECK: "true" }, o.timeoutMs);
+    const events = readPreviewEvents(fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n") : []);
+    const drifted = events.resources.length;
+    const counts = { resources: events.resourceCount, drifted, paths: events.resources.reduce((n, r) => n + r.paths.length + (r.truncatedPaths ?? 0), 0) };
+    const found = drifted ? { resources: events.resources as StackReport["resources"] } : {};
+    const output = `${result.stderr}\n${result.stdout}`;
+    if (result.timedOut) return done("timeout", { counts, error: bounded(`no answer within the deadline of ${o.timeoutMs / 1000} s: the CLI was stopped`), ...found });
+    if (result.code === 0) return done(drifted ? "drifted" : "clean", { counts, ...found });
+    if (LOCKED.test(output)) return done("locked", { counts, error: bounded(lastLines(output.match(/^.*(locked|Conflict|in progress).*$/im)?.[0] ?? output)) });
+    const noStack = NO_STACK.exec(output);
+    if (noStack) return done("error", { counts, error: bounded(`unknown stack ${JSON.stringify(noStack[1])} in ${JSON.stringify(t.folder)} (pulumi stack ls there lists them)`) });
+    if (events.finished && !events.errors.length && drifted) return done("drifted", { counts, ...found });
+    const why = events.errors.join("\n") || lastLines(output) || `pulumi exited ${result.code}`;
+    return done("error", { counts, error: bounded(why), ...found });
+  } catch (e) {
+    return done("error", { error: bounded(`could not run ${JSON.stringify(o.pulumi)}: ${(e as Error).message}`) });
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+interface ChildResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/** The child's output is kept to its last 64 KiB each: the report keeps only the end of an error. */
+function runChild(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    // Its own process group, so that the deadline stops the language host and plugins with it.
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let stdout = "";
+    let stderr = "";
+    const keep = (s: string, d: Buffer) => (s + d.toString()).slice(-65536);
+    child.stdout.on("data", (d: Buffer) => (stdout = keep(stdout, d)));
+    child.stderr.on("data", (d: Buffer) => (stderr = keep(stderr, d)));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid);
+    }, timeoutMs);
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, timedOut });
+    });
+  });
+}
+
+function killGroup(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
+
+function lastLines(text: string): string {
+  return text.trim().split("\n").filter((l) => l.trim()).slice(-20).join("\n");
+}
+
+/** Printable (control characters escaped, line breaks kept) and at most MAX_ERROR_CHARS. */
+export function bounded(text: string): string {
+  const clean = printable(text.trim(), { keepNewlines: true });
+  return clean.length > MAX_ERROR_CHARS ? `${clean.slice(0, MAX_ERROR_CHARS)}…` : clean;
+}

@@ -1,0 +1,198 @@
+/**
+ * `pulumi-cloudbees drift` on recorded engine events (test/fixtures/drift: the real CLI 3.248.0's event log of
+ * examples/plugin/dynamic against the emulator, a flag configuration changed by alice@example.com and team-b's
+ * availability pattern set by hand; large serialized providers cut): the paths with declared and actual values, who
+ * and when, causes, firstSeen across runs, shard + merge equal to the whole, exit codes, bad input, the JSON Schema.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { parseDriftArgs } from "../../sdk/cli/drift/args";
+import { assembleReport, exitCodeOf } from "../../sdk/cli/drift/assemble";
+import { readReport, reportText, REPORT_SCHEMA } from "../../sdk/cli/drift/command";
+import { readPreviewEvents } from "../../sdk/cli/drift/events";
+import { EXIT, type DriftReport, type StackReport } from "../../sdk/cli/drift/report";
+import { mergeReports, parseShard, shardOf } from "../../sdk/cli/drift/shard";
+import { driftCommand } from "../../sdk/cli/drift/command";
+
+const FIXTURES = path.join(__dirname, "..", "fixtures", "drift");
+const lines = (name: string) => fs.readFileSync(path.join(FIXTURES, name), "utf8").split("\n");
+
+function stack(id: string, fixture: string | undefined, status?: StackReport["status"]): StackReport {
+  const [folder, name] = id.split("#") as [string, string];
+  if (!fixture) return { id, folder, stack: name, status: status ?? "error", durationMs: 5, counts: { resources: 0, drifted: 0, paths: 0 }, error: "broken" };
+  const e = readPreviewEvents(lines(fixture));
+  return {
+    id,
+    folder,
+    stack: name,
+    status: e.resources.length ? "drifted" : "clean",
+    durationMs: 1000,
+    counts: { resources: e.resourceCount, drifted: e.resources.length, paths: e.resources.reduce((n, r) => n + r.paths.length, 0) },
+    ...(e.resources.length ? { resources: e.resources as StackReport["resources"] } : {}),
+  };
+}
+
+const T1 = "2026-11-28T10:00:00.000Z";
+const T2 = "2026-11-29T10:00:00.000Z";
+const estate = () => [stack("apps/b#prod", "dynamic-drifted.jsonl"), stack("apps/a#prod", "dynamic-drifted.jsonl"), stack("apps/c#prod", "dynamic-clean.jsonl"), stack("apps/d#prod", undefined)];
+
+describe("the engine's events", () => {
+  it("name each drifted path with the declared and the actual value, and who changed the flag and when", () => {
+    const e = readPreviewEvents(lines("dynamic-drifted.jsonl"));
+    expect(e.finished).toBe(true);
+    expect(e.resourceCount).toBe(7);
+    expect(e.resources.map((r) => [r.name, r.op, r.paths.map((p) => [p.path, p.kind, p.declared, p.actual])])).toEqual([
+      ["teamB", "update", [["controllers", "add", ["team-b/controller-b"], undefined], ["regex", "delete", undefined, "team-.*"]]],
+      ["newFlowStaging", "update", [["value[0].percentage", "update", 50, 75]]],
+    ]);
+    const flag = e.resources[1]!;
+    expect(flag.paths[0]).toMatchObject({ changedBy: "alice@example.com", changedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:]+Z$/) });
+    expect(flag.notes![0]).toMatch(/^FlagConfiguration checkout\.newFlow\/Staging changed outside this stack by "alice@example\.com"/);
+    expect(JSON.stringify(e)).not.toContain("serialized dynamic provider");
+  });
+
+  it("of a clean preview hold nothing drifted", () => {
+    expect(readPreviewEvents(lines("dynamic-clean.jsonl")).resources).toEqual([]);
+  });
+
+  it("keep control characters and CI commands of a warning out of its note", () => {
+    const urn = "urn:pulumi:dev::p::cloudbees:index:Flag::f";
+    const pre = { resourcePreEvent: { metadata: { op: "update", urn, type: "cloudbees:index:Flag", old: { inputs: { name: "x" } }, new: { inputs: { name: "y" } }, detailedDiff: { name: { kind: "update" } } } } };
+    const warning = { diagnosticEvent: { severity: "warning", urn, message: "warning: Flag y changed outside this stack by \"m\u001b[31m\" at 2026-11-28T10:00:00Z: \"\n::error::x\"" } };
+    const e = readPreviewEvents([JSON.stringify(pre), JSON.stringify(warning), "{cut sh"]);
+    expect(e.resources[0]!.paths).toEqual([{ path: "name", kind: "update", declared: "y", actual: "x", changedBy: "m\\u001b[31m", changedAt: "2026-11-28T10:00:00Z" }]);
+    expect(e.resources[0]!.notes![0]).not.toMatch(/[\u0000-\u001f]|^::error::/m);
+  });
+});
+
+describe("the report", () => {
+  it("is in stable order, groups causes, marks all drift new on a first run, and a clean stack is one line", () => {
+    const r = assembleReport(estate(), { generatedAt: T1, toolVersion: "0.1.0" });
+    expect(r.stacks.map((s) => `${s.id} ${s.status}`)).toEqual(["apps/a#prod drifted", "apps/b#prod drifted", "apps/c#prod clean", "apps/d#prod error"]);
+    expect(r.summary).toEqual({ stacks: 4, clean: 1, drifted: 2, error: 1, locked: 0, timeout: 0, driftedResources: 4, driftedPaths: 6, newPaths: 6, resolvedPaths: 0 });
+    const flag = r.causes.find((c) => c.path === "value[0].percentage")!;
+    expect(flag).toMatchObject({ count: 2, actual: 75, summary: "flag configuration value[0].percentage 75 on 2 resources in 2 stacks" });
+    expect(flag.members).toEqual([expect.stringMatching(/^apps\/a#prod urn:/), expect.stringMatching(/^apps\/b#prod urn:/)]);
+    expect(r.causes.map((c) => c.count)).toEqual([2, 2, 2]);
+    expect(reportText(r)).toMatch(/^ {4}\{ "id": "apps\/c#prod", .*"status": "clean", .*"counts": \{ "resources": 7, "drifted": 0, "paths": 0 \} \},?$/m);
+    expect(JSON.parse(reportText(r))).toEqual(r);
+  });
+
+  it("keeps firstSeen across runs (known), and lists drift gone since as resolved", () => {
+    const first = assembleReport(estate(), { generatedAt: T1, toolVersion: "0.1.0" });
+    const next = estate();
+    next[0] = stack("apps/b#prod", "dynamic-clean.jsonl");
+    const second = assembleReport(next, { generatedAt: T2, toolVersion: "0.1.0", previous: first });
+    const paths = second.stacks.flatMap((s) => (s.resources ?? []).flatMap((r) => r.paths));
+    expect(new Set(paths.map((p) => `${p.firstSeen} ${p.status}`))).toEqual(new Set([`${T1} known`]));
+    expect(second.resolved.map((p) => `${p.stack} ${p.path} ${p.firstSeen}`)).toEqual([
+      `apps/b#prod controllers ${T1}`,
+      `apps/b#prod regex ${T1}`,
+      `apps/b#prod value[0].percentage ${T1}`,
+    ]);
+    expect(exitCodeOf(second, "new")).toBe(EXIT.partial);
+    expect(exitCodeOf(second, "any")).toBe(EXIT.drift);
+  });
+
+  it("exit codes: drift over partial, partial, clean", () => {
+    const of = (stacks: StackReport[]) => exitCodeOf(assembleReport(stacks, { generatedAt: T1, toolVersion: "x" }), "any");
+    expect(of(estate())).toBe(EXIT.drift);
+    expect(of([stack("a#s", "dynamic-clean.jsonl"), stack("b#s", undefined, "locked")])).toBe(EXIT.partial);
+    expect(of([stack("a#s", "dynamic-clean.jsonl")])).toBe(EXIT.clean);
+  });
+
+  it("of shards, merged, equals the unsharded report but for generatedAt", () => {
+    // The run's start is its first shard's.
+    const whole = assembleReport(estate(), { generatedAt: "2026-11-28T10:00:01.000Z", toolVersion: "0.1.0" });
+    const shards = [1, 2, 3].map((i) => {
+      const shard = parseShard(`${i}/3`);
+      return assembleReport(shardOf(estate(), shard), { generatedAt: `2026-11-28T10:00:0${i}.000Z`, toolVersion: "0.1.0", shard });
+    });
+    const ids = shards.flatMap((s) => s.stacks.map((x) => x.id));
+    expect(ids.sort()).toEqual(whole.stacks.map((s) => s.id));
+    const merged = mergeReports(shards);
+    expect(merged).toEqual(whole);
+    expect(() => mergeReports([shards[0]!, shards[0]!])).toThrow(/in more than one of the reports/);
+  });
+
+  it("validates against drift-report.schema.json", () => {
+    const r = assembleReport(estate(), { generatedAt: T1, toolVersion: "0.1.0", shard: { index: 1, count: 1 } });
+    expect(schemaProblems(REPORT_SCHEMA, JSON.parse(reportText(r)), REPORT_SCHEMA)).toEqual([]);
+    expect(schemaProblems(REPORT_SCHEMA, { ...r, stacks: [{ id: "x" }] }, REPORT_SCHEMA)).not.toEqual([]);
+  });
+});
+
+describe("bad input", () => {
+  const bad = (args: string[]) => () => parseDriftArgs(args, "/tmp");
+  it("is named", () => {
+    expect(bad(["--stack", "a#s", "--concurrency", "17"])).toThrow("--concurrency 17 is outside 1-16");
+    expect(bad(["--stack", "a#s", "--concurrency", "0"])).toThrow(/outside 1-16/);
+    expect(bad(["--stack", "a#s", "--shard", "4/3"])).toThrow("--shard 4/3 is outside its range");
+    expect(bad(["--stack", "a#s", "--shard", "0/3"])).toThrow(/outside its range/);
+    expect(bad(["--stack", "nohash"])).toThrow(/expected <folder>#<stack>/);
+    expect(bad([])).toThrow(/no stacks/);
+    expect(bad(["--stack", "a#s", "--stack", "a#s"])).toThrow(/given twice/);
+    expect(bad(["--stack", "a#s", "--fail-on", "some"])).toThrow(/give any or new/);
+    expect(bad(["--stacks-file", "/nonexistent.yaml"])).toThrow(/cannot be read/);
+    expect(bad(["merge", "a.json"])).toThrow(/--out/);
+  });
+
+  it("reads a stacks file of YAML, folders relative to it", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-args-"));
+    fs.writeFileSync(path.join(dir, "stacks.yaml"), "stacks:\n  - folder: infra/flags\n    stack: prod\n  - infra/ci#dev\n");
+    const parsed = parseDriftArgs(["--stacks-file", path.join(dir, "stacks.yaml")], "/");
+    expect(parsed.kind === "drift" && parsed.args.stacks.map((s) => [s.id, s.dir])).toEqual([
+      ["infra/flags#prod", path.join(dir, "infra", "flags")],
+      ["infra/ci#dev", path.join(dir, "infra", "ci")],
+    ]);
+    fs.rmSync(dir, { recursive: true });
+  });
+
+  it("a missing folder, a folder without Pulumi.yaml, and a malformed previous report: named, the report still written", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-run-"));
+    fs.mkdirSync(path.join(dir, "empty"));
+    fs.writeFileSync(path.join(dir, "previous.json"), "{not json");
+    const err = { write: (t: string) => ((said += t), true), isTTY: false } as unknown as NodeJS.WriteStream;
+    let said = "";
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const code = await driftCommand(["--stack", "missing#dev", "--stack", "empty#dev", "--previous", "previous.json", "--out", "out", "--pulumi", "/nonexistent/pulumi"], err);
+      expect(code).toBe(EXIT.partial);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(said).toMatch(/warning: the report ".*previous\.json" cannot be read as JSON/);
+    const report = readReport(path.join(dir, "out", "drift-report.json"));
+    expect(report.stacks.map((s) => [s.id, s.status, s.error])).toEqual([
+      ["empty#dev", "error", 'the folder "empty" has no Pulumi.yaml: give a Pulumi project\'s folder'],
+      ["missing#dev", "error", 'the folder "missing" does not exist'],
+    ]);
+    fs.rmSync(dir, { recursive: true });
+  });
+});
+
+/** A small validator of the schema's own keywords (type, required, properties, additionalProperties, enum, const, items, $ref). */
+function schemaProblems(schema: Record<string, unknown>, value: unknown, root: Record<string, unknown>, at = "$"): string[] {
+  if (typeof schema.$ref === "string") return schemaProblems((root.$defs as Record<string, Record<string, unknown>>)[schema.$ref.split("/").pop()!]!, value, root, at);
+  const problems: string[] = [];
+  if ("const" in schema && value !== schema.const) problems.push(`${at}: not ${String(schema.const)}`);
+  if (Array.isArray(schema.enum) && !schema.enum.includes(value)) problems.push(`${at}: not one of ${schema.enum.join(", ")}`);
+  const type = schema.type as string | undefined;
+  if (type === "object") {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return [`${at}: not an object`];
+    const obj = value as Record<string, unknown>;
+    for (const k of (schema.required as string[] | undefined) ?? []) if (!(k in obj)) problems.push(`${at}: no ${k}`);
+    const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+    for (const [k, v] of Object.entries(obj)) {
+      if (props[k]) problems.push(...schemaProblems(props[k]!, v, root, `${at}.${k}`));
+      else if (schema.additionalProperties === false) problems.push(`${at}: unexpected ${k}`);
+    }
+  } else if (type === "array") {
+    if (!Array.isArray(value)) return [`${at}: not an array`];
+    value.forEach((v, i) => problems.push(...schemaProblems(schema.items as Record<string, unknown>, v, root, `${at}[${i}]`)));
+  } else if (type === "string" && typeof value !== "string") problems.push(`${at}: not a string`);
+  else if (type === "integer" && !Number.isInteger(value)) problems.push(`${at}: not an integer`);
+  return problems;
+}
