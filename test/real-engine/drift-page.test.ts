@@ -113,7 +113,7 @@ it("shows 200 stacks over four runs within 2 s, filters them, sends nothing, and
 it("shows hostile server text as text: no script of it runs, no element of it is made", async () => {
   const { page, leaks } = await open("hostile.html", renderHtml([hostileReport()]));
   expect(await page.locator("script").count()).toBe(2);
-  expect(await page.evaluate(() => document.querySelectorAll("body *").length)).toBeGreaterThan(50);
+  expect(await page.locator("body *").count()).toBeGreaterThan(50);
   const cells = await page.locator("#stacks td").allTextContents();
   expect(cells).toContain('tags["script"]<script>alert(1)</script>');
   expect(cells).toContain('"\\u001b[2J"');
