@@ -169,6 +169,9 @@ describe("bad input", () => {
       ["empty#dev", "error", 'the folder "empty" has no Pulumi.yaml: give a Pulumi project\'s folder'],
       ["missing#dev", "error", 'the folder "missing" does not exist'],
     ]);
+    // Beside it, its Markdown for a pipeline's summary and its page.
+    expect(fs.readFileSync(path.join(dir, "out", "drift-report.md"), "utf8")).toContain("missing\\#dev: error: the folder");
+    expect(fs.readFileSync(path.join(dir, "out", "drift-report.html"), "utf8")).toMatch(/^<!DOCTYPE html>/i);
     fs.rmSync(dir, { recursive: true });
   });
 });

@@ -4,17 +4,23 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { replaceFile } from "../../../provider/files/safe-write";
 import { printable } from "../../../provider/text/printable";
 import { DRIFT_USAGE, parseDriftArgs, type DriftArgs } from "./args";
 import { assembleReport, exitCodeOf } from "./assemble";
 import { inPool } from "./pool";
 import { Progress } from "./progress";
 import { EXIT, REPORT_SCHEMA_VERSION, type DriftReport } from "./report";
+import { renderHtml } from "./render-html";
+import { renderMarkdown } from "./render-markdown";
 import { checkStack } from "./run-stack";
 export { REPORT_SCHEMA } from "./schema";
 import { mergeReports, shardOf } from "./shard";
 
 export const REPORT_FILE = "drift-report.json";
+/** For a pipeline's summary (GitHub's step summary) and for a person: render-markdown.ts, render-html.ts. */
+export const MARKDOWN_FILE = "drift-report.md";
+export const PAGE_FILE = "drift-report.html";
 
 /** Runs the command; resolves with its exit code. Messages go to `err`. */
 export async function driftCommand(argv: string[], err: NodeJS.WriteStream = process.stderr): Promise<number> {
@@ -38,7 +44,7 @@ export async function driftCommand(argv: string[], err: NodeJS.WriteStream = pro
       say((e as Error).message);
       return EXIT.couldNotRun;
     }
-    writeReport(parsed.out, merged);
+    await writeReport(parsed.out, merged);
     say(`merged ${parsed.reports.length} reports into ${path.join(parsed.out, REPORT_FILE)}`);
     return exitCodeOf(merged, "any");
   }
@@ -64,11 +70,11 @@ async function runDrift(a: DriftArgs, say: (text: string) => void, err: NodeJS.W
     return r;
   });
   const report = assembleReport(results, { generatedAt, toolVersion: toolVersion(), ...(previous ? { previous } : {}), ...(a.shard ? { shard: a.shard } : {}) });
-  writeReport(a.out, report);
+  await writeReport(a.out, report, previous);
   const s = report.summary;
   say(
     `${s.stacks} stacks: ${s.clean} clean, ${s.drifted} drifted (${s.driftedPaths} paths, ${s.newPaths} new, ${s.resolvedPaths} resolved), ` +
-      `${s.error} error, ${s.locked} locked, ${s.timeout} timeout; wrote ${path.join(a.out, REPORT_FILE)}`,
+      `${s.error} error, ${s.locked} locked, ${s.timeout} timeout; wrote ${path.join(a.out, REPORT_FILE)}, ${MARKDOWN_FILE} and ${PAGE_FILE}`,
   );
   return exitCodeOf(report, a.failOn);
 }
@@ -94,9 +100,15 @@ export function reportText(report: DriftReport): string {
   return `${text.replace(/\{\n\s+"id": [^{}[\]]*?"status": "clean",[^{}[\]]*?"counts": \{[^{}]*\}\n\s+\}/g, (m) => m.replace(/\s*\n\s*/g, " "))}\n`;
 }
 
-function writeReport(folder: string, report: DriftReport): void {
+/**
+ * The report, its Markdown and its page (with the previous run, for the page's chart), each replacing what is there
+ * and never written through a link (safe-write.ts).
+ */
+async function writeReport(folder: string, report: DriftReport, previous?: DriftReport): Promise<void> {
   fs.mkdirSync(folder, { recursive: true });
-  fs.writeFileSync(path.join(folder, REPORT_FILE), reportText(report));
+  await replaceFile(path.join(folder, REPORT_FILE), reportText(report));
+  await replaceFile(path.join(folder, MARKDOWN_FILE), renderMarkdown(report));
+  await replaceFile(path.join(folder, PAGE_FILE), renderHtml(previous ? [previous, report] : [report]));
 }
 
 function toolVersion(): string {
