@@ -24,3 +24,7 @@ it("and finds a context the job's defaults cannot read (the check can fail)", ()
     fs.rmSync(path.dirname(broken), { recursive: true, force: true });
   }
 }, 120_000);
+
+it("actionlint finds nothing in examples/pipelines/estate-drift.yml (the sharded estate recipe)", () => {
+  expect(lint(path.join(ROOT, "examples", "pipelines", "estate-drift.yml"))).toBe("");
+}, 120_000);
