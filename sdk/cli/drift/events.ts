@@ -37,6 +37,11 @@ export interface PreviewEvents {
   resourceCount: number;
   /** The engine's error diagnostics, in order. */
   errors: string[];
+  /**
+   * What the program or its language host wrote to standard error, warnings left out (the YAML host's `Error: ...`
+   * with the line it names, a Python traceback): why a preview failed when the engine gave no error diagnostic.
+   */
+  programErrors: string[];
   /** The preview ran to its end (a summary event came). */
   finished: boolean;
 }
@@ -49,6 +54,7 @@ export function readPreviewEvents(lines: string[]): PreviewEvents {
   const seen = new Set<string>();
   const warnings: ProviderWarning[] = [];
   const errors: string[] = [];
+  const programErrors: string[] = [];
   let finished = false;
   for (const line of lines) {
     if (!line.trim()) continue;
@@ -67,11 +73,12 @@ export function readPreviewEvents(lines: string[]): PreviewEvents {
     const d = event.diagnosticEvent;
     if (d && (d.severity === "warning" || d.severity === "info#err") && /^(warning: )?\w+ /.test(d.message)) warnings.push({ text: d.message, ...(d.urn ? { urn: d.urn } : {}) });
     if (d && d.severity === "error" && !(!d.urn && /^(update|preview) failed\s*$/.test(d.message))) errors.push(d.message.trim());
+    if (d && d.severity === "info#err" && d.message.trim() && !/^warning: /.test(d.message)) programErrors.push(d.message.trimEnd());
     if (event.summaryEvent) finished = true;
   }
   const resources = [...steps.values()].map(resourceOf);
   attributeWarnings(resources, [...steps.values()], warnings);
-  return { resources, resourceCount: seen.size, errors, finished };
+  return { resources, resourceCount: seen.size, errors, programErrors, finished };
 }
 
 function resourceOf(m: StepMetadata): FoundResource {

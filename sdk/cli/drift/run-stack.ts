@@ -68,7 +68,9 @@ export async function checkStack(t: StackTarget, o: RunOptions): Promise<StackRe
     const noStack = NO_STACK.exec(output);
     if (noStack) return done("error", { counts, error: bounded(`unknown stack ${JSON.stringify(noStack[1])} in ${JSON.stringify(t.folder)} (pulumi stack ls there lists them)`) });
     if (events.finished && !events.errors.length && drifted) return done("drifted", { counts, ...found });
-    const why = events.errors.join("\n") || lastLines(output) || `pulumi exited ${result.code}`;
+    // The engine's errors; else the program's own (the YAML host reports a bad program only on its standard error,
+    // and the CLI's output interleaves it with other resources' lines in no fixed order); else the output's end.
+    const why = events.errors.join("\n") || events.programErrors.join("\n") || lastLines(output) || `pulumi exited ${result.code}`;
     return done("error", { counts, error: bounded(why), ...found });
   } catch (e) {
     return done("error", { error: bounded(`could not run ${JSON.stringify(o.pulumi)}: ${(e as Error).message}`) });
@@ -125,6 +127,7 @@ function lastLines(text: string): string {
 
 /** Printable (control characters escaped, line breaks kept) and at most MAX_ERROR_CHARS. */
 export function bounded(text: string): string {
-  const clean = printable(text.trim(), { keepNewlines: true });
+  // A language host may color its messages whatever --color says: the colors go, other control characters are escaped.
+  const clean = printable(text.replace(/\u001b\[[0-9;]*m/g, "").trim(), { keepNewlines: true });
   return clean.length > MAX_ERROR_CHARS ? `${clean.slice(0, MAX_ERROR_CHARS)}…` : clean;
 }

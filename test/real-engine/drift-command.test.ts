@@ -1,0 +1,189 @@
+/**
+ * `pulumi-cloudbees drift` as a user runs it (`node dist/sdk/cli/main.js drift --stacks-file stacks.yaml`), on the
+ * real CLI against one emulator: five stacks, each project with a file backend of its own in its folder: the YAML
+ * program of examples/plugin/yaml (yaml-a), the same on an application of its own without the bundle's resources
+ * (yaml-b, clean; its second stack `staging` held by a lock file), the dynamic providers' program
+ * (examples/plugin/dynamic, on an application and bundle of its own), and a YAML program naming a type the schema
+ * lacks (broken). After `pulumi up`, alice@example.com changes the two flag configurations and a person team-a's
+ * availability pattern. The report names each drifted path with declared and actual values and who changed the
+ * flags; a second run carries firstSeen; a repaired stack's paths come back resolved; two shards merged equal the
+ * unsharded run; no token of the emulator reaches a file or the command's output.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { startEmulator, type Emulator } from "../../emulator";
+import { OperationsCenterClient } from "../../provider";
+import type { DriftReport } from "../../sdk/cli/drift/report";
+import { emulatorConnection } from "../../testing/emulator-config";
+import { featureManagementClientAs } from "../../testing/out-of-band";
+import { ROOT } from "../package/consumer-project";
+import { CliProject } from "./languages/cli-project";
+import { installPlugin, nodeProject } from "./languages/toolchains";
+import { run, workspace, type Run } from "./tier-cli";
+
+const MAIN = path.join(ROOT, "dist", "sdk", "cli", "main.js");
+const APPS = { "yaml-a": "checkout-service", "yaml-b": "billing-service", dynamic: "payments-service" } as const;
+
+let emu: Emulator;
+let root: string;
+let env: NodeJS.ProcessEnv;
+let cleanup: () => void;
+const projects: Record<string, CliProject> = {};
+const runs: Run[] = [];
+
+/** A copy of a program in `<root>/<name>`, its state in `<root>/<name>/.state` (the project's backend.url). */
+function place(name: string, program: string, edit: (text: string) => string, file: string): CliProject {
+  const dir = path.join(root, name);
+  fs.cpSync(path.join(ROOT, "examples", "plugin", program), dir, { recursive: true });
+  fs.mkdirSync(path.join(dir, ".state"));
+  fs.appendFileSync(path.join(dir, "Pulumi.yaml"), `backend:\n  url: file://${path.join(dir, ".state")}\n`);
+  fs.writeFileSync(path.join(dir, file), edit(fs.readFileSync(path.join(dir, file), "utf8")));
+  return (projects[name] = new CliProject(dir, env));
+}
+
+/** The command as a user types it, in the folder of stacks.yaml; its report read back. */
+async function drift(out: string, ...args: string[]): Promise<{ r: Run; report: DriftReport }> {
+  const r = await run(process.execPath, [MAIN, "drift", "--stacks-file", "stacks.yaml", "--out", out, "--concurrency", "2", ...args], root, env);
+  runs.push(r);
+  if (!fs.existsSync(path.join(root, out, "drift-report.json"))) throw new Error(`no report (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
+  return { r, report: JSON.parse(fs.readFileSync(path.join(root, out, "drift-report.json"), "utf8")) as DriftReport };
+}
+
+const statuses = (report: DriftReport) => Object.fromEntries(report.stacks.map((s) => [s.id, s.status]));
+const pathsOf = (report: DriftReport, id: string) =>
+  (report.stacks.find((s) => s.id === id)?.resources ?? []).flatMap((res) => res.paths.map((p) => ({ resource: res.name, ...p })));
+
+async function changeFlagAsAlice(app: string): Promise<void> {
+  const id = emu.state.applications("acme").find((a) => a.name === app)!.id;
+  const alice = featureManagementClientAs(emu, { email: "alice@example.com", name: "Alice" });
+  await alice.patchExperiment(id, "Staging", "checkout.newFlow", [{ op: "replace", path: "/value", value: [{ option: true, percentage: 75 }] }]);
+  await alice.close();
+}
+
+beforeAll(async () => {
+  emu = await startEmulator();
+  const ws = workspace("drift-command");
+  // Inside the installed Node.js project (the packed package, @pulumi/pulumi), so that the dynamic program finds them.
+  root = path.join(await nodeProject(), `drift-command-${process.pid}`);
+  fs.mkdirSync(root);
+  cleanup = () => {
+    ws.cleanup();
+    fs.rmSync(root, { recursive: true, force: true });
+  };
+  const { PULUMI_BACKEND_URL: _each, ...rest } = ws.env;
+  env = { ...rest, PATH: `${path.join(path.dirname(root), "node_modules", ".bin")}${path.delimiter}${rest.PATH}`, PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
+
+  place("yaml-a", "yaml", (t) => t, "Pulumi.yaml");
+  // No bundle resources (yaml-a's), an application of its own.
+  place("yaml-b", "yaml", (t) => t.replace("checkout-service", APPS["yaml-b"]).replace(/\n {2}teamB:[\s\S]*?\noutputs:/, "\noutputs:").replace(/\n {2}linkFile:.*/, ""), "Pulumi.yaml");
+  place("dynamic", "dynamic", (t) => t.replace("checkout-service", APPS.dynamic).replaceAll("team-b/controller-b", "team-a/controller-a").replaceAll("team-b", "team-a"), "index.ts");
+  place("broken", "yaml", (t) => t.replace("type: cloudbees:ControllerBundleToken", "type: cloudbees:NoSuchThing"), "Pulumi.yaml");
+  fs.writeFileSync(path.join(root, "stacks.yaml"), ["stacks:", ...["yaml-a#dev", "yaml-b#dev", "yaml-b#staging", "dynamic#dev", "broken#dev"].map((s) => `  - ${s}`), ""].join("\n"));
+
+  await installPlugin(projects["yaml-a"]!);
+  for (const name of ["yaml-a", "yaml-b", "dynamic", "broken"]) await projects[name]!.initFor(emu);
+  await projects["yaml-b"]!.ok("stack", "init", "staging");
+  // An update under way on yaml-b's staging: the lock file that `pulumi up` writes on a file backend (backend/diy/lock.go).
+  const locks = path.join(root, "yaml-b", ".state", ".pulumi", "locks", "organization", "cloudbees-yaml", "staging");
+  fs.mkdirSync(locks, { recursive: true });
+  fs.writeFileSync(path.join(locks, "c0ffee.json"), JSON.stringify({ pid: 4242, username: "ci", hostname: "runner-7", timestamp: new Date().toISOString() }));
+
+  for (const name of ["yaml-a", "yaml-b", "dynamic"]) await projects[name]!.ok("up", "--yes", "--skip-preview", "--stack", "dev");
+  await changeFlagAsAlice(APPS["yaml-a"]);
+  await changeFlagAsAlice(APPS.dynamic);
+  const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin });
+  await oc.setAvailabilityPattern("team-a", "team-a/.*|sandbox");
+  await oc.close();
+});
+
+afterAll(async () => {
+  await emu?.close();
+  cleanup?.();
+});
+
+let first: DriftReport;
+
+it("a first run: exit 1, each stack's status, the drifted paths with declared and actual values, alice on the flags' paths, the causes, the summary", async () => {
+  const { r, report } = await drift("run-1");
+  expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 1 });
+  first = report;
+  expect(statuses(report)).toEqual({ "broken#dev": "error", "dynamic#dev": "drifted", "yaml-a#dev": "drifted", "yaml-b#dev": "clean", "yaml-b#staging": "locked" });
+  const byId = Object.fromEntries(report.stacks.map((s) => [s.id, s]));
+  // The YAML host's own words, from the event log (not the CLI's output, whose lines interleave in no fixed order).
+  expect(byId["broken#dev"]!.error).toMatch(/^Error: error resolving type of resource bundleToken: unable to find resource type "cloudbees:NoSuchThing" in resource provider "cloudbees"\n {2}on Pulumi\.yaml line \d+:\n {2}\d+: +type: cloudbees:NoSuchThing$/);
+  expect(byId["yaml-b#staging"]!.error).toMatch(/locked by 1 lock/);
+
+  const flag = { resource: "newFlowStaging", path: "value[0].percentage", kind: "update", declared: 50, actual: 75, changedBy: "alice@example.com", status: "new", firstSeen: report.generatedAt };
+  expect(pathsOf(report, "yaml-a#dev")).toEqual([{ ...flag, changedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/) }]);
+  const dynamic = pathsOf(report, "dynamic#dev");
+  expect(dynamic).toEqual(
+    expect.arrayContaining([
+      { ...flag, changedAt: expect.any(String) },
+      expect.objectContaining({ resource: "teamB", path: "controllers", declared: ["team-a/controller-a"] }),
+      expect.objectContaining({ resource: "teamB", path: "regex", actual: "team-a/.*|sandbox" }),
+    ]),
+  );
+  expect(dynamic).toHaveLength(3);
+  expect(byId["yaml-a#dev"]!.resources![0]!.notes![0]).toMatch(/^FlagConfiguration checkout\.newFlow\/Staging changed outside this stack by "alice@example\.com"/);
+
+  expect(report.causes.map((c) => [c.path, c.count, c.summary])).toEqual(
+    expect.arrayContaining([
+      ["value[0].percentage", 1, "flag configuration value[0].percentage 75 on 1 resource"],
+      ["regex", 1, expect.stringMatching(/regex "team-a\/\.\*\|sandbox" on 1 resource$/)],
+    ]),
+  );
+  expect(report.summary).toEqual({ stacks: 5, clean: 1, drifted: 2, error: 1, locked: 1, timeout: 0, driftedResources: 3, driftedPaths: 4, newPaths: 4, resolvedPaths: 0 });
+  expect(report.resolved).toEqual([]);
+  for (const f of ["drift-report.md", "drift-report.html"]) expect(fs.statSync(path.join(root, "run-1", f)).size).toBeGreaterThan(500);
+  expect(fs.readFileSync(path.join(root, "run-1", "drift-report.md"), "utf8")).toMatch(/50 → 75 \| by alice\\@example\.com at /);
+  expect(r.stderr).toMatch(/5 stacks: 1 clean, 2 drifted \(4 paths, 4 new, 0 resolved\), 1 error, 1 locked, 0 timeout/);
+});
+
+it("two shards merged equal the unsharded run (but for when and which shard)", async () => {
+  const one = await drift("shard-1", "--shard", "1/2");
+  const two = await drift("shard-2", "--shard", "2/2");
+  expect([one.report.shard, two.report.shard]).toEqual([{ index: 1, count: 2 }, { index: 2, count: 2 }]);
+  expect([one.r.code, two.r.code]).toEqual([1, 1]);
+  const merge = await run(process.execPath, [MAIN, "drift", "merge", "shard-1/drift-report.json", "shard-2/drift-report.json", "--out", "merged"], root, env);
+  runs.push(merge);
+  expect(merge.code).toBe(1);
+  const merged = JSON.parse(fs.readFileSync(path.join(root, "merged", "drift-report.json"), "utf8")) as DriftReport;
+  expect(merged.shard).toBeUndefined();
+  const comparable = (report: DriftReport) =>
+    JSON.parse(JSON.stringify({ stacks: report.stacks, causes: report.causes, summary: report.summary, resolved: report.resolved }), (key, value: unknown) =>
+      key === "firstSeen" || key === "durationMs" ? undefined : value,
+    ) as unknown;
+  expect(comparable(merged)).toEqual(comparable(first));
+});
+
+let second: DriftReport;
+
+it("a second run with --previous: the same drift is known, its firstSeen carried from the first run", async () => {
+  const { r, report } = await drift("run-2", "--previous", "run-1/drift-report.json");
+  expect(r.code).toBe(1);
+  second = report;
+  const paths = [...pathsOf(report, "yaml-a#dev"), ...pathsOf(report, "dynamic#dev")];
+  expect(paths).toHaveLength(4);
+  for (const p of paths) expect({ path: p.path, status: p.status, firstSeen: p.firstSeen }).toEqual({ path: p.path, status: "known", firstSeen: first.generatedAt });
+  expect(report.summary).toMatchObject({ drifted: 2, driftedPaths: 4, newPaths: 0, resolvedPaths: 0 });
+});
+
+it("after `pulumi up --refresh` repairs yaml-a, its path is resolved and the stack clean", async () => {
+  await projects["yaml-a"]!.ok("up", "--refresh", "--yes", "--skip-preview", "--stack", "dev");
+  const { r, report } = await drift("run-3", "--previous", "run-2/drift-report.json");
+  expect(r.code).toBe(1);
+  expect(statuses(report)).toMatchObject({ "yaml-a#dev": "clean", "dynamic#dev": "drifted" });
+  const urn = second.stacks.find((s) => s.id === "yaml-a#dev")!.resources![0]!.urn;
+  expect(report.resolved).toEqual([{ stack: "yaml-a#dev", urn, path: "value[0].percentage", firstSeen: first.generatedAt }]);
+  expect(report.summary).toMatchObject({ clean: 2, drifted: 1, driftedPaths: 3, newPaths: 0, resolvedPaths: 1 });
+});
+
+it("no token of the emulator in any file the command wrote, nor in its output", () => {
+  const c = emulatorConnection(emu);
+  const written = ["run-1", "run-2", "run-3", "shard-1", "shard-2", "merged"].flatMap((d) => fs.readdirSync(path.join(root, d)).map((f) => path.join(root, d, f)));
+  expect(written.length).toBeGreaterThanOrEqual(18);
+  const texts = [...written.map((f) => fs.readFileSync(f, "utf8")), ...runs.flatMap((r) => [r.stdout, r.stderr])];
+  for (const token of [c.apiToken, c.featureManagementToken, emu.state.controllerToken("team-b/controller-b"), emu.state.controllerToken("team-a/controller-a")]) {
+    expect({ token, leaks: texts.filter((t) => t.includes(token)).length }).toEqual({ token, leaks: 0 });
+  }
+});
