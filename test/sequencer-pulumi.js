@@ -15,8 +15,8 @@ const { longestFirst } = require("./longest-first");
 
 const ESTIMATES = {
   "real-engine/main-job.test.ts": 141,
-  // Measured alone (user+sys of /usr/bin/time): five stacks' drift checked four times over, and the Node.js project
-  // of the packed package built in it (shared with the other files that need it in a whole tier run).
+  // Measured alone (user+sys of /usr/bin/time, 82-87 over four runs): five stacks' drift checked four times over,
+  // and the Node.js project of the packed package built in it (19 of them; shared in a whole tier run).
   "real-engine/drift-command.test.ts": 85,
   "testing/engine-options.test.ts": 105,
   "testing/engine-steps.test.ts": 101,

@@ -11,6 +11,7 @@ import { parseDriftArgs } from "../../sdk/cli/drift/args";
 import { assembleReport, exitCodeOf } from "../../sdk/cli/drift/assemble";
 import { readReport, reportText, REPORT_SCHEMA } from "../../sdk/cli/drift/command";
 import { readPreviewEvents } from "../../sdk/cli/drift/events";
+import { bounded } from "../../sdk/cli/drift/run-stack";
 import { EXIT, type DriftReport, type StackReport } from "../../sdk/cli/drift/report";
 import { mergeReports, parseShard, shardOf } from "../../sdk/cli/drift/shard";
 import { driftCommand } from "../../sdk/cli/drift/command";
@@ -63,6 +64,22 @@ describe("the engine's events", () => {
     const e = readPreviewEvents([JSON.stringify(pre), JSON.stringify(warning), "{cut sh"]);
     expect(e.resources[0]!.paths).toEqual([{ path: "name", kind: "update", declared: "y", actual: "x", changedBy: "m\\u001b[31m", changedAt: "2026-11-28T10:00:00Z" }]);
     expect(e.resources[0]!.notes![0]).not.toMatch(/[\u0000-\u001f]|^::error::/m);
+  });
+
+  // The real CLI 3.248.0 on a YAML program naming a type the schema lacks: no error diagnostic, the host's stderr only.
+  it("of a program that failed without an engine error keep what the program wrote to stderr, warnings left out", () => {
+    const info = (message: string, severity = "info#err") => JSON.stringify({ diagnosticEvent: { message, color: "never", severity } });
+    const e = readPreviewEvents([
+      info("using pulumi-resource-cloudbees from $PATH at /bin/x\n", "warning"),
+      info("warning: using pulumi-resource-cloudbees from $PATH at /bin/x\n\n"),
+      info('Error: error resolving type of resource t: unable to find resource type "cloudbees:Nope" in resource provider "cloudbees"\n\n'),
+      info("  on Pulumi.yaml line 54:\n\n"),
+    ]);
+    expect({ errors: e.errors, programErrors: e.programErrors }).toEqual({
+      errors: [],
+      programErrors: ['Error: error resolving type of resource t: unable to find resource type "cloudbees:Nope" in resource provider "cloudbees"', "  on Pulumi.yaml line 54:"],
+    });
+    expect(bounded("\u001b[31mError\u001b[0m: bad \u0007")).toBe("Error: bad \\u0007");
   });
 });
 

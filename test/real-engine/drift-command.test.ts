@@ -18,7 +18,7 @@ import { emulatorConnection } from "../../testing/emulator-config";
 import { featureManagementClientAs } from "../../testing/out-of-band";
 import { ROOT } from "../package/consumer-project";
 import { CliProject } from "./languages/cli-project";
-import { installPlugin, nodeProject } from "./languages/toolchains";
+import { nodeProject } from "./languages/toolchains";
 import { run, workspace, type Run } from "./tier-cli";
 
 const MAIN = path.join(ROOT, "dist", "sdk", "cli", "main.js");
@@ -63,7 +63,8 @@ async function changeFlagAsAlice(app: string): Promise<void> {
 beforeAll(async () => {
   emu = await startEmulator();
   const ws = workspace("drift-command");
-  // Inside the installed Node.js project (the packed package, @pulumi/pulumi), so that the dynamic program finds them.
+  // Inside the installed Node.js project (the packed package, @pulumi/pulumi), so that the dynamic program finds them;
+  // its node_modules/.bin, first on PATH, gives the YAML programs the plugin (pulumi-resource-cloudbees) as well.
   root = path.join(await nodeProject(), `drift-command-${process.pid}`);
   fs.mkdirSync(root);
   cleanup = () => {
@@ -80,7 +81,6 @@ beforeAll(async () => {
   place("broken", "yaml", (t) => t.replace("type: cloudbees:ControllerBundleToken", "type: cloudbees:NoSuchThing"), "Pulumi.yaml");
   fs.writeFileSync(path.join(root, "stacks.yaml"), ["stacks:", ...["yaml-a#dev", "yaml-b#dev", "yaml-b#staging", "dynamic#dev", "broken#dev"].map((s) => `  - ${s}`), ""].join("\n"));
 
-  await installPlugin(projects["yaml-a"]!);
   for (const name of ["yaml-a", "yaml-b", "dynamic", "broken"]) await projects[name]!.initFor(emu);
   await projects["yaml-b"]!.ok("stack", "init", "staging");
   // An update under way on yaml-b's staging: the lock file that `pulumi up` writes on a file backend (backend/diy/lock.go).
@@ -126,6 +126,8 @@ it("a first run: exit 1, each stack's status, the drifted paths with declared an
   expect(dynamic).toHaveLength(3);
   expect(byId["yaml-a#dev"]!.resources![0]!.notes![0]).toMatch(/^FlagConfiguration checkout\.newFlow\/Staging changed outside this stack by "alice@example\.com"/);
 
+  // The same change in two stacks is two causes here: the plugin's type and the dynamic provider's differ.
+  expect(report.causes).toHaveLength(4);
   expect(report.causes.map((c) => [c.path, c.count, c.summary])).toEqual(
     expect.arrayContaining([
       ["value[0].percentage", 1, "flag configuration value[0].percentage 75 on 1 resource"],
