@@ -133,6 +133,18 @@ describe("the report", () => {
     expect(() => mergeReports([shards[0]!, shards[0]!])).toThrow(/in more than one of the reports/);
   });
 
+  it("of shards given the previous report, each resolves only its own stacks' paths: merged, nothing still drifting is resolved", () => {
+    const previous = assembleReport(estate(), { generatedAt: T1, toolVersion: "0.1.0" });
+    const whole = assembleReport(estate(), { generatedAt: T2, toolVersion: "0.1.0", previous });
+    expect(whole.resolved).toEqual([]);
+    const shards = [1, 2].map((i) => {
+      const shard = parseShard(`${i}/2`);
+      return assembleReport(shardOf(estate(), shard), { generatedAt: T2, toolVersion: "0.1.0", shard, previous });
+    });
+    expect(shards.map((s) => s.resolved)).toEqual([[], []]);
+    expect(mergeReports(shards)).toEqual(whole);
+  });
+
   it("validates against drift-report.schema.json", () => {
     const r = assembleReport(estate(), { generatedAt: T1, toolVersion: "0.1.0", shard: { index: 1, count: 1 } });
     expect(schemaProblems(REPORT_SCHEMA, JSON.parse(reportText(r)), REPORT_SCHEMA)).toEqual([]);
@@ -175,7 +187,13 @@ describe("bad input", () => {
     const cwd = process.cwd();
     process.chdir(dir);
     try {
-      const code = await driftCommand(["--stack", "missing#dev", "--stack", "empty#dev", "--previous", "previous.json", "--out", "out", "--pulumi", "/nonexistent/pulumi"], err);
+      // No CLI: could not run, said once, nothing written.
+      expect(await driftCommand(["--stack", "missing#dev", "--out", "none", "--pulumi", "/nonexistent/pulumi"], err)).toBe(EXIT.couldNotRun);
+      expect(said).toMatch(/the Pulumi CLI "\/nonexistent\/pulumi" does not answer `pulumi version`/);
+      expect(fs.existsSync(path.join(dir, "none"))).toBe(false);
+      // A CLI that answers its version (these stacks never reach it).
+      fs.writeFileSync(path.join(dir, "pulumi"), "#!/bin/sh\necho v3.248.0\n", { mode: 0o755 });
+      const code = await driftCommand(["--stack", "missing#dev", "--stack", "empty#dev", "--previous", "previous.json", "--out", "out", "--pulumi", path.join(dir, "pulumi")], err);
       expect(code).toBe(EXIT.partial);
     } finally {
       process.chdir(cwd);

@@ -6,7 +6,9 @@
  * test/real-engine/drift-page.test.ts's.
  */
 import { createHash } from "node:crypto";
-import MarkdownIt from "markdown-it";
+// Typed here, not by @types/markdown-it: its declarations do not compile without skipLibCheck, and the docs' code
+// blocks are compiled with every installed type package and without it (test/docs/code-blocks.test.ts).
+const MarkdownIt = require("markdown-it") as new (options: { html: boolean; linkify: boolean }) => { render(text: string): string };
 import { renderHtml } from "../../sdk/cli/drift/render-html";
 import { renderMarkdown } from "../../sdk/cli/drift/render-markdown";
 import type { DriftReport } from "../../sdk/cli/drift/report";

@@ -38,6 +38,8 @@ function workFolder(): { dir: string; env: NodeJS.ProcessEnv } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "estate-pipelines-"));
   fs.mkdirSync(path.join(dir, "bin"));
   fs.writeFileSync(path.join(dir, "bin", "pulumi-cloudbees"), `#!/bin/sh\nexec "${process.execPath}" "${MAIN}" "$@"\n`, { mode: 0o755 });
+  // A Pulumi CLI that answers its version, which the command asks before anything runs; these stacks never reach it.
+  fs.writeFileSync(path.join(dir, "bin", "pulumi"), "#!/bin/sh\necho v3.248.0\n", { mode: 0o755 });
   return { dir, env: { PATH: `${path.join(dir, "bin")}:${process.env.PATH}`, HOME: dir } };
 }
 

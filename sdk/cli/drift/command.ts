@@ -2,6 +2,7 @@
  * `pulumi-cloudbees drift` and `drift merge`: run the stacks in a bounded pool, write drift-report.json, answer the
  * exit code (report.ts EXIT).
  */
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { replaceFile } from "../../../provider/files/safe-write";
@@ -52,6 +53,11 @@ export async function driftCommand(argv: string[], err: NodeJS.WriteStream = pro
 }
 
 async function runDrift(a: DriftArgs, say: (text: string) => void, err: NodeJS.WriteStream): Promise<number> {
+  // Without a CLI nothing can run: said once, exit "could not run", rather than every stack in error.
+  if (!answersVersion(a.pulumi)) {
+    say(`the Pulumi CLI ${JSON.stringify(a.pulumi)} does not answer \`pulumi version\`: install Pulumi (https://www.pulumi.com/docs/install/) or give its path with --pulumi`);
+    return EXIT.couldNotRun;
+  }
   const generatedAt = new Date().toISOString();
   let previous: DriftReport | undefined;
   if (a.previous !== undefined) {
@@ -109,6 +115,15 @@ async function writeReport(folder: string, report: DriftReport, previous?: Drift
   await replaceFile(path.join(folder, REPORT_FILE), reportText(report));
   await replaceFile(path.join(folder, MARKDOWN_FILE), renderMarkdown(report));
   await replaceFile(path.join(folder, PAGE_FILE), renderHtml(previous ? [previous, report] : [report]));
+}
+
+function answersVersion(pulumi: string): boolean {
+  try {
+    execFileSync(pulumi, ["version"], { stdio: "ignore", timeout: 30_000, env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function toolVersion(): string {

@@ -1,7 +1,8 @@
 /**
  * Since when: each drifted path keeps the `firstSeen` of the previous report (known) or gets this run's time (new);
- * paths the previous report had that no longer drift are resolved. A stack that could not be read this time (error,
- * locked, timeout) resolves nothing: its drift is unknown, not gone.
+ * paths the previous report had that no longer drift are resolved. Only a stack read this time (clean or drifted)
+ * resolves anything: one in error, locked or timed out has drift unknown, not gone, and one not in this run (another
+ * shard's, or no longer given) was not looked at.
  */
 import type { DriftReport, ResolvedPath, StackReport } from "./report";
 
@@ -22,11 +23,11 @@ export function applyHistory(stacks: StackReport[], previous: DriftReport | unde
       }
     }
   }
-  const unread = new Set(stacks.filter((s) => s.status !== "clean" && s.status !== "drifted").map((s) => s.id));
+  const read = new Set(stacks.filter((s) => s.status === "clean" || s.status === "drifted").map((s) => s.id));
   const resolved: ResolvedPath[] = [];
   for (const [key, firstSeen] of before) {
     const [stack, urn, path] = key.split("\n") as [string, string, string];
-    if (!current.has(key) && !unread.has(stack)) resolved.push({ stack, urn, path, firstSeen });
+    if (!current.has(key) && read.has(stack)) resolved.push({ stack, urn, path, firstSeen });
   }
   return resolved.sort((a, b) => cmp(keyOf(a.stack, a.urn, a.path), keyOf(b.stack, b.urn, b.path)));
 }

@@ -126,7 +126,8 @@ function oneLine(stack: StackReport): string {
 }
 
 function countsText(stack: StackReport): string {
-  return `${count(stack.counts?.paths)} paths in ${count(stack.counts?.drifted)} of ${count(stack.counts?.resources)} resources`;
+  const paths = stack.counts?.paths;
+  return `${count(paths)} ${paths === 1 ? "path" : "paths"} in ${count(stack.counts?.drifted)} of ${count(stack.counts?.resources)} resources`;
 }
 
 /** A drifted stack's heading and table of paths, at most `budget` rows (and MAX_ROWS_PER_STACK). */
