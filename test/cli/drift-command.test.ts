@@ -15,6 +15,7 @@ import { bounded } from "../../sdk/cli/drift/run-stack";
 import { EXIT, type DriftReport, type StackReport } from "../../sdk/cli/drift/report";
 import { mergeReports, parseShard, shardOf } from "../../sdk/cli/drift/shard";
 import { driftCommand } from "../../sdk/cli/drift/command";
+import { causeType } from "../../sdk/cli/drift/causes";
 
 const FIXTURES = path.join(__dirname, "..", "fixtures", "drift");
 const lines = (name: string) => fs.readFileSync(path.join(FIXTURES, name), "utf8").split("\n");
@@ -92,6 +93,13 @@ describe("the report", () => {
     expect(flag).toMatchObject({ count: 2, actual: 75, summary: "flag configuration value[0].percentage 75 on 2 resources in 2 stacks" });
     expect(flag.members).toEqual([expect.stringMatching(/^apps\/a#prod urn:/), expect.stringMatching(/^apps\/b#prod urn:/)]);
     expect(r.causes.map((c) => c.count)).toEqual([2, 2, 2]);
+    expect(r.causes.every((c) => c.type.startsWith("cloudbees:index:"))).toBe(true);
+    // The dynamic providers' type and the plugin's are one cause; another provider's type of that name is not.
+    expect([causeType("pulumi-nodejs:dynamic/cloudbees:FlagConfiguration"), causeType("cloudbees:index:FlagConfiguration"), causeType("acme:index:FlagConfiguration")]).toEqual([
+      "cloudbees:index:FlagConfiguration",
+      "cloudbees:index:FlagConfiguration",
+      "acme:index:FlagConfiguration",
+    ]);
     expect(reportText(r)).toMatch(/^ {4}\{ "id": "apps\/c#prod", .*"status": "clean", .*"counts": \{ "resources": 7, "drifted": 0, "paths": 0 \} \},?$/m);
     expect(JSON.parse(reportText(r))).toEqual(r);
   });

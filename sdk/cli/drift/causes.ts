@@ -1,6 +1,8 @@
 /**
  * Drift grouped by cause: the same property path of the same resource type, changed to the same value, across
- * resources and stacks, is one row ("FlagConfiguration value[0].percentage = 75 on 4 resources in 4 stacks").
+ * resources and stacks, is one row ("FlagConfiguration value[0].percentage = 75 on 4 resources in 4 stacks"). Our
+ * types are one type whichever face declared them: the plugin's `cloudbees:index:Flag` and the dynamic provider's
+ * `pulumi-nodejs:dynamic/cloudbees:Flag` change the same object on the service.
  */
 import { typeNameOf } from "./warnings";
 import type { Cause, StackReport } from "./report";
@@ -10,10 +12,11 @@ export function groupCauses(stacks: StackReport[]): Cause[] {
   for (const s of stacks) {
     for (const r of s.resources ?? []) {
       for (const p of r.paths) {
-        const key = `${r.type} ${p.path} ${p.actual === undefined ? "(absent)" : JSON.stringify(p.actual)}`;
+        const type = causeType(r.type);
+        const key = `${type} ${p.path} ${p.actual === undefined ? "(absent)" : JSON.stringify(p.actual)}`;
         let c = groups.get(key);
         if (!c) {
-          c = { key, type: r.type, path: p.path, ...(p.actual !== undefined ? { actual: p.actual } : {}), count: 0, members: [], summary: "" };
+          c = { key, type, path: p.path, ...(p.actual !== undefined ? { actual: p.actual } : {}), count: 0, members: [], summary: "" };
           groups.set(key, c);
         }
         const member = `${s.id} ${r.urn}`;
@@ -28,6 +31,12 @@ export function groupCauses(stacks: StackReport[]): Cause[] {
     c.summary = summaryOf(c);
   }
   return causes.sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** The schema's token for our types, from either face; any other type as it is. */
+export function causeType(type: string): string {
+  const ours = /^(?:cloudbees:index|pulumi-nodejs:dynamic\/cloudbees):(\w+)$/.exec(type);
+  return ours ? `cloudbees:index:${ours[1]}` : type;
 }
 
 /** One line a person reads, in the words of the resource's type where it has some. */
