@@ -1,6 +1,7 @@
 import { KEEPS_DECLARED_INPUTS, resources, type ProviderKind } from "../resources";
 import { SECRET_OUTPUTS as TOKEN_SECRET_OUTPUTS } from "../resources/controller-bundle-token/types";
 import { declaredNames, DECLARED_INPUTS_KEY, withoutDeclaredInputs } from "../resources/shared/declared-inputs";
+import { withPartialProperties } from "../resources/shared/errors";
 import type { CheckResult, DiffResult, Props, ResourceController } from "../resources/shared/types";
 import { importStart } from "./import-ids";
 import { invoke } from "./invokes";
@@ -35,11 +36,7 @@ function secretKeys(kind: ProviderKind, ...inputs: Array<Set<string>>): Set<stri
 
 /** A partial create's error carries the outputs the engine records: secrets on them too. */
 function withSecretProperties(error: unknown, keys: Set<string>): unknown {
-  if (error instanceof Error && typeof (error as { properties?: unknown }).properties === "object") {
-    const e = error as Error & { properties: Props };
-    e.properties = wrapSecrets(withoutDeclaredInputs(e.properties), keys) ?? {};
-  }
-  return error;
+  return withPartialProperties(error, (p) => wrapSecrets(withoutDeclaredInputs(p), keys) ?? {});
 }
 
 /** What the protocol's server (server.ts) calls: values as the engine marshals them, secrets wrapped. */

@@ -1,3 +1,4 @@
+import { withPartialProperties } from "./errors";
 import type { Props, ReadResult, ResourceController } from "./types";
 
 /**
@@ -44,14 +45,6 @@ export function asDeclared(result: ReadResult, declared: readonly string[] | und
   return { ...result, props, inputs };
 }
 
-function withDeclaredInError(error: unknown, names: string[]): unknown {
-  if (error instanceof Error && typeof (error as { properties?: unknown }).properties === "object") {
-    const e = error as Error & { properties: Props };
-    e.properties = { ...e.properties, [DECLARED_INPUTS_KEY]: names };
-  }
-  return error;
-}
-
 /**
  * Create and update record the declared names in the outputs; read returns only those inputs. The controllers
  * below never see the key.
@@ -66,7 +59,7 @@ export function keepingDeclaredInputs(controller: ResourceController): ResourceC
         const result = await controller.create(inputs);
         return { ...result, outs: { ...result.outs, [DECLARED_INPUTS_KEY]: names } };
       } catch (e) {
-        throw withDeclaredInError(e, names);
+        throw withPartialProperties(e, (p) => ({ ...p, [DECLARED_INPUTS_KEY]: names }));
       }
     },
     async read(id, props) {

@@ -152,3 +152,16 @@ export function warn(message: string): void {
   const named = suffix ? (/^\S+ \([^)]*\):/.test(message) ? message.replace(/^(\S+ \([^)]*\)):/, `$1${suffix}:`) : `${suffix.trim()}: ${message}`) : message;
   warningSink(printable(named));
 }
+
+/**
+ * A partial create's error (partiallyCreated) with its recorded outputs changed by `change`: the layers above a
+ * controller add what they keep in the outputs (connection names, declared input names) or mark secrets. Any other
+ * error is returned as it is.
+ */
+export function withPartialProperties(error: unknown, change: (properties: Props) => Props): unknown {
+  if (error instanceof Error && typeof (error as { properties?: unknown }).properties === "object") {
+    const e = error as Error & { properties: Props };
+    e.properties = change(e.properties);
+  }
+  return error;
+}

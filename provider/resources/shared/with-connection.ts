@@ -20,7 +20,7 @@ import { CONNECTIONS_KEY, DEFAULT_CONNECTION, type RawConfig } from "../../confi
 import { providerState } from "../../config/state";
 import { holdsCredential } from "../../text/credentials";
 import { withoutCredential } from "./check";
-import { messageOf } from "./errors";
+import { messageOf, withPartialProperties } from "./errors";
 import type { CheckFailure, DiffResult, Props, ResourceController } from "./types";
 import { isUnknown } from "./values";
 
@@ -130,18 +130,6 @@ function replacedBy(olds: Props, news: Props): string[] {
   return out;
 }
 
-/**
- * A partial create's error carries the outputs the engine records: with the names, so that the later read or
- * delete goes to the same connection.
- */
-function withNamesInError(error: unknown, inputs: Props): unknown {
-  if (error instanceof Error && typeof (error as { properties?: unknown }).properties === "object") {
-    const e = error as Error & { properties: Props };
-    e.properties = { ...e.properties, ...names(inputs) };
-  }
-  return error;
-}
-
 export function withConnection(controller: ResourceController, spec: ConnectionInputsSpec = {}): ResourceController {
   return {
     async check(olds, news) {
@@ -161,7 +149,8 @@ export function withConnection(controller: ResourceController, spec: ConnectionI
           const result = await controller.create(own(inputs));
           return { ...result, outs: { ...result.outs, ...names(inputs) } };
         } catch (e) {
-          throw withNamesInError(e, inputs);
+          // The outputs a partial create records keep the names, so that the later read or delete goes to the same connection.
+          throw withPartialProperties(e, (p) => ({ ...p, ...names(inputs) }));
         }
       });
     },
