@@ -20,7 +20,7 @@ import { EventRecorder, recorderCallback } from "./cli-events";
 import { stateOfExport, type ExportedDeployment } from "./cli-state";
 import { unexpectedChanges, type ProgramPlan } from "../engine/plan";
 import type { JsonObject } from "../processes/provider-host";
-import { findPulumiCli, isolatedCliEnvironment, sdkVersion, type PulumiCli } from "./pulumi-cli";
+import { findPulumiCli, isolatedCliEnvironment, sdkVersion, sharedCliEnvironment, type PulumiCli } from "./pulumi-cli";
 import type { ProgramRunnerOptions, RunStepOptions, StackRunner } from "../processes/runner-options";
 import { emptyState, type ProgramState } from "../engine/state";
 import { failureText, ProgramRunError, warningsOf, type StepRecord } from "../engine/step-record";
@@ -37,6 +37,13 @@ export interface PulumiCliRunnerOptions extends Omit<ProgramRunnerOptions, "stat
      * and what each process does are unchanged; `false` starts them exactly as a terminal would.
      */
     preload?: boolean;
+    /**
+     * An estate of stacks to put this one in: the workspace is `<folder>/<workspace>` (not a temp folder of the runner's
+     * own), and the file backend, PULUMI_HOME and passphrase are those of every runner given the same folder
+     * (sharedCliEnvironment), so `pulumi-cloudbees drift --stack <workspace>#<stack>` run in the folder with
+     * `environment` checks them all at once. The folder is the caller's: close() leaves it.
+     */
+    estate?: { folder: string; workspace: string };
 }
 
 export class PulumiCliRunner implements StackRunner {
@@ -72,10 +79,16 @@ export class PulumiCliRunner implements StackRunner {
             );
         }
         const auto = require("@pulumi/pulumi/automation") as typeof import("@pulumi/pulumi/automation");
-        const home = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cloudbees-cli-"));
+        const estate = opts.estate;
+        const home = estate ? path.join(estate.folder, estate.workspace) : fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cloudbees-cli-"));
+        if (estate) {
+            if (!/^[\w.-]+$/.test(estate.workspace) || /^\.+$/.test(estate.workspace)) throw new Error(`estate.workspace ${JSON.stringify(estate.workspace)} is not a folder name`);
+            fs.mkdirSync(estate.folder, { recursive: true, mode: 0o700 });
+            fs.mkdirSync(home); // a workspace of another runner is not taken over
+        }
         try {
             const project = writeWorkspaceProject(cwd, home, opts.program, opts.project);
-            const { PULUMI_HOME: pulumiHome, ...isolated } = isolatedCliEnvironment(cli, home);
+            const { PULUMI_HOME: pulumiHome, ...isolated } = estate ? sharedCliEnvironment(cli, estate.folder) : isolatedCliEnvironment(cli, home);
             const env: Record<string, string> = { ...(opts.env ?? {}), ...isolated, ...(opts.preload === false ? {} : preloadEnvironment(opts.env)) };
             // PulumiCommand.get looks for <root>/bin/pulumi, the layout of the cache and of Pulumi's installs.
             const pulumiCommand = await auto.PulumiCommand.get({
@@ -87,7 +100,7 @@ export class PulumiCliRunner implements StackRunner {
             await auto.Stack.create(stack, ws);
             return new PulumiCliRunner({ ...opts, cwd }, project, stack, home, cli, ws, { ...env, PULUMI_HOME: pulumiHome });
         } catch (e) {
-            fs.rmSync(home, { recursive: true, force: true });
+            if (!estate) fs.rmSync(home, { recursive: true, force: true });
             throw e;
         }
     }
@@ -156,7 +169,7 @@ export class PulumiCliRunner implements StackRunner {
         if (this.closed) return;
         this.closed = true;
         await this.queue.catch(() => undefined);
-        fs.rmSync(this.home, { recursive: true, force: true });
+        if (!this.opts.estate) fs.rmSync(this.home, { recursive: true, force: true });
     }
 
     // -----------------------------------------------------------------------------------------------------------

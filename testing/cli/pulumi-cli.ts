@@ -120,14 +120,30 @@ export function versionOf(pulumi: string): string | undefined {
  * The environment of a CLI that touches nothing of the machine's own Pulumi setup: `cli` first on PATH, and in
  * `folder` a PULUMI_HOME and a file backend of its own, a random passphrase, no update check and no plugin download.
  */
-export function isolatedCliEnvironment(cli: PulumiCli, folder: string): Record<string, string> {
+export function isolatedCliEnvironment(cli: PulumiCli, folder: string, passphrase = crypto.randomBytes(16).toString("hex")): Record<string, string> {
     fs.mkdirSync(path.join(folder, "backend"), { recursive: true });
     return {
         PATH: `${cli.dir}${path.delimiter}${process.env.PATH ?? ""}`,
         PULUMI_HOME: path.join(folder, "home"),
         PULUMI_BACKEND_URL: `file://${path.join(folder, "backend")}`,
-        PULUMI_CONFIG_PASSPHRASE: crypto.randomBytes(16).toString("hex"),
+        PULUMI_CONFIG_PASSPHRASE: passphrase,
         PULUMI_SKIP_UPDATE_CHECK: "true",
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     };
+}
+
+/**
+ * The environment of the CLI for stacks that share `folder` (an estate: runners given the same folder): its PULUMI_HOME
+ * and file backend, and one passphrase, made at the first use and kept in `folder/passphrase` (written exclusively,
+ * readable by this user only), so that one `pulumi-cloudbees drift` run reaches every stack of the estate.
+ */
+export function sharedCliEnvironment(cli: PulumiCli, folder: string): Record<string, string> {
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const file = path.join(folder, "passphrase");
+    try {
+        fs.writeFileSync(file, crypto.randomBytes(16).toString("hex"), { flag: "wx", mode: 0o600 });
+    } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+    return isolatedCliEnvironment(cli, folder, fs.readFileSync(file, "utf8"));
 }
