@@ -18,6 +18,10 @@
 //      watched (ControllerConfiguration); up, an up with nothing to change, the drift job passing, a change made in
 //      the controller's UI, the drift job failing on its path, an up --refresh that reloads the bundle, the drift job
 //      passing, destroy (the controller stopped and deleted).
+//   6. pulumi-cloudbees drift (with the real CLI: it runs `pulumi preview` per stack): examples/flags and
+//      examples/controllers as two stacks of one backend, a change made by hand in each, one drift report of both,
+//      written to a folder it names.
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -36,6 +40,7 @@ import {
   type PulumiCli,
   type StackRunner,
 } from "../testing";
+import type { DriftReport } from "../sdk/cli/drift/report";
 import { productionEmulatorOptions, PROMOTION_CONTROLLER, promotionStackConfig } from "./promotion-stack";
 
 const ROOT = path.join(__dirname, "..");
@@ -222,6 +227,64 @@ async function managedController(emu: Emulator): Promise<void> {
   }
 }
 
+/** The drift command as a user runs it (`npx pulumi-cloudbees drift`): npm start builds dist/ first. */
+const DRIFT_COMMAND = path.join(ROOT, "dist", "sdk", "cli", "main.js");
+
+async function estateDrift(emu: Emulator): Promise<void> {
+  console.log("\n######## pulumi-cloudbees drift: one report over the example stacks");
+  if (!cli) {
+    console.log("skipped: the command runs the real Pulumi CLI's preview per stack (`npm run pulumi-cli` builds one)");
+    return;
+  }
+  const pulumi = cli;
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "cloudbees-estate-"));
+  const estate = (workspace: string) => ({ cli: pulumi, stack: "production", estate: { folder, workspace } });
+  const instanceUrl = `${emu.baseUrl}controllers/team-c/controller-c/`;
+  const stacks = await Promise.all([
+    PulumiCliRunner.start({ ...estate("flags"), cwd: path.join(ROOT, "examples", "flags"), config: emulatorStackConfig(emu) }),
+    PulumiCliRunner.start({ ...estate("controllers"), cwd: path.join(ROOT, "examples", "controllers"), config: { ...emulatorStackConfig(emu), "controllers:instanceUrl": instanceUrl } }),
+  ]);
+  const ui = featureManagementClientAs(emu, { email: "alice@example.com", name: "Alice" });
+  try {
+    await Promise.all(stacks.map((s) => s.up()));
+    console.log(`pulumi up: flags#production and controllers#production, in one file backend in ${folder}`);
+    await ui.patchExperiment(String(stacks[0].outputs().appId), "Production", "checkout.bannerColor", [{ op: "replace", path: "/value", value: "red" }]);
+    emu.changeConfiguration("team-c/controller-c", "jenkins.yaml", "jenkins.systemMessage", "Changed in the UI");
+    console.log("outside Pulumi: alice@example.com turns the banner red in Production; the controller's system message is changed in its UI");
+
+    fs.writeFileSync(path.join(folder, "stacks.yaml"), "- flags#production\n- controllers#production\n", { flag: "wx" });
+    console.log(`\n== pulumi-cloudbees drift --stacks-file stacks.yaml --out report (in ${folder})`);
+    const args = [DRIFT_COMMAND, "drift", "--stacks-file", "stacks.yaml", "--out", "report", "--pulumi", path.join(pulumi.dir, "pulumi")];
+    const code = await new Promise<number>((resolve) => {
+      const child = execFile(process.execPath, args, { cwd: folder, env: { ...process.env, ...stacks[0].environment } }, (e) => resolve(e ? Number(e.code ?? 1) : 0));
+      child.stderr?.pipe(process.stdout);
+    });
+    const report = JSON.parse(fs.readFileSync(path.join(folder, "report", "drift-report.json"), "utf8")) as DriftReport;
+    console.log(`exit ${code} (1: drift)`);
+    const paths: string[] = [];
+    for (const stack of report.stacks) {
+      for (const r of stack.resources ?? []) {
+        for (const p of r.paths) {
+          paths.push(p.path);
+          const who = p.changedBy ? ` by ${p.changedBy} at ${p.changedAt}` : "";
+          console.log(`  ${stack.id} ${r.name}: ${p.path}: ${JSON.stringify(p.declared)} -> ${JSON.stringify(p.actual)}${who} (${p.status})`);
+        }
+      }
+    }
+    for (const cause of report.causes) console.log(`  cause: ${cause.summary}`);
+    if (code !== 1 || !paths.some((p) => p.includes("jenkins.systemMessage")) || !paths.some((p) => p.includes("value"))) {
+      throw new Error(`UNEXPECTED: the report should name the banner's value and the system message, with exit 1 (exit ${code}): ${JSON.stringify(paths)}`);
+    }
+    console.log(`the report: ${path.join(folder, "report")} (drift-report.json, drift-report.md, drift-report.html)`);
+    await Promise.all(stacks.map((s) => s.destroy()));
+  } finally {
+    await ui.close();
+    await Promise.all(stacks.map((s) => s.close()));
+    // The stacks are gone; their report stays where it was said to be.
+    for (const entry of fs.readdirSync(folder)) if (entry !== "report") fs.rmSync(path.join(folder, entry), { recursive: true, force: true });
+  }
+}
+
 const USAGE = "usage: npm start [-- [--engine stand-in|pulumi] [--reading NAME=VALUE]...]; npx cloudbees-emulator --list-readings lists the readings";
 
 /**
@@ -293,6 +356,13 @@ async function main(): Promise<void> {
     await promotion(staging, production);
   } finally {
     await Promise.all([staging.close(), production.close()]);
+  }
+
+  const estateEmu = await startEmulator();
+  try {
+    await estateDrift(estateEmu);
+  } finally {
+    await estateEmu.close();
   }
 }
 

@@ -3,6 +3,7 @@
  * it, its own checks included (it stops with "UNEXPECTED: ..." when one fails). No test ran it before this one, and
  * a change of the drift warning's wording broke it unnoticed.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { run } from "./tier-cli";
 import { realCli } from "./life-cycle";
@@ -19,4 +20,9 @@ it("npm start runs every example's life cycle with the real CLI and says so", as
     for (const example of ["examples/index.ts", "examples/flags", "examples/controllers", "examples/pipeline", "examples/promotion"]) {
         expect(output).toContain(`######## ${example}`);
     }
+    // It ends with one drift report over two example stacks, in a folder it names.
+    const folder = /\nthe report: (\S+) \(drift-report\.json/.exec(output)?.[1];
+    expect(output).toContain("pulumi-cloudbees drift: 2 stacks: 0 clean, 2 drifted (2 paths, 2 new, 0 resolved)");
+    expect(folder && fs.existsSync(path.join(folder, "drift-report.html"))).toBe(true);
+    fs.rmSync(path.dirname(folder!), { recursive: true, force: true });
 }, 600_000);
