@@ -1,10 +1,11 @@
 /**
  * `pulumi-cloudbees drift` as a user runs it (`node dist/sdk/cli/main.js drift --stacks-file stacks.yaml`), on the
- * real CLI against one emulator: five stacks, each project with a file backend of its own in its folder: the YAML
+ * real CLI against one emulator: six stacks, each project with a file backend of its own in its folder: the YAML
  * program of examples/plugin/yaml (yaml-a), the same on an application of its own without the bundle's resources
  * (yaml-b, clean; its second stack `staging` held by a lock file), the dynamic providers' program
- * (examples/plugin/dynamic, on an application and bundle of its own), and a YAML program naming a type the schema
- * lacks (broken). After `pulumi up`, alice@example.com changes the two flag configurations and a person team-a's
+ * (examples/plugin/dynamic, on an application and bundle of its own), examples/plugin/python's flags (on an
+ * application of its own, the Python SDK installed from its wheel), and a YAML program naming a type the schema
+ * lacks (broken). After `pulumi up`, alice@example.com changes the three flag configurations and a person team-a's
  * availability pattern. The report names each drifted path with declared and actual values and who changed the
  * flags; a second run carries firstSeen; a repaired stack's paths come back resolved; two shards merged equal the
  * unsharded run; no token of the emulator reaches a file or the command's output.
@@ -18,11 +19,11 @@ import { emulatorConnection } from "../../testing/emulator-config";
 import { featureManagementClientAs } from "../../testing/out-of-band";
 import { ROOT } from "../package/consumer-project";
 import { CliProject } from "./languages/cli-project";
-import { nodeProject } from "./languages/toolchains";
+import { nodeProject, pythonVirtualenv } from "./languages/toolchains";
 import { run, workspace, type Run } from "./tier-cli";
 
 const MAIN = path.join(ROOT, "dist", "sdk", "cli", "main.js");
-const APPS = { "yaml-a": "checkout-service", "yaml-b": "billing-service", dynamic: "payments-service" } as const;
+const APPS = { "yaml-a": "checkout-service", "yaml-b": "billing-service", dynamic: "payments-service", python: "inventory-service" } as const;
 
 let emu: Emulator;
 let root: string;
@@ -78,19 +79,22 @@ beforeAll(async () => {
   // No bundle resources (yaml-a's), an application of its own.
   place("yaml-b", "yaml", (t) => t.replace("checkout-service", APPS["yaml-b"]).replace(/\n {2}teamB:[\s\S]*?\noutputs:/, "\noutputs:").replace(/\n {2}linkFile:.*/, ""), "Pulumi.yaml");
   place("dynamic", "dynamic", (t) => t.replace("checkout-service", APPS.dynamic).replaceAll("team-b/controller-b", "team-a/controller-a").replaceAll("team-b", "team-a"), "index.ts");
+  // examples/plugin/python's flags, on an application of its own (the Python SDK from the wheel this tier builds).
+  place("python", "python", (t) => t.replace("checkout-service", APPS.python).replace(/\nteam_b = [\s\S]*?\nbundle_token = .*\n/, "\n").replace(/\npulumi\.export\("linkFile".*/, ""), "__main__.py");
   place("broken", "yaml", (t) => t.replace("type: cloudbees:ControllerBundleToken", "type: cloudbees:NoSuchThing"), "Pulumi.yaml");
-  fs.writeFileSync(path.join(root, "stacks.yaml"), ["stacks:", ...["yaml-a#dev", "yaml-b#dev", "yaml-b#staging", "dynamic#dev", "broken#dev"].map((s) => `  - ${s}`), ""].join("\n"));
+  fs.writeFileSync(path.join(root, "stacks.yaml"), ["stacks:", ...["yaml-a#dev", "yaml-b#dev", "yaml-b#staging", "dynamic#dev", "python#dev", "broken#dev"].map((s) => `  - ${s}`), ""].join("\n"));
 
-  for (const name of ["yaml-a", "yaml-b", "dynamic", "broken"]) await projects[name]!.initFor(emu);
+  const virtualenv = pythonVirtualenv(projects.python!.dir, env);
+  for (const name of ["yaml-a", "yaml-b", "dynamic", "python", "broken"]) await projects[name]!.initFor(emu);
+  await virtualenv;
   await projects["yaml-b"]!.ok("stack", "init", "staging");
   // An update under way on yaml-b's staging: the lock file that `pulumi up` writes on a file backend (backend/diy/lock.go).
   const locks = path.join(root, "yaml-b", ".state", ".pulumi", "locks", "organization", "cloudbees-yaml", "staging");
   fs.mkdirSync(locks, { recursive: true });
   fs.writeFileSync(path.join(locks, "c0ffee.json"), JSON.stringify({ pid: 4242, username: "ci", hostname: "runner-7", timestamp: new Date().toISOString() }));
 
-  for (const name of ["yaml-a", "yaml-b", "dynamic"]) await projects[name]!.ok("up", "--yes", "--skip-preview", "--stack", "dev");
-  await changeFlagAsAlice(APPS["yaml-a"]);
-  await changeFlagAsAlice(APPS.dynamic);
+  for (const name of ["yaml-a", "yaml-b", "dynamic", "python"]) await projects[name]!.ok("up", "--yes", "--skip-preview", "--stack", "dev");
+  for (const app of [APPS["yaml-a"], APPS.dynamic, APPS.python]) await changeFlagAsAlice(app);
   const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin });
   await oc.setAvailabilityPattern("team-a", "team-a/.*|sandbox");
   await oc.close();
@@ -107,7 +111,7 @@ it("a first run: exit 1, each stack's status, the drifted paths with declared an
   const { r, report } = await drift("run-1");
   expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 1 });
   first = report;
-  expect(statuses(report)).toEqual({ "broken#dev": "error", "dynamic#dev": "drifted", "yaml-a#dev": "drifted", "yaml-b#dev": "clean", "yaml-b#staging": "locked" });
+  expect(statuses(report)).toEqual({ "broken#dev": "error", "dynamic#dev": "drifted", "python#dev": "drifted", "yaml-a#dev": "drifted", "yaml-b#dev": "clean", "yaml-b#staging": "locked" });
   const byId = Object.fromEntries(report.stacks.map((s) => [s.id, s]));
   // The YAML host's own words, from the event log (not the CLI's output, whose lines interleave in no fixed order).
   expect(byId["broken#dev"]!.error).toMatch(/^Error: error resolving type of resource bundleToken: unable to find resource type "cloudbees:NoSuchThing" in resource provider "cloudbees"\n {2}on Pulumi\.yaml line \d+:\n {2}\d+: +type: cloudbees:NoSuchThing$/);
@@ -115,6 +119,7 @@ it("a first run: exit 1, each stack's status, the drifted paths with declared an
 
   const flag = { resource: "newFlowStaging", path: "value[0].percentage", kind: "update", declared: 50, actual: 75, changedBy: "alice@example.com", status: "new", firstSeen: report.generatedAt };
   expect(pathsOf(report, "yaml-a#dev")).toEqual([{ ...flag, changedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/) }]);
+  expect(pathsOf(report, "python#dev")).toEqual([{ ...flag, changedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/) }]);
   const dynamic = pathsOf(report, "dynamic#dev");
   expect(dynamic).toEqual(
     expect.arrayContaining([
@@ -126,19 +131,19 @@ it("a first run: exit 1, each stack's status, the drifted paths with declared an
   expect(dynamic).toHaveLength(3);
   expect(byId["yaml-a#dev"]!.resources![0]!.notes![0]).toMatch(/^FlagConfiguration checkout\.newFlow\/Staging changed outside this stack by "alice@example\.com"/);
 
-  // The same change in two stacks, one through the plugin and one through the dynamic providers, is one cause.
+  // The same change in three stacks, two through the plugin (YAML, Python) and one through the dynamic providers, is one cause.
   expect(report.causes).toHaveLength(3);
   expect(report.causes.map((c) => [c.path, c.count, c.summary])).toEqual(
     expect.arrayContaining([
-      ["value[0].percentage", 2, "flag configuration value[0].percentage 75 on 2 resources in 2 stacks"],
+      ["value[0].percentage", 3, "flag configuration value[0].percentage 75 on 3 resources in 3 stacks"],
       ["regex", 1, expect.stringMatching(/regex "team-a\/\.\*\|sandbox" on 1 resource$/)],
     ]),
   );
-  expect(report.summary).toEqual({ stacks: 5, clean: 1, drifted: 2, error: 1, locked: 1, timeout: 0, driftedResources: 3, driftedPaths: 4, newPaths: 4, resolvedPaths: 0 });
+  expect(report.summary).toEqual({ stacks: 6, clean: 1, drifted: 3, error: 1, locked: 1, timeout: 0, driftedResources: 4, driftedPaths: 5, newPaths: 5, resolvedPaths: 0 });
   expect(report.resolved).toEqual([]);
   for (const f of ["drift-report.md", "drift-report.html"]) expect(fs.statSync(path.join(root, "run-1", f)).size).toBeGreaterThan(500);
   expect(fs.readFileSync(path.join(root, "run-1", "drift-report.md"), "utf8")).toMatch(/50 → 75 \| by alice\\@example\.com at /);
-  expect(r.stderr).toMatch(/5 stacks: 1 clean, 2 drifted \(4 paths, 4 new, 0 resolved\), 1 error, 1 locked, 0 timeout/);
+  expect(r.stderr).toMatch(/6 stacks: 1 clean, 3 drifted \(5 paths, 5 new, 0 resolved\), 1 error, 1 locked, 0 timeout/);
 });
 
 it("two shards merged equal the unsharded run (but for when and which shard)", async () => {
@@ -164,20 +169,20 @@ it("a second run with --previous: the same drift is known, its firstSeen carried
   const { r, report } = await drift("run-2", "--previous", "run-1/drift-report.json");
   expect(r.code).toBe(1);
   second = report;
-  const paths = [...pathsOf(report, "yaml-a#dev"), ...pathsOf(report, "dynamic#dev")];
-  expect(paths).toHaveLength(4);
+  const paths = [...pathsOf(report, "yaml-a#dev"), ...pathsOf(report, "dynamic#dev"), ...pathsOf(report, "python#dev")];
+  expect(paths).toHaveLength(5);
   for (const p of paths) expect({ path: p.path, status: p.status, firstSeen: p.firstSeen }).toEqual({ path: p.path, status: "known", firstSeen: first.generatedAt });
-  expect(report.summary).toMatchObject({ drifted: 2, driftedPaths: 4, newPaths: 0, resolvedPaths: 0 });
+  expect(report.summary).toMatchObject({ drifted: 3, driftedPaths: 5, newPaths: 0, resolvedPaths: 0 });
 });
 
 it("after `pulumi up --refresh` repairs yaml-a, its path is resolved and the stack clean", async () => {
   await projects["yaml-a"]!.ok("up", "--refresh", "--yes", "--skip-preview", "--stack", "dev");
   const { r, report } = await drift("run-3", "--previous", "run-2/drift-report.json");
   expect(r.code).toBe(1);
-  expect(statuses(report)).toMatchObject({ "yaml-a#dev": "clean", "dynamic#dev": "drifted" });
+  expect(statuses(report)).toMatchObject({ "yaml-a#dev": "clean", "dynamic#dev": "drifted", "python#dev": "drifted" });
   const urn = second.stacks.find((s) => s.id === "yaml-a#dev")!.resources![0]!.urn;
   expect(report.resolved).toEqual([{ stack: "yaml-a#dev", urn, path: "value[0].percentage", firstSeen: first.generatedAt }]);
-  expect(report.summary).toMatchObject({ clean: 2, drifted: 1, driftedPaths: 3, newPaths: 0, resolvedPaths: 1 });
+  expect(report.summary).toMatchObject({ clean: 2, drifted: 2, driftedPaths: 4, newPaths: 0, resolvedPaths: 1 });
 });
 
 it("no token of the emulator in any file the command wrote, nor in its output", () => {
