@@ -1,10 +1,10 @@
 /**
  * The drift page (sdk/cli/drift/render-html.ts) in a real browser: Debian's chromium (/usr/bin/chromium), driven by
  * playwright-core with the system browser (playwright's own browser download cannot reach this machine's network).
- * A 200-stack report over four runs, opened from a file:// URL as a pipeline's artifact is: it renders within the
- * issue's 2 s, its filters show the rows they should, nothing leaves the page (no request, no CSP violation), hostile
- * server text shows as text and runs nothing; and the screenshot in docs/drift-detection.md is taken here
- * (docs/images/drift-report.png).
+ * A 200-stack report over four runs, opened from a file:// URL as a pipeline's artifact is: its filters show the rows
+ * they should, nothing leaves the page (no request, no CSP violation), hostile server text shows as text and runs
+ * nothing; and the screenshot in docs/drift-detection.md is taken here (docs/images/drift-report.png). How fast it
+ * renders is the bench's to say (`npm run bench -- --only drift`), not a test's.
  *
  * No browser is not a skip: the test fails and says how to install one. .ci/run installs it on a machine without it.
  */
@@ -41,7 +41,6 @@ interface Opened {
   page: Page;
   /** Requests for anything but the page's own file, and CSP reports, script errors and dialogs: all should be none. */
   leaks: string[];
-  loadMs: number;
 }
 
 async function open(name: string, html: string): Promise<Opened> {
@@ -54,10 +53,9 @@ async function open(name: string, html: string): Promise<Opened> {
   page.on("console", (m) => void (/Content Security Policy|Refused to/i.test(m.text()) && leaks.push(`csp ${m.text()}`)));
   page.on("pageerror", (e) => void leaks.push(`error ${e.message}`));
   page.on("dialog", (d) => void (leaks.push(`dialog ${d.message()}`), d.dismiss()));
-  const started = Date.now();
   await page.goto(url, { waitUntil: "load" });
   await page.locator("#f-shown").filter({ hasText: "stacks" }).waitFor();
-  return { page, leaks, loadMs: Date.now() - started };
+  return { page, leaks };
 }
 
 /** Stacks and path rows shown now, as the DOM has them and as the page says. */
@@ -69,15 +67,14 @@ async function shown(page: Page): Promise<{ stacks: number; rows: number; says: 
   };
 }
 
-it("shows 200 stacks over four runs within 2 s, filters them, sends nothing, and is the docs' screenshot", async () => {
+it("shows 200 stacks over four runs, filters them, sends nothing, and is the docs' screenshot", async () => {
   const runs = [
     estateReport(200, 8, "2026-11-25T06:00:00.000Z"),
     estateReport(200, 14, "2026-11-26T06:00:00.000Z"),
     estateReport(200, 12, "2026-11-27T06:00:00.000Z"),
     estateReport(200, 20, "2026-11-28T06:00:00.000Z"),
   ];
-  const { page, leaks, loadMs } = await open("estate.html", renderHtml(runs));
-  expect(loadMs).toBeLessThan(2000);
+  const { page, leaks } = await open("estate.html", renderHtml(runs));
   expect(await shown(page)).toEqual({ stacks: 200, rows: 40, says: "200 of 200 stacks, 40 drifted paths shown" });
   expect(await page.locator("#chart circle").count()).toBe(8);
 

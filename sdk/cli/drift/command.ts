@@ -79,7 +79,7 @@ async function runDrift(a: DriftArgs, say: (text: string) => void, err: NodeJS.W
   await writeReport(a.out, report, previous);
   const s = report.summary;
   say(
-    `${s.stacks} stacks: ${s.clean} clean, ${s.drifted} drifted (${s.driftedPaths} paths, ${s.newPaths} new, ${s.resolvedPaths} resolved), ` +
+    `${s.stacks} stacks: ${s.clean} clean, ${s.drifted} drifted (${s.driftedPaths} ${s.driftedPaths === 1 ? "path" : "paths"}, ${s.newPaths} new, ${s.resolvedPaths} resolved), ` +
       `${s.error} error, ${s.locked} locked, ${s.timeout} timeout; wrote ${path.join(a.out, REPORT_FILE)}, ${MARKDOWN_FILE} and ${PAGE_FILE}`,
   );
   return exitCodeOf(report, a.failOn);
