@@ -153,6 +153,25 @@ describe("the report", () => {
     expect(mergeReports(shards)).toEqual(whole);
   });
 
+  it("drift merge --fail-on new: the shards' known drift alone passes, new drift in any shard fails; any drift fails by default", async () => {
+    const previous = assembleReport(estate(), { generatedAt: T1, toolVersion: "0.1.0" });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-merge-"));
+    const write = (name: string, r: DriftReport) => fs.writeFileSync(path.join(dir, name), reportText(r));
+    [1, 2].forEach((i) => {
+      const shard = parseShard(`${i}/2`);
+      write(`known-${i}.json`, assembleReport(shardOf(estate(), shard), { generatedAt: T2, toolVersion: "0.1.0", shard, previous }));
+      write(`new-${i}.json`, assembleReport(shardOf(estate(), shard), { generatedAt: T2, toolVersion: "0.1.0", shard, ...(i === 1 ? { previous } : {}) }));
+    });
+    const quiet = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
+    const merge = (...args: string[]) => driftCommand(["merge", ...args.map((a) => (a.endsWith(".json") ? path.join(dir, a) : a)), "--out", path.join(dir, "out")], quiet);
+    expect(await merge("known-1.json", "known-2.json", "--fail-on", "new")).toBe(EXIT.partial); // estate() has a stack in error
+    expect(await merge("known-1.json", "known-2.json")).toBe(EXIT.drift);
+    expect(await merge("new-1.json", "new-2.json", "--fail-on", "new")).toBe(EXIT.drift);
+    expect(readReport(path.join(dir, "out", "drift-report.json")).summary.newPaths).toBeGreaterThan(0);
+    expect(() => parseDriftArgs(["merge", "a.json", "--out", "o", "--previous", "p.json"])).toThrow("drift merge takes --out and --fail-on, not --previous (give it to the shards' runs)");
+    fs.rmSync(dir, { recursive: true });
+  });
+
   it("validates against drift-report.schema.json", () => {
     const r = assembleReport(estate(), { generatedAt: T1, toolVersion: "0.1.0", shard: { index: 1, count: 1 } });
     expect(schemaProblems(REPORT_SCHEMA, JSON.parse(reportText(r)), REPORT_SCHEMA)).toEqual([]);

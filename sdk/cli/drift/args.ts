@@ -8,7 +8,7 @@ import { parseShard, type Shard } from "./shard";
 import type { StackTarget } from "./run-stack";
 
 export const DRIFT_USAGE = `Usage: pulumi-cloudbees drift [options]
-       pulumi-cloudbees drift merge <drift-report.json>... --out <folder>
+       pulumi-cloudbees drift merge <drift-report.json>... --out <folder> [--fail-on any|new]
 
 Runs the drift check over many stacks, each the real Pulumi CLI's \`pulumi preview --refresh --expect-no-changes
 --stack <stack>\` in the stack's folder (a child process each, never \`pulumi stack select\`), reads the engine's
@@ -28,7 +28,8 @@ Options:
   --out <folder>           where drift-report.json goes (default ./drift-report)
   --shard <i>/<n>          check only shard i of n (1-based): every n-th stack by sorted id; merge the shards'
                            reports with \`drift merge\`
-  --fail-on any|new        exit 1 on any drift (default), or only on drift not in --previous
+  --fail-on any|new        exit 1 on any drift (default), or only on drift not in --previous (merge: not in the
+                           --previous its shards were given)
   --pulumi <path>          the Pulumi CLI to run (default: pulumi on PATH)
   -h, --help               this text
 
@@ -47,7 +48,7 @@ export interface DriftArgs {
   pulumi: string;
 }
 
-export type ParsedCommand = { kind: "help" } | { kind: "drift"; args: DriftArgs } | { kind: "merge"; reports: string[]; out: string };
+export type ParsedCommand = { kind: "help" } | { kind: "drift"; args: DriftArgs } | { kind: "merge"; reports: string[]; out: string; failOn: "any" | "new" };
 
 /** The command's arguments (after `drift`), or an Error naming what is wrong. */
 export function parseDriftArgs(argv: string[], cwd = process.cwd()): ParsedCommand {
@@ -70,18 +71,21 @@ export function parseDriftArgs(argv: string[], cwd = process.cwd()): ParsedComma
   });
   if (values.help) return { kind: "help" };
   const out = path.resolve(cwd, values.out ?? "drift-report");
+  const failOn = values["fail-on"] ?? "any";
+  if (failOn !== "any" && failOn !== "new") throw new Error(`--fail-on ${JSON.stringify(failOn)}: give any or new`);
   if (positionals[0] === "merge") {
     if (positionals.length < 2) throw new Error("drift merge needs the shards' drift-report.json files");
     if (values.out === undefined) throw new Error("drift merge needs --out <folder>");
-    return { kind: "merge", reports: positionals.slice(1).map((f) => path.resolve(cwd, f)), out };
+    // New or known was decided by each shard against the --previous it was given: merge keeps it as it is.
+    const others = (["stacks-file", "stack", "concurrency", "timeout", "previous", "shard", "pulumi"] as const).filter((o) => values[o] !== undefined);
+    if (others.length) throw new Error(`drift merge takes --out and --fail-on, not --${others[0]} (give it to the shards' runs)`);
+    return { kind: "merge", reports: positionals.slice(1).map((f) => path.resolve(cwd, f)), out, failOn };
   }
   if (positionals.length) throw new Error(`unexpected ${JSON.stringify(positionals[0])}: drift takes options, or \`merge\``);
   const concurrency = integer(values.concurrency ?? "4", "--concurrency");
   if (concurrency < 1 || concurrency > 16) throw new Error(`--concurrency ${concurrency} is outside 1-16`);
   const timeout = integer(values.timeout ?? "600", "--timeout");
   if (timeout < 1) throw new Error("--timeout must be at least 1 second");
-  const failOn = values["fail-on"] ?? "any";
-  if (failOn !== "any" && failOn !== "new") throw new Error(`--fail-on ${JSON.stringify(failOn)}: give any or new`);
   if (failOn === "new" && values.previous === undefined) throw new Error("--fail-on new needs --previous (without it all drift is new)");
   const stacks = [
     ...(values["stacks-file"] !== undefined ? readStacksFile(path.resolve(cwd, values["stacks-file"])) : []),

@@ -47,7 +47,7 @@ export async function driftCommand(argv: string[], err: NodeJS.WriteStream = pro
     }
     await writeReport(parsed.out, merged);
     say(`merged ${parsed.reports.length} reports into ${path.join(parsed.out, REPORT_FILE)}`);
-    return exitCodeOf(merged, "any");
+    return exitCodeOf(merged, parsed.failOn);
   }
   return runDrift(parsed.args, say, err);
 }
