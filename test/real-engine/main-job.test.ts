@@ -25,4 +25,14 @@ it("npm start runs every example's life cycle with the real CLI and says so", as
     expect(output).toContain("pulumi-cloudbees drift: 2 stacks: 0 clean, 2 drifted (2 paths, 2 new, 0 resolved)");
     expect(folder && fs.existsSync(path.join(folder, "drift-report.html"))).toBe(true);
     fs.rmSync(path.dirname(folder!), { recursive: true, force: true });
+    // docs/drift-detection.md, "A real run", shows this run's drift lines (times, durations and temp folders aside;
+    // the stacks finish in either order).
+    const normal = (lines: string[]) =>
+      lines
+        .map((l) => l.replace(/\/\S*cloudbees-estate-[\w]+/g, "<folder>").replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, "<time>").replace(/\[\d\/2\]|in \d+\.\d s/g, "<n>"))
+        .sort();
+    const doc = fs.readFileSync(path.join(ROOT, "docs", "drift-detection.md"), "utf8");
+    const shown = /<!-- output of npm start: pulumi-cloudbees drift -->\n```text\n([\s\S]*?)```/.exec(doc)![1]!.trimEnd().split("\n");
+    const printed = output.slice(output.indexOf("== pulumi-cloudbees drift"), output.indexOf("\n", output.indexOf("\nthe report: ") + 1)).trimEnd().split("\n");
+    expect(normal(shown)).toEqual(normal(printed));
 }, 600_000);
