@@ -19,8 +19,9 @@
 //      the controller's UI, the drift job failing on its path, an up --refresh that reloads the bundle, the drift job
 //      passing, destroy (the controller stopped and deleted).
 //   6. pulumi-cloudbees drift (with the real CLI: it runs `pulumi preview` per stack): examples/flags and
-//      examples/controllers as two stacks of one backend, a change made by hand in each, one drift report of both,
-//      written to a folder it names.
+//      examples/controllers as two stacks of one backend, changes made by hand (a flag by a named colleague; on the
+//      controller its system message and a plugin; an availability pattern), one drift report of both, written to a
+//      folder it names.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -245,12 +246,18 @@ async function estateDrift(emu: Emulator): Promise<void> {
     PulumiCliRunner.start({ ...estate("controllers"), cwd: path.join(ROOT, "examples", "controllers"), config: { ...emulatorStackConfig(emu), "controllers:instanceUrl": instanceUrl } }),
   ]);
   const ui = featureManagementClientAs(emu, { email: "alice@example.com", name: "Alice" });
+  const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin });
   try {
     await Promise.all(stacks.map((s) => s.up()));
     console.log(`pulumi up: flags#production and controllers#production, in one file backend in ${folder}`);
     await ui.patchExperiment(String(stacks[0].outputs().appId), "Production", "checkout.bannerColor", [{ op: "replace", path: "/value", value: "red" }]);
     emu.changeConfiguration("team-c/controller-c", "jenkins.yaml", "jenkins.systemMessage", "Changed in the UI");
-    console.log("outside Pulumi: alice@example.com turns the banner red in Production; the controller's system message is changed in its UI");
+    emu.installPlugin("team-c/controller-c", "git-client", "6.1.0");
+    await oc.setAvailabilityPattern("base", "team-c/.*|sandbox");
+    console.log(
+      "outside Pulumi: alice@example.com turns the banner red in Production; on the controller, its system message is changed " +
+        "in its UI and a plugin installed by hand; base's availability pattern is widened to sandbox",
+    );
 
     fs.writeFileSync(path.join(folder, "stacks.yaml"), "- flags#production\n- controllers#production\n", { flag: "wx" });
     console.log(`\n== pulumi-cloudbees drift --stacks-file stacks.yaml --out report (in ${folder})`);
@@ -267,18 +274,21 @@ async function estateDrift(emu: Emulator): Promise<void> {
         for (const p of r.paths) {
           paths.push(p.path);
           const who = p.changedBy ? ` by ${p.changedBy} at ${p.changedAt}` : "";
-          console.log(`  ${stack.id} ${r.name}: ${p.path}: ${JSON.stringify(p.declared)} -> ${JSON.stringify(p.actual)}${who} (${p.status})`);
+          const value = (v: unknown) => (v === undefined ? "(none)" : JSON.stringify(v));
+          console.log(`  ${stack.id} ${r.name}: ${p.path}: ${value(p.declared)} -> ${value(p.actual)}${who} (${p.status})`);
         }
       }
     }
     for (const cause of report.causes) console.log(`  cause: ${cause.summary}`);
-    if (code !== 1 || !paths.some((p) => p.includes("jenkins.systemMessage")) || !paths.some((p) => p.includes("value"))) {
-      throw new Error(`UNEXPECTED: the report should name the banner's value and the system message, with exit 1 (exit ${code}): ${JSON.stringify(paths)}`);
+    const expected = ["jenkins.systemMessage", "git-client", "regex", "value"];
+    if (code !== 1 || !expected.every((e) => paths.some((p) => p.includes(e)))) {
+      throw new Error(`UNEXPECTED: the report should name ${expected.join(", ")}, with exit 1 (exit ${code}): ${JSON.stringify(paths)}`);
     }
     console.log(`the report: ${path.join(folder, "report")} (drift-report.json, drift-report.md, drift-report.html)`);
     await Promise.all(stacks.map((s) => s.destroy()));
   } finally {
     await ui.close();
+    await oc.close();
     await Promise.all(stacks.map((s) => s.close()));
     // The stacks are gone; their report stays where it was said to be.
     for (const entry of fs.readdirSync(folder)) if (entry !== "report") fs.rmSync(path.join(folder, entry), { recursive: true, force: true });

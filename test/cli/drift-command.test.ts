@@ -104,6 +104,29 @@ describe("the report", () => {
     expect(JSON.parse(reportText(r))).toEqual(r);
   });
 
+  it("names a controller's configuration cause by its file and key, as ControllerConfiguration's paths hold them", () => {
+    const controller = (id: string, key: string): StackReport => ({
+      id,
+      folder: id.split("#")[0]!,
+      stack: "prod",
+      status: "drifted",
+      durationMs: 1,
+      counts: { resources: 1, drifted: 1, paths: 1 },
+      resources: [
+        {
+          urn: `urn:pulumi:prod::${id.split("#")[0]}::cloudbees:index:ControllerConfiguration::c`,
+          type: "cloudbees:index:ControllerConfiguration",
+          name: "c",
+          op: "update",
+          paths: [{ path: `configuration[${JSON.stringify(key)}]`, kind: "update", declared: "3181", actual: "d788", firstSeen: T1, status: "new" }],
+        },
+      ],
+    });
+    const stacks = ["ci-a#prod", "ci-b#prod", "ci-c#prod"].map((id) => controller(id, "jenkins.yaml: jenkins.systemMessage"));
+    const r = assembleReport([...stacks, controller("ci-d#prod", "items.yaml")], { generatedAt: T1, toolVersion: "0.1.0" });
+    expect(r.causes.map((c) => c.summary)).toEqual(["jenkins.yaml: jenkins.systemMessage on 3 controllers", "items.yaml (whole file) on 1 controller"]);
+  });
+
   it("keeps firstSeen across runs (known), and lists drift gone since as resolved", () => {
     const first = assembleReport(estate(), { generatedAt: T1, toolVersion: "0.1.0" });
     const next = estate();

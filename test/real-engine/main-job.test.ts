@@ -22,7 +22,7 @@ it("npm start runs every example's life cycle with the real CLI and says so", as
     }
     // It ends with one drift report over two example stacks, in a folder it names.
     const folder = /\nthe report: (\S+) \(drift-report\.json/.exec(output)?.[1];
-    expect(output).toContain("pulumi-cloudbees drift: 2 stacks: 0 clean, 2 drifted (2 paths, 2 new, 0 resolved)");
+    expect(output).toContain("pulumi-cloudbees drift: 2 stacks: 0 clean, 2 drifted (5 paths, 5 new, 0 resolved)");
     expect(folder && fs.existsSync(path.join(folder, "drift-report.html"))).toBe(true);
     fs.rmSync(path.dirname(folder!), { recursive: true, force: true });
     // docs/drift-detection.md, "A real run", shows this run's drift lines (times, durations and temp folders aside;

@@ -47,7 +47,10 @@ function summaryOf(c: Cause): string {
   const typeName = typeNameOf(c.type);
   const configuration = /^configuration\["([^"]+)"\]\.?(.*)$/.exec(c.path);
   if (typeName === "ControllerConfiguration" && configuration) {
-    return `${configuration[1]}: ${configuration[2] || "(whole file)"} on ${c.count} ${c.count === 1 ? "controller" : "controllers"}`;
+    // ControllerConfiguration's keys are "<file>: <path>" ("jenkins.yaml: jenkins.systemMessage"), or a file alone.
+    const [key, rest] = [configuration[1]!, configuration[2]];
+    const what = rest ? `${key}: ${rest}` : key.includes(": ") ? key : `${key} (whole file)`;
+    return `${what} on ${c.count} ${c.count === 1 ? "controller" : "controllers"}`;
   }
   if (typeName === "FlagConfiguration") return `flag configuration ${c.path} ${value} on ${where}`;
   return `${typeName} ${c.path} ${value} on ${where}`;
