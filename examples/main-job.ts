@@ -42,6 +42,7 @@ import {
   type StackRunner,
 } from "../testing";
 import type { DriftReport } from "../sdk/cli/drift/report";
+import { printable } from "../provider/text/printable";
 import { productionEmulatorOptions, PROMOTION_CONTROLLER, promotionStackConfig } from "./promotion-stack";
 
 const ROOT = path.join(__dirname, "..");
@@ -275,11 +276,12 @@ async function estateDrift(emu: Emulator): Promise<void> {
           paths.push(p.path);
           const who = p.changedBy ? ` by ${p.changedBy} at ${p.changedAt}` : "";
           const value = (v: unknown) => (v === undefined ? "(none)" : JSON.stringify(v));
-          console.log(`  ${stack.id} ${r.name}: ${p.path}: ${value(p.declared)} -> ${value(p.actual)}${who} (${p.status})`);
+          // The report holds server text (names, values, who): made printable before it reaches the terminal.
+          console.log(`  ${printable(`${stack.id} ${r.name}: ${p.path}: ${value(p.declared)} -> ${value(p.actual)}${who} (${p.status})`)}`);
         }
       }
     }
-    for (const cause of report.causes) console.log(`  cause: ${cause.summary}`);
+    for (const cause of report.causes) console.log(`  cause: ${printable(cause.summary)}`);
     const expected = ["jenkins.systemMessage", "git-client", "regex", "value"];
     if (code !== 1 || !expected.every((e) => paths.some((p) => p.includes(e)))) {
       throw new Error(`UNEXPECTED: the report should name ${expected.join(", ")}, with exit 1 (exit ${code}): ${JSON.stringify(paths)}`);
