@@ -20,7 +20,8 @@ import { startEmulator, type Emulator } from "../emulator";
 import type { DriftReport } from "../sdk/cli/drift/report";
 import { emulatorConnection } from "../testing/emulator-config";
 import { featureManagementClientAs } from "../testing/out-of-band";
-import { findPulumiCli, type PulumiCli } from "../testing/cli/pulumi-cli";
+import { findPulumiCli, isolatedCliEnvironment, type PulumiCli } from "../testing/cli/pulumi-cli";
+import { inPool } from "../sdk/cli/drift/pool";
 import { blankCloudbeesEnv } from "./harness";
 import { median, ms, row, seconds } from "./table";
 
@@ -77,22 +78,21 @@ function writeStack(estate: string, i: number): void {
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), text, { flag: "wx" });
 }
 
-/** The environment every pulumi of the estate runs with: the CLI and the plugin on PATH, one backend, the emulator. */
+/**
+ * The environment every pulumi of the estate runs with: the CLI's isolated one (one backend, PULUMI_HOME and
+ * passphrase in the estate folder), the plugin on PATH, the emulator's connection.
+ */
 function estateEnvironment(cli: PulumiCli, estate: string, emu: Emulator): NodeJS.ProcessEnv {
   const bin = path.join(estate, "bin");
-  fs.mkdirSync(path.join(estate, "backend"));
   fs.mkdirSync(bin);
   fs.writeFileSync(path.join(bin, "pulumi-resource-cloudbees"), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(PLUGIN)} "$@"\n`, { flag: "wx", mode: 0o755 });
+  const isolated = isolatedCliEnvironment(cli, estate);
   const c = emulatorConnection(emu);
   return {
     ...process.env,
     ...blankCloudbeesEnv(),
-    PATH: [bin, cli.dir, process.env.PATH].join(path.delimiter),
-    PULUMI_HOME: path.join(estate, "home"),
-    PULUMI_BACKEND_URL: `file://${path.join(estate, "backend")}`,
-    PULUMI_CONFIG_PASSPHRASE: "bench",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    ...isolated,
+    PATH: `${bin}${path.delimiter}${isolated.PATH}`,
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
     CLOUDBEES_OPERATIONS_CENTER_URL: c.operationsCenterUrl,
     CLOUDBEES_USERNAME: c.username,
@@ -109,13 +109,6 @@ function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<vo
       e ? reject(new Error(`pulumi ${args.join(" ")} in ${cwd}: ${e.message}\n${stdout}\n${stderr}`)) : resolve(),
     );
   });
-}
-
-async function inPool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  const queue = [...items];
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
-  }));
 }
 
 /**
