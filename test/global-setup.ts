@@ -6,8 +6,6 @@
  *   programs are copied to temporary folders), and on this kind of VM each file operation on disk costs several
  *   times its cost in memory: measured, an `npm ci` of the consumer project took 6 to 12 s of CPU on /tmp and 4 s
  *   on /dev/shm;
- * - serializes the provider shells' texts for all of them (test/harness/provider-texts.ts says why), in a file named
- *   by a variable, leaving no @pulumi/pulumi state on this process's global (test/harness/global-state.ts says why);
  * - blanks NODE_EXTRA_CA_CERTS: the suite talks only to loopback, trusting the CAs it makes itself, and Node reads
  *   a machine's extra CA bundle at the start of every process (about 0.1 s of CPU each; the suite starts some two
  *   hundred: provider hosts, programs, CLIs).
@@ -15,20 +13,11 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { PROVIDER_TEXTS_FILE_VARIABLE, writeProviderTexts } from "./harness/provider-texts";
-import { withoutNewGlobals } from "./harness/global-state";
-import { closeSerializerSession } from "./harness/serialize";
 import { ramDisk, SCRATCH_VARIABLE } from "./harness/scratch";
 
 export default async function globalSetup(): Promise<void> {
   const scratch = fs.mkdtempSync(path.join(ramDisk() ?? os.tmpdir(), "pulumi-cloudbees-jest-"));
   process.env[SCRATCH_VARIABLE] = scratch;
   process.env.TMPDIR = scratch;
-  const file = path.join(scratch, "provider-texts.json");
-  await withoutNewGlobals(async () => {
-    await writeProviderTexts(file);
-    await closeSerializerSession();
-  });
-  process.env[PROVIDER_TEXTS_FILE_VARIABLE] = file;
   process.env.NODE_EXTRA_CA_CERTS = "";
 }

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ConnectionArgs } from "./connection-args";
-import { providerShell, TYPE_MODULE } from "./provider-shell";
+import { DynamicResource } from "./dynamic-resource";
 
 export interface ApplicationArgs extends ConnectionArgs {
   /** Name of the application. Changing it creates a new application (the API cannot rename). */
@@ -17,7 +17,7 @@ export interface ApplicationArgs extends ConnectionArgs {
  * destroying the resource removes it from the stack and warns that it stays in the account.
  * Needs `cloudbees:featureManagementToken` (and `cloudbees:featureManagementUrl` off the default service).
  */
-export class Application extends pulumi.dynamic.Resource {
+export class Application extends DynamicResource {
   /** The service's id of the application (also the resource id). */
   declare readonly applicationId: pulumi.Output<string>;
   /** The application's name, as the service holds it. */
@@ -31,12 +31,11 @@ export class Application extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ApplicationArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerShell("application"),
+      "application",
+      "Application",
       name,
       { connection: args.connection, name: args.name, adoptExisting: args.adoptExisting, applicationId: undefined, adopted: undefined },
       opts,
-      TYPE_MODULE,
-      "Application",
     );
   }
 }

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ConnectionArgs } from "./connection-args";
-import { providerShell, TYPE_MODULE } from "./provider-shell";
+import { DynamicResource } from "./dynamic-resource";
 
 export interface BundleAvailabilityArgs extends ConnectionArgs {
   /** Bundle folder name as the operations center lists it (`team-a`). Changing it replaces the resource. */
@@ -22,7 +22,7 @@ export interface BundleAvailabilityArgs extends ConnectionArgs {
  * Its state is the pattern alone. Which controllers may use or do use the bundle changes with other resources and
  * people: read it with `getBundle(bundleId)` (`availableFor`, `usedBy`) or `getControllers()`.
  */
-export class BundleAvailability extends pulumi.dynamic.Resource {
+export class BundleAvailability extends DynamicResource {
   /** The bundle's id (its folder path in the bundle location), as given. */
   declare readonly bundleId: pulumi.Output<string>;
   /** The pattern in force (the one built from `controllers` when they are given). */
@@ -34,7 +34,8 @@ export class BundleAvailability extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: BundleAvailabilityArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerShell("bundleAvailability"),
+      "bundleAvailability",
+      "BundleAvailability",
       name,
       {
         connection: args.connection,
@@ -43,8 +44,6 @@ export class BundleAvailability extends pulumi.dynamic.Resource {
         controllers: args.controllers,
       },
       opts,
-      TYPE_MODULE,
-      "BundleAvailability",
     );
   }
 }

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ConnectionArgs } from "./connection-args";
-import { providerShell, TYPE_MODULE } from "./provider-shell";
+import { DynamicResource } from "./dynamic-resource";
 
 export interface BundleCheckoutArgs extends ConnectionArgs {
   /** Server-side timeout of the check-out, in seconds (the operations center's default: 600). Changing it alone runs nothing. */
@@ -22,7 +22,7 @@ export interface CheckedOutBundleSource {
  * Id `bundle-checkout`. A refresh reads nothing (a check-out is not a thing to read back); destroying it does
  * nothing remote: the bundles checked out stay.
  */
-export class BundleCheckout extends pulumi.dynamic.Resource {
+export class BundleCheckout extends DynamicResource {
   /** The `timeoutSeconds` input, as given. */
   declare readonly timeoutSeconds: pulumi.Output<number | undefined>;
   /** The `triggers` input, as given: a change runs the check-out again. */
@@ -36,12 +36,11 @@ export class BundleCheckout extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: BundleCheckoutArgs = {}, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerShell("bundleCheckout"),
+      "bundleCheckout",
+      "BundleCheckout",
       name,
       { connection: args.connection, timeoutSeconds: args.timeoutSeconds, triggers: args.triggers, remotes: undefined, bundles: undefined },
       opts,
-      TYPE_MODULE,
-      "BundleCheckout",
     );
   }
 }

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { InstanceArgs } from "./connection-args";
-import { providerShell, TYPE_MODULE } from "./provider-shell";
+import { DynamicResource } from "./dynamic-resource";
 
 export interface BundleReloadArgs extends InstanceArgs {
   /**
@@ -24,7 +24,7 @@ export interface BundleReloadArgs extends InstanceArgs {
  * `bundle-reload/operations-center` or `bundle-reload/<instanceUrl>`. A refresh reads nothing; destroying it does
  * nothing remote (a reload cannot be undone).
  */
-export class BundleReload extends pulumi.dynamic.Resource {
+export class BundleReload extends DynamicResource {
   /** The instance reloaded (undefined: the operations center). */
   declare readonly instanceUrl: pulumi.Output<string | undefined>;
   /** The `allowRestartRequired` input, as given. */
@@ -46,7 +46,8 @@ export class BundleReload extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: BundleReloadArgs = {}, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerShell("bundleReload"),
+      "bundleReload",
+      "BundleReload",
       name,
       {
         connection: args.connection,
@@ -60,8 +61,6 @@ export class BundleReload extends pulumi.dynamic.Resource {
         version: undefined,
       },
       opts,
-      TYPE_MODULE,
-      "BundleReload",
     );
   }
 }

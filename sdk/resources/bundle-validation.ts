@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { InstanceArgs } from "./connection-args";
-import { providerShell, TYPE_MODULE } from "./provider-shell";
+import { DynamicResource } from "./dynamic-resource";
 
 export interface BundleValidationArgs extends InstanceArgs {
   /**
@@ -30,7 +30,7 @@ export interface BundleValidationArgs extends InstanceArgs {
  * bundle is validated again and an unchanged one sends nothing. Id `bundle-validation/<bundlePath>` or
  * `bundle-tree-validation/<bundleTreePath>`. Refresh and destroy do nothing remote.
  */
-export class BundleValidation extends pulumi.dynamic.Resource {
+export class BundleValidation extends DynamicResource {
   /** The bundle folder validated (one-bundle form). */
   declare readonly bundlePath: pulumi.Output<string | undefined>;
   /** The instance that validated the bundle (undefined: the operations center). */
@@ -56,7 +56,8 @@ export class BundleValidation extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: BundleValidationArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerShell("bundleValidation"),
+      "bundleValidation",
+      "BundleValidation",
       name,
       {
         connection: args.connection,
@@ -72,8 +73,6 @@ export class BundleValidation extends pulumi.dynamic.Resource {
         lintMessages: undefined,
       },
       opts,
-      TYPE_MODULE,
-      "BundleValidation",
     );
   }
 }

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ConnectionArgs } from "./connection-args";
-import { providerShell, TYPE_MODULE } from "./provider-shell";
+import { DynamicResource } from "./dynamic-resource";
 
 export interface ControllerBundleAssignmentArgs extends ConnectionArgs {
   /** Full path of the controller (`folder1/controller1`, no leading or trailing "/"). Changing it replaces. */
@@ -20,7 +20,7 @@ export interface ControllerBundleAssignmentArgs extends ConnectionArgs {
  * the BundleAvailability first and pass it in `dependsOn`. Creating it for a controller that already uses the bundle
  * sends nothing (takeover).
  */
-export class ControllerBundleAssignment extends pulumi.dynamic.Resource {
+export class ControllerBundleAssignment extends DynamicResource {
   /** Full path of the controller, as given. */
   declare readonly controllerPath: pulumi.Output<string>;
   /** The bundle assigned to the controller, as the operations center reports it. */
@@ -32,12 +32,11 @@ export class ControllerBundleAssignment extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ControllerBundleAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerShell("controllerBundleAssignment"),
+      "controllerBundleAssignment",
+      "ControllerBundleAssignment",
       name,
       { connection: args.connection, controllerPath: args.controllerPath, bundleId: args.bundleId, fallbackBundleId: args.fallbackBundleId },
       opts,
-      TYPE_MODULE,
-      "ControllerBundleAssignment",
     );
   }
 }

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ConnectionArgs } from "./connection-args";
 import { SECRET_OUTPUTS } from "../../provider/resources/controller-bundle-token/types";
-import { providerShell, TYPE_MODULE } from "./provider-shell";
+import { DynamicResource } from "./dynamic-resource";
 
 export interface ControllerBundleTokenArgs extends ConnectionArgs {
   /** Full path of the controller (`folder1/controller1`); it must have a bundle assigned. Changing it replaces. */
@@ -16,7 +16,7 @@ export interface ControllerBundleTokenArgs extends ConnectionArgs {
  * A refresh reads the link: a token regenerated outside Pulumi shows as a change and is kept (the state then holds
  * the token that works). Destroying it does nothing remote: the controller keeps its current token.
  */
-export class ControllerBundleToken extends pulumi.dynamic.Resource {
+export class ControllerBundleToken extends DynamicResource {
   /** Full path of the controller, as given. */
   declare readonly controllerPath: pulumi.Output<string>;
   /** The `triggers` input, as given: a change regenerates the token. */
@@ -32,13 +32,12 @@ export class ControllerBundleToken extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ControllerBundleTokenArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerShell("controllerBundleToken"),
+      "controllerBundleToken",
+      "ControllerBundleToken",
       name,
       { connection: args.connection, controllerPath: args.controllerPath, triggers: args.triggers, url: undefined, token: undefined, linkFileContent: undefined },
       // The provider host cannot return secrets: the engine marks these outputs secret.
       pulumi.mergeOptions(opts, { additionalSecretOutputs: [...SECRET_OUTPUTS] }),
-      TYPE_MODULE,
-      "ControllerBundleToken",
     );
   }
 }

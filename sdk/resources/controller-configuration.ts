@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { InstanceArgs } from "./connection-args";
-import { providerShell, TYPE_MODULE } from "./provider-shell";
+import { DynamicResource } from "./dynamic-resource";
 
 export interface ControllerConfigurationArgs extends InstanceArgs {
   /** Full path of the controller (`team-a/controller-a`, no leading or trailing "/"). Changing it replaces. */
@@ -32,7 +32,7 @@ export interface ControllerConfigurationArgs extends InstanceArgs {
  * change to the bundle files shows, in preview, what each controller that runs them gains, loses or changes. Id
  * `controller-configuration/<controllerPath>`. Destroying it changes nothing on the controller.
  */
-export class ControllerConfiguration extends pulumi.dynamic.Resource {
+export class ControllerConfiguration extends DynamicResource {
   /** Full path of the controller, as given. */
   declare readonly controllerPath: pulumi.Output<string>;
   /** The controller's URL, as given (undefined: named by `instance`). */
@@ -61,7 +61,8 @@ export class ControllerConfiguration extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ControllerConfigurationArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerShell("controllerConfiguration"),
+      "controllerConfiguration",
+      "ControllerConfiguration",
       name,
       {
         connection: args.connection,
@@ -77,8 +78,6 @@ export class ControllerConfiguration extends pulumi.dynamic.Resource {
         drift: undefined,
       },
       opts,
-      TYPE_MODULE,
-      "ControllerConfiguration",
     );
   }
 }

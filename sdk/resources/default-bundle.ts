@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ConnectionArgs } from "./connection-args";
-import { providerShell, TYPE_MODULE } from "./provider-shell";
+import { DynamicResource } from "./dynamic-resource";
 
 export interface DefaultBundleArgs extends ConnectionArgs {
   /** The bundle pre-selected for controllers that match its availability pattern. Updates in place. */
@@ -12,13 +12,13 @@ export interface DefaultBundleArgs extends ConnectionArgs {
  * that the bundle still exists; the API cannot unset it either, so destroying warns that the default stays. The
  * controllers it is pre-selected for are those its availability pattern allows: `getBundle(bundleId).availableFor`.
  */
-export class DefaultBundle extends pulumi.dynamic.Resource {
+export class DefaultBundle extends DynamicResource {
   /** The default bundle, as given (the API cannot read it back). */
   declare readonly bundleId: pulumi.Output<string>;
   /** The connection it lives on, as given (absent: `default`). */
   declare readonly connection: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: DefaultBundleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerShell("defaultBundle"), name, { connection: args.connection, bundleId: args.bundleId }, opts, TYPE_MODULE, "DefaultBundle");
+    super("defaultBundle", "DefaultBundle", name, { connection: args.connection, bundleId: args.bundleId }, opts);
   }
 }

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ConnectionArgs } from "./connection-args";
-import { providerShell, TYPE_MODULE } from "./provider-shell";
+import { DynamicResource } from "./dynamic-resource";
 
 export interface EnvironmentArgs extends ConnectionArgs {
   /** The application's id: an `Application`'s `applicationId`. Changing it replaces the resource. */
@@ -20,7 +20,7 @@ export interface EnvironmentArgs extends ConnectionArgs {
  * `Production`. The API cannot delete environments: destroying the resource removes it from the stack and warns
  * that it stays. Needs `cloudbees:featureManagementToken`.
  */
-export class Environment extends pulumi.dynamic.Resource {
+export class Environment extends DynamicResource {
   declare readonly applicationId: pulumi.Output<string>;
   /** The environment's name, as the service holds it. */
   declare readonly name: pulumi.Output<string>;
@@ -35,12 +35,11 @@ export class Environment extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: EnvironmentArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerShell("environment"),
+      "environment",
+      "Environment",
       name,
       { writtenAt: undefined, connection: args.connection, applicationId: args.applicationId, name: args.name, description: args.description, key: undefined },
       opts,
-      TYPE_MODULE,
-      "Environment",
     );
   }
 }

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { Condition, FlagValue, Platform } from "../../provider/clients/feature-flag-types";
 import type { ConditionInput, FlagValueInput, PlatformInput } from "./feature-flag-inputs";
 import type { ConnectionArgs } from "./connection-args";
-import { providerShell, TYPE_MODULE } from "./provider-shell";
+import { DynamicResource } from "./dynamic-resource";
 
 export interface FlagConfigurationArgs extends ConnectionArgs {
   /** The application's id: an `Application`'s `applicationId`. Changing it replaces the resource. */
@@ -56,7 +56,7 @@ export interface FlagConfigurationArgs extends ConnectionArgs {
  * others is neither drift nor overwritten. Destroy removes the configuration in that environment; the flag stays.
  * Needs `cloudbees:featureManagementToken`.
  */
-export class FlagConfiguration extends pulumi.dynamic.Resource {
+export class FlagConfiguration extends DynamicResource {
   declare readonly applicationId: pulumi.Output<string>;
   declare readonly environment: pulumi.Output<string>;
   declare readonly flag: pulumi.Output<string>;
@@ -75,7 +75,8 @@ export class FlagConfiguration extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: FlagConfigurationArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerShell("flagConfiguration"),
+      "flagConfiguration",
+      "FlagConfiguration",
       name,
       { writtenAt: undefined,
         connection: args.connection,
@@ -92,8 +93,6 @@ export class FlagConfiguration extends pulumi.dynamic.Resource {
         archived: args.archived,
       },
       opts,
-      TYPE_MODULE,
-      "FlagConfiguration",
     );
   }
 }

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { FlagOption } from "../../provider/clients/feature-flag-types";
 import type { ConnectionArgs } from "./connection-args";
-import { providerShell, TYPE_MODULE } from "./provider-shell";
+import { DynamicResource } from "./dynamic-resource";
 
 export interface FlagArgs extends ConnectionArgs {
   /** The application's id: an `Application`'s `applicationId`. Changing it replaces the resource. */
@@ -26,7 +26,7 @@ export interface FlagArgs extends ConnectionArgs {
  * `FlagConfiguration`. An existing flag of the name with the same available values is taken over without a write.
  * Destroy deletes the flag, in every environment. Needs `cloudbees:featureManagementToken`.
  */
-export class Flag extends pulumi.dynamic.Resource {
+export class Flag extends DynamicResource {
   declare readonly applicationId: pulumi.Output<string>;
   /** The flag's name: what `FlagConfiguration.flag` and a condition's `dependency.flag` take. */
   declare readonly name: pulumi.Output<string>;
@@ -40,12 +40,11 @@ export class Flag extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: FlagArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerShell("flag"),
+      "flag",
+      "Flag",
       name,
       { writtenAt: undefined, connection: args.connection, applicationId: args.applicationId, name: args.name, availableValues: args.availableValues, isPermanent: args.isPermanent },
       opts,
-      TYPE_MODULE,
-      "Flag",
     );
   }
 }

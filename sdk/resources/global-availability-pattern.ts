@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ConnectionArgs } from "./connection-args";
-import { providerShell, TYPE_MODULE } from "./provider-shell";
+import { DynamicResource } from "./dynamic-resource";
 
 export interface GlobalAvailabilityPatternArgs extends ConnectionArgs {
   /** true: every bundle without a pattern may be used by any controller (more flexible, less secure). */
@@ -8,13 +8,13 @@ export interface GlobalAvailabilityPatternArgs extends ConnectionArgs {
 }
 
 /** The operations center's global availability switch. Destroying it sets it back to false, the secure setting. */
-export class GlobalAvailabilityPattern extends pulumi.dynamic.Resource {
+export class GlobalAvailabilityPattern extends DynamicResource {
   /** The switch as set (a refresh infers it from the bundle list where the list can tell). */
   declare readonly visibility: pulumi.Output<boolean>;
   /** The connection it lives on, as given (absent: `default`). */
   declare readonly connection: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: GlobalAvailabilityPatternArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerShell("globalAvailabilityPattern"), name, { connection: args.connection, visibility: args.visibility }, opts, TYPE_MODULE, "GlobalAvailabilityPattern");
+    super("globalAvailabilityPattern", "GlobalAvailabilityPattern", name, { connection: args.connection, visibility: args.visibility }, opts);
   }
 }

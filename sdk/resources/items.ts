@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { InstanceArgs } from "./connection-args";
-import { providerShell, TYPE_MODULE } from "./provider-shell";
+import { DynamicResource } from "./dynamic-resource";
 
 export interface ItemsArgs extends InstanceArgs {
   /** The items.yaml text (a mapping with an `items` list). Changing it creates the items again. */
@@ -18,7 +18,7 @@ export interface ItemsArgs extends InstanceArgs {
  * change. Id `items/operations-center[/<path>]` or `items/<instanceUrl>[/<path>]`. The API cannot delete items:
  * destroying it warns that they stay. A refresh reads nothing.
  */
-export class Items extends pulumi.dynamic.Resource {
+export class Items extends DynamicResource {
   /** The items.yaml text, as given. */
   declare readonly yaml: pulumi.Output<string>;
   /** The folder the items were created in, as given (undefined: the root). */
@@ -36,12 +36,11 @@ export class Items extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ItemsArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerShell("items"),
+      "items",
+      "Items",
       name,
       { connection: args.connection, instance: args.instance, yaml: args.yaml, path: args.path, instanceUrl: args.instanceUrl, triggers: args.triggers, basePath: undefined },
       opts,
-      TYPE_MODULE,
-      "Items",
     );
   }
 }

@@ -4,12 +4,13 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { ProviderKind } from "../../provider/resources";
 
 /**
- * The provider object handed to `pulumi.dynamic.Resource`. The SDK serializes it into the state (`__provider`) and
- * the provider host rebuilds it from that text, so it must capture nothing but `kind`: no client, schema, agent or
- * credential. Each method loads the real implementation *by package name* when it runs, from the host's working
- * directory (the program's folder), so the text stays about 1 KB and code upgrades never break old states.
+ * A kind's provider: what its `__provider` text is the serialization of. The provider host rebuilds it from that
+ * text, so it must capture nothing but `kind`: no client, schema, agent or credential. Each method loads the real
+ * implementation *by package name* when it runs, from the host's working directory (the program's folder), so the
+ * text stays about 2 KB and code upgrades never break old states. Resources store the text written out
+ * (provider-text.ts); test/resources/sdk.test.ts serializes these shells and compares.
  */
-function makeShell(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
+export function providerShell(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
   // Arrow functions returning the implementation's promise: the host awaits them, and the text stays short.
   return {
     configure: (req) => require("pulumi-cloudbees/provider").configure(req),
@@ -20,18 +21,6 @@ function makeShell(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
     update: (id, olds, news) => require("pulumi-cloudbees/provider").resources[kind].update(id, olds, news),
     delete: (id, props) => require("pulumi-cloudbees/provider").resources[kind].delete(id, props),
   };
-}
-
-// One shell object per kind: the SDK caches the serialized text per provider object.
-const shells = new Map<ProviderKind, pulumi.dynamic.ResourceProvider>();
-
-export function providerShell(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
-  let shell = shells.get(kind);
-  if (!shell) {
-    shell = makeShell(kind);
-    shells.set(kind, shell);
-  }
-  return shell;
 }
 
 /** The module name for type tokens: `pulumi-nodejs:dynamic/cloudbees:<Type>`. */

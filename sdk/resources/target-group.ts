@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { TargetGroupCondition, TargetGroupOperator } from "../../provider/clients/feature-flag-types";
 import type { TargetGroupConditionInput } from "./feature-flag-inputs";
 import type { ConnectionArgs } from "./connection-args";
-import { providerShell, TYPE_MODULE } from "./provider-shell";
+import { DynamicResource } from "./dynamic-resource";
 
 export interface TargetGroupArgs extends ConnectionArgs {
   /** The application's id: an `Application`'s `applicationId`. Changing it replaces the resource. */
@@ -30,7 +30,7 @@ export interface TargetGroupArgs extends ConnectionArgs {
  * target groups: destroying the resource removes it from the stack and warns that it stays. Needs
  * `cloudbees:featureManagementToken`.
  */
-export class TargetGroup extends pulumi.dynamic.Resource {
+export class TargetGroup extends DynamicResource {
   declare readonly applicationId: pulumi.Output<string>;
   declare readonly name: pulumi.Output<string>;
   declare readonly description: pulumi.Output<string | undefined>;
@@ -43,12 +43,11 @@ export class TargetGroup extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: TargetGroupArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerShell("targetGroup"),
+      "targetGroup",
+      "TargetGroup",
       name,
       { writtenAt: undefined, connection: args.connection, applicationId: args.applicationId, name: args.name, description: args.description, operator: args.operator, conditions: args.conditions },
       opts,
-      TYPE_MODULE,
-      "TargetGroup",
     );
   }
 }

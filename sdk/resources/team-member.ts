@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { EnvironmentPermission, TeamMemberApplications } from "../../provider/clients/feature-flag-types";
 import type { ConnectionArgs } from "./connection-args";
-import { providerShell, TYPE_MODULE } from "./provider-shell";
+import { DynamicResource } from "./dynamic-resource";
 
 /** One application's permissions: environment name -> `"read"` or `"write"`. */
 export interface TeamMemberApplicationInput {
@@ -37,7 +37,7 @@ export interface TeamMemberArgs extends ConnectionArgs {
  * change warns, saying so; the service's audit log does not record team members, so it cannot say who.
  * Needs `cloudbees:featureManagementToken` (a team administrator's).
  */
-export class TeamMember extends pulumi.dynamic.Resource {
+export class TeamMember extends DynamicResource {
   /** The email, as given (also the resource id). */
   declare readonly email: pulumi.Output<string>;
   declare readonly name: pulumi.Output<string | undefined>;
@@ -54,7 +54,8 @@ export class TeamMember extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: TeamMemberArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerShell("teamMember"),
+      "teamMember",
+      "TeamMember",
       name,
       {
         connection: args.connection,
@@ -67,8 +68,6 @@ export class TeamMember extends pulumi.dynamic.Resource {
         writtenAt: undefined,
       },
       opts,
-      TYPE_MODULE,
-      "TeamMember",
     );
   }
 }

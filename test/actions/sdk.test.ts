@@ -23,12 +23,6 @@ describe("action provider shells", () => {
     for (const method of ["configure", "check", "diff", "create", "read", "update", "delete"]) expect(text).toContain(`${method}:`);
   });
 
-  it("one shell object per kind, shared with providerShell's cache", () => {
-    expect(providerShell("items")).toBe(providerShell("items"));
-    expect(providerShell("items")).not.toBe(providerShell("bundleReload"));
-    expect(providerShell("items")).not.toBe(providerShell("application"));
-  });
-
   it("every action kind is registered where the shells look for it", () => {
     const { resources } = require("../../provider") as typeof import("../../provider");
     for (const kind of ACTION_KINDS) {

@@ -47,7 +47,7 @@ it("each kind the pack checks is a resource of the plugin's schema and of the dy
     expect(kindOf(`${schema.name}:index:${kind}`)).toBe(kind);
     expect(kindOf(`pulumi-nodejs:dynamic/${TYPE_MODULE}:${kind}`)).toBe(kind);
     const source = fs.readFileSync(path.join(ROOT, "sdk", "resources", `${kind.replace(/[A-Z]/g, (c, i: number) => (i ? "-" : "") + c.toLowerCase())}.ts`), "utf8");
-    expect(source).toMatch(new RegExp(`TYPE_MODULE,\\s*"${kind}"`));
+    expect(source).toMatch(new RegExp(`extends DynamicResource[^]*super\\(\\s*"\\w+",\\s*"${kind}",`));
   }
   expect(PROVIDER_TYPE).toBe(`pulumi:providers:${schema.name}`);
   expect(kindOf("aws:s3/bucket:Bucket")).toBeUndefined();
