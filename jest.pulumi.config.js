@@ -19,6 +19,8 @@ module.exports = {
     "<rootDir>/test/readings/life-cycles.test.ts",
   ],
   transform: { "^.+\\.ts$": "<rootDir>/test/esbuild-transform.js" },
+  // As npm test's: what @pulumi/pulumi loads at start but a file rarely uses is loaded at its first use.
+  resolver: "<rootDir>/test/harness/deferring-resolver.js",
   maxWorkers: 2,
   testTimeout: 240000,
   globalSetup: "<rootDir>/test/real-engine/global-setup.ts",
