@@ -3,6 +3,10 @@
  * or a `pulumi` on PATH of the lockfile's version or later. Its folder reaches the test files through a variable, and
  * so does the engine the stand-in's own tests run on.
  * The tier's temp files go to a scratch folder of its own (on a RAM disk where there is one), removed afterwards.
+ * NODE_EXTRA_CA_CERTS is blanked, as npm test's global setup does: the tier reaches only loopback, trusting the CAs it
+ * makes itself, and Node reads a machine's extra CA bundle at the start of every process (80 ms of CPU each on the
+ * 2-core machine, whose bundle is Debian's whole one): the language host, program, provider host or plugin of every
+ * step (59 processes in example-flags.test.ts alone).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -24,5 +28,6 @@ export default function globalSetup(): void {
   const scratch = fs.mkdtempSync(path.join(ramDisk() ?? os.tmpdir(), "pulumi-cloudbees-real-engine-"));
   process.env[SCRATCH_VARIABLE] = scratch;
   process.env.TMPDIR = scratch;
+  process.env.NODE_EXTRA_CA_CERTS = "";
   console.log(`\nreal engine: pulumi v${cli.version} from ${cli.dir} (${cli.source})`);
 }
