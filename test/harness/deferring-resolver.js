@@ -1,10 +1,11 @@
 /**
- * `npm test`'s jest resolver: where the repository's own @pulumi/pulumi asks for a module that
- * testing/processes/deferred-modules.ts defers (typescript, @npmcli/arborist, the Automation API, ...), the file gets
- * a stand-in (test/harness/deferred/) that loads the real module at its first use. jest gives every test file a
- * registry of its own, so each file that touches the SDK loaded @pulumi/pulumi whole: 1.1 s of CPU in a jest worker,
- * 0.35 s with the stand-ins, over a hundred files. Everything else resolves as jest's default resolver does.
- * test/harness-deferring-resolver.test.ts keeps REQUESTS equal to deferred-modules.ts's table.
+ * The jest resolver of both suites (jest.config.js, jest.pulumi.config.js): where the repository's own @pulumi/pulumi
+ * asks for a module that testing/processes/deferred-modules.ts defers (typescript, @npmcli/arborist, the Automation
+ * API, ...), the file gets a stand-in (test/harness/deferred/) that loads the real module at its first use. jest gives
+ * every test file a registry of its own, so each file that touches the SDK loaded @pulumi/pulumi whole: 1.1 s of CPU
+ * in a jest worker, 0.18 s with the stand-ins, in over a hundred files. Everything else resolves as jest's default
+ * resolver does. Plain JavaScript, as jest loads it untransformed: test/harness/deferring-resolver.test.ts keeps
+ * REQUESTS equal to deferred-modules.ts's table.
  */
 "use strict";
 const path = require("node:path");
