@@ -15,9 +15,11 @@ import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { renderHtml } from "../../sdk/cli/drift/render-html";
 import { estateReport, hostileReport } from "../cli/drift-reports";
+import { REAL_RUN_REPORT } from "./real-drift-report";
 
 const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOT = path.join(__dirname, "..", "..", "docs", "images", "drift-report.png");
+const REAL_RUN_SCREENSHOT = path.join(__dirname, "..", "..", "docs", "images", "drift-report-real-run.png");
 // As root (CI) chromium needs --no-sandbox; the rest keep it from reaching for Google's hosts on a closed network.
 const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
@@ -102,6 +104,22 @@ it("shows 200 stacks over four runs, filters them, sends nothing, and is the doc
   await page.selectOption("#f-status", "drifted");
   fs.mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
   const png = await page.screenshot({ path: SCREENSHOT });
+  expect(png.subarray(1, 4).toString()).toBe("PNG");
+  expect(leaks).toEqual([]);
+  await page.close();
+}, 60_000);
+
+it("shows the report of a real run (npm start's, main-job.test.ts keeps the fixture true) and is the docs' screenshot of it", async () => {
+  const report = JSON.parse(fs.readFileSync(REAL_RUN_REPORT, "utf8")) as Parameters<typeof renderHtml>[0][number];
+  const { page, leaks } = await open("real-run.html", renderHtml([report]));
+  expect(await shown(page)).toEqual({ stacks: 2, rows: 5, says: "2 of 2 stacks, 5 drifted paths shown" });
+  // Who changed the flag, and the controller's drifted keys, are on the page.
+  const text = (await page.locator("#stacks").textContent()) ?? "";
+  const seenText = ["alice@example.com", 'configuration["jenkins.yaml: jenkins.systemMessage"]', 'configuration["plugins.yaml: git-client"]', "team-c/.*|sandbox"];
+  for (const seen of [...seenText, "4 paths in 2 of 4 resources", "1 path in 1 of 11 resources"]) {
+    expect(text).toContain(seen);
+  }
+  const png = await page.screenshot({ path: REAL_RUN_SCREENSHOT, fullPage: true });
   expect(png.subarray(1, 4).toString()).toBe("PNG");
   expect(leaks).toEqual([]);
   await page.close();

@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { run } from "./tier-cli";
 import { realCli } from "./life-cycle";
+import { normalizedReport, REAL_RUN_REPORT } from "./real-drift-report";
 
 const ROOT = path.join(__dirname, "..", "..");
 
@@ -24,6 +25,11 @@ it("npm start runs every example's life cycle with the real CLI and says so", as
     const folder = /\nthe report: (\S+) \(drift-report\.json/.exec(output)?.[1];
     expect(output).toContain("pulumi-cloudbees drift: 2 stacks: 0 clean, 2 drifted (5 paths, 5 new, 0 resolved)");
     expect(folder && fs.existsSync(path.join(folder, "drift-report.html"))).toBe(true);
+    // Its report is the fixture the docs' screenshot of a real run is made from (drift-page.test.ts), times and
+    // durations aside; the package's version is not the run's to say.
+    const report = normalizedReport(JSON.parse(fs.readFileSync(path.join(folder!, "drift-report.json"), "utf8")));
+    const fixture = JSON.parse(fs.readFileSync(REAL_RUN_REPORT, "utf8"));
+    expect({ ...report, toolVersion: "" }).toEqual({ ...fixture, toolVersion: "" });
     fs.rmSync(path.dirname(folder!), { recursive: true, force: true });
     // docs/drift-detection.md, "A real run", shows this run's drift lines (times, durations and temp folders aside;
     // the stacks finish in either order).
