@@ -171,6 +171,6 @@ function pageData(stacks: StackReport[]): { stacks: { id: string; status: StackS
 function stackLine(s: StackReport): string {
   const counts = s.counts ?? { resources: 0, drifted: 0, paths: 0 };
   if (s.status === "clean") return `${counts.resources} resources · ${seconds(s.durationMs)}`;
-  if (s.status === "drifted") return `${counts.paths} paths in ${counts.drifted} of ${counts.resources} resources · ${seconds(s.durationMs)}`;
+  if (s.status === "drifted") return `${counts.paths} ${counts.paths === 1 ? "path" : "paths"} in ${counts.drifted} of ${counts.resources} resources · ${seconds(s.durationMs)}`;
   return `${shown(s.error ?? "(no reason given)", TEXT_CHARS)} · ${seconds(s.durationMs)}`;
 }
