@@ -15,9 +15,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { request } from "undici";
-import { providerShell } from "../sdk/resources/provider-shell";
+import { providerText } from "../sdk/resources/provider-text";
 import { EmulatorProcess } from "./emulator-client";
-import { blankCloudbeesEnv, closeSerializerSession, Lifecycle, serializeProvider, startProviderHost, type ManagedResource, type ProviderHost } from "./harness";
+import { blankCloudbeesEnv, Lifecycle, startProviderHost, type ManagedResource, type ProviderHost } from "./harness";
 import { cpuMsOf } from "./scale";
 import { wave } from "./steps";
 import { ms, row, table } from "./table";
@@ -68,9 +68,9 @@ export async function controllerConfigurationRows(): Promise<void> {
       await post(`${info.controllerUrls[c]!}casc-bundle-mgnt/reload-bundle`);
     }
     const texts = {
-      assignment: await serializeProvider(providerShell("controllerBundleAssignment")),
-      configuration: await serializeProvider(providerShell("controllerConfiguration")),
-      reload: await serializeProvider(providerShell("bundleReload")),
+      assignment: providerText("controllerBundleAssignment"),
+      configuration: providerText("controllerConfiguration"),
+      reload: providerText("bundleReload"),
     };
     /** The stack's resources for controller i: type, provider text, name and inputs of each. */
     const specs = (stack: Stack, i: number): Array<[string, string, string, Record<string, unknown>]> => {
@@ -168,8 +168,7 @@ export async function controllerConfigurationRows(): Promise<void> {
 
 if (require.main === module) {
   controllerConfigurationRows()
-    .then(async () => {
-      await closeSerializerSession();
+    .then(() => {
       console.log(table().text);
     })
     .catch((e: unknown) => {

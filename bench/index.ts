@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { request } from "undici";
-import { providerShell } from "../sdk/resources/provider-shell";
+import { providerText } from "../sdk/resources/provider-text";
 import type { ProviderKind } from "../provider/resources";
 import { resources } from "../provider/resources";
 import { EmulatorProcess } from "./emulator-client";
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
     return new Lifecycle(host);
   };
   const texts = {} as Record<ProviderKind, string>;
-  for (const kind of Object.keys(resources) as ProviderKind[]) texts[kind] = await serializeProvider(providerShell(kind));
+  for (const kind of Object.keys(resources) as ProviderKind[]) texts[kind] = providerText(kind);
   const minimalText = await serializeProvider(minimalAssignmentProvider());
 
   try {
