@@ -10,6 +10,7 @@ module.exports = {
   testPathIgnorePatterns: [
     "/node_modules/",
     "<rootDir>/test/real-engine/",
+    "<rootDir>/test/acceptance/",
     "<rootDir>/test/package/consumer.test.ts",
     "<rootDir>/test/readings/life-cycles.test.ts",
   ],

@@ -1,0 +1,215 @@
+/**
+ * Issue 53's acceptance, on demand (`npm run test:acceptance`, not part of the tier: about ten minutes of two cores
+ * that the tier's six-stack drift-command.test.ts already spends on the same code paths): `pulumi-cloudbees drift`
+ * over an estate of 20 stacks under the real CLI against one emulator, as a user runs it.
+ * - YAML (11): nine copies of examples/plugin/yaml's flags, each on an application of its own; a second stack of one
+ *   of them held by a lock file; a program naming a type the schema lacks.
+ * - Python (4): examples/plugin/python's flags, each on an application of its own (one virtualenv, shared).
+ * - TypeScript (5): four copies of examples/plugin/dynamic's flags, and examples/controllers (a managed controller,
+ *   its bundle's availability, its assignment and ControllerConfiguration).
+ * Drift made by hand: alice@example.com changes the rollout of checkout.newFlow in Staging in nine applications (five
+ * YAML, two Python, two TypeScript); on the controller, its system message is changed in its UI and a plugin
+ * installed; the bundle's availability pattern is widened. One report names every drifted path with declared and
+ * actual values, who changed the flags, groups the nine flag changes into one cause; a second run carries firstSeen;
+ * two shards merged equal the unsharded run.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { startEmulator, type Emulator } from "../../emulator";
+import { OperationsCenterClient } from "../../provider";
+import type { DriftReport } from "../../sdk/cli/drift/report";
+import { emulatorConnection } from "../../testing/emulator-config";
+import { featureManagementClientAs } from "../../testing/out-of-band";
+import { ROOT } from "../package/consumer-project";
+import { CliProject } from "../real-engine/languages/cli-project";
+import { nodeProject, pythonVirtualenv } from "../real-engine/languages/toolchains";
+import { run, workspace, type Run } from "../real-engine/tier-cli";
+
+const MAIN = path.join(ROOT, "dist", "sdk", "cli", "main.js");
+const CONTROLLER = "team-c/controller-c";
+const yamls = Array.from({ length: 9 }, (_, i) => `yaml-${i + 1}`);
+const pythons = Array.from({ length: 4 }, (_, i) => `python-${i + 1}`);
+const typescripts = Array.from({ length: 4 }, (_, i) => `ts-${i + 1}`);
+/** The stacks whose flag alice changes: five YAML, two Python, two TypeScript. */
+const ALICE = [...yamls.slice(0, 5), ...pythons.slice(0, 2), ...typescripts.slice(0, 2)];
+const CLEAN = [...yamls.slice(5), ...pythons.slice(2), ...typescripts.slice(2)];
+const LOCKED = "yaml-9#staging";
+
+let emu: Emulator;
+let root: string;
+let env: NodeJS.ProcessEnv;
+let cleanup: () => void;
+const projects: Record<string, CliProject> = {};
+const runs: Run[] = [];
+const app = (name: string) => `${name}-service`;
+
+/** A copy of a program in `<root>/<name>`, its state in `<root>/<name>/.state` (the project's backend.url). */
+function place(name: string, program: string, file: string, edit: (text: string) => string): CliProject {
+  const dir = path.join(root, name);
+  fs.cpSync(path.join(ROOT, "examples", program), dir, { recursive: true });
+  fs.mkdirSync(path.join(dir, ".state"));
+  fs.appendFileSync(path.join(dir, "Pulumi.yaml"), `backend:\n  url: file://${path.join(dir, ".state")}\n`);
+  fs.writeFileSync(path.join(dir, file), edit(fs.readFileSync(path.join(dir, file), "utf8")));
+  return (projects[name] = new CliProject(dir, env));
+}
+
+/** Up to `n` at a time, as a pipeline's agents would run them. */
+async function pool<T>(items: T[], n: number, each: (item: T) => Promise<unknown>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(Array.from({ length: n }, async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await each(item);
+  }));
+}
+
+async function drift(out: string, ...args: string[]): Promise<{ r: Run; report: DriftReport }> {
+  const r = await run(process.execPath, [MAIN, "drift", "--stacks-file", "stacks.yaml", "--out", out, ...args], root, env);
+  runs.push(r);
+  if (!fs.existsSync(path.join(root, out, "drift-report.json"))) throw new Error(`no report (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
+  return { r, report: JSON.parse(fs.readFileSync(path.join(root, out, "drift-report.json"), "utf8")) as DriftReport };
+}
+
+const statuses = (report: DriftReport) => Object.fromEntries(report.stacks.map((s) => [s.id, s.status]));
+const pathsOf = (report: DriftReport, id: string) =>
+  (report.stacks.find((s) => s.id === id)?.resources ?? []).flatMap((res) => res.paths.map((p) => ({ resource: res.name, ...p })));
+
+beforeAll(async () => {
+  emu = await startEmulator();
+  const ws = workspace("estate-drift");
+  // Inside the installed Node.js project (the packed package, @pulumi/pulumi), so that the TypeScript programs find
+  // them; its node_modules/.bin, first on PATH, gives the YAML and Python programs the plugin.
+  root = path.join(await nodeProject(), `estate-drift-${process.pid}`);
+  fs.mkdirSync(root);
+  cleanup = () => {
+    ws.cleanup();
+    fs.rmSync(root, { recursive: true, force: true });
+  };
+  const { PULUMI_BACKEND_URL: _each, ...rest } = ws.env;
+  env = { ...rest, PATH: `${path.join(path.dirname(root), "node_modules", ".bin")}${path.delimiter}${rest.PATH}`, PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
+
+  const flagsOnlyYaml = (name: string) => (t: string) => t.replace("checkout-service", app(name)).replace(/\n {2}teamB:[\s\S]*?\noutputs:/, "\noutputs:").replace(/\n {2}linkFile:.*/, "");
+  for (const name of yamls) place(name, "plugin/yaml", "Pulumi.yaml", flagsOnlyYaml(name));
+  place("broken", "plugin/yaml", "Pulumi.yaml", (t) => flagsOnlyYaml("broken")(t).replace("type: cloudbees:Flag", "type: cloudbees:NoSuchThing"));
+  for (const name of pythons) {
+    place(name, "plugin/python", "__main__.py", (t) => t.replace("checkout-service", app(name)).replace(/\nteam_b = [\s\S]*?\nbundle_token = .*\n/, "\n").replace(/\npulumi\.export\("linkFile".*/, ""));
+  }
+  for (const name of typescripts) {
+    place(name, "plugin/dynamic", "index.ts", (t) => t.replace("checkout-service", app(name)).replace(/\nconst teamB = [\s\S]*?\nconst bundleToken = .*\n/, "\n").replace(/\nexport const linkFile = .*/, ""));
+  }
+  // examples/controllers reads its bundle from ../bundles.
+  fs.cpSync(path.join(ROOT, "examples", "bundles"), path.join(root, "bundles"), { recursive: true });
+  place("controllers", "controllers", "index.ts", (t) => t);
+  const stacks = [...yamls.map((n) => `${n}#dev`), LOCKED, "broken#dev", ...pythons.map((n) => `${n}#dev`), ...typescripts.map((n) => `${n}#dev`), "controllers#dev"];
+  expect(stacks).toHaveLength(20);
+  fs.writeFileSync(path.join(root, "stacks.yaml"), ["stacks:", ...stacks.map((s) => `  - ${s}`), ""].join("\n"));
+
+  // One virtualenv for the four Python projects (each names ./venv).
+  await pythonVirtualenv(projects[pythons[0]!]!.dir, env);
+  for (const name of pythons.slice(1)) fs.symlinkSync(path.join(projects[pythons[0]!]!.dir, "venv"), path.join(projects[name]!.dir, "venv"));
+
+  await pool(Object.keys(projects), 4, (name) => projects[name]!.initFor(emu));
+  await projects.controllers!.ok("config", "set", "controllers:instanceUrl", `${emu.baseUrl}controllers/${CONTROLLER}/`);
+  await projects["yaml-9"]!.ok("stack", "init", "staging");
+  // An update under way on yaml-9's staging: the lock file that `pulumi up` writes on a file backend (backend/diy/lock.go).
+  const locks = path.join(root, "yaml-9", ".state", ".pulumi", "locks", "organization", "cloudbees-yaml", "staging");
+  fs.mkdirSync(locks, { recursive: true });
+  fs.writeFileSync(path.join(locks, "c0ffee.json"), JSON.stringify({ pid: 4242, username: "ci", hostname: "runner-7", timestamp: new Date().toISOString() }));
+
+  await pool(Object.keys(projects).filter((n) => n !== "broken"), 4, (name) => projects[name]!.ok("up", "--yes", "--skip-preview", "--stack", "dev"));
+
+  const alice = featureManagementClientAs(emu, { email: "alice@example.com", name: "Alice" });
+  for (const name of ALICE) {
+    const id = emu.state.applications("acme").find((a) => a.name === app(name))!.id;
+    await alice.patchExperiment(id, "Staging", "checkout.newFlow", [{ op: "replace", path: "/value", value: [{ option: true, percentage: 75 }] }]);
+  }
+  await alice.close();
+  emu.changeConfiguration(CONTROLLER, "jenkins.yaml", "jenkins.systemMessage", "Changed in the UI");
+  emu.installPlugin(CONTROLLER, "git-client", "6.1.0");
+  const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin });
+  await oc.setAvailabilityPattern("base", "team-c/.*|sandbox");
+  await oc.close();
+}, 1_200_000);
+
+afterAll(async () => {
+  await emu?.close();
+  cleanup?.();
+});
+
+let first: DriftReport;
+
+it("one report of 20 stacks: each drifted path declared and actual, alice on the flags, the controller's paths, one cause per change, exit 1", async () => {
+  const { r, report } = await drift("run-1");
+  first = report;
+  expect(r.code).toBe(1);
+  expect(statuses(report)).toEqual({
+    ...Object.fromEntries(ALICE.map((n) => [`${n}#dev`, "drifted"])),
+    ...Object.fromEntries(CLEAN.map((n) => [`${n}#dev`, "clean"])),
+    "controllers#dev": "drifted",
+    "broken#dev": "error",
+    [LOCKED]: "locked",
+  });
+  const byId = Object.fromEntries(report.stacks.map((s) => [s.id, s]));
+  expect(byId["broken#dev"]!.error).toMatch(/unable to find resource type "cloudbees:NoSuchThing"/);
+  expect(byId[LOCKED]!.error).toMatch(/locked by 1 lock/);
+
+  const flag = { resource: "newFlowStaging", path: "value[0].percentage", kind: "update", declared: 50, actual: 75, changedBy: "alice@example.com", status: "new", firstSeen: report.generatedAt };
+  for (const name of ALICE) expect({ name, paths: pathsOf(report, `${name}#dev`) }).toEqual({ name, paths: [{ ...flag, changedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/) }] });
+
+  // ControllerConfiguration keeps digests of what a controller runs (its state holds no configuration text), so a
+  // path's values are digests; the availability's paths are the pattern's (the widened regex) and the controllers list.
+  const controller = pathsOf(report, "controllers#dev");
+  const digest = expect.stringMatching(/^[0-9a-f]{16}$/);
+  expect(controller).toEqual([
+    expect.objectContaining({ resource: "base-for-team-c", path: "controllers", kind: "add", declared: [CONTROLLER], status: "new" }),
+    expect.objectContaining({ resource: "base-for-team-c", path: "regex", kind: "delete", actual: "team-c/.*|sandbox", status: "new" }),
+    expect.objectContaining({ resource: "team-c-controller", path: 'configuration["jenkins.yaml: jenkins.systemMessage"]', kind: "update", declared: digest, actual: digest, status: "new" }),
+    expect.objectContaining({ resource: "team-c-controller", path: 'configuration["plugins.yaml: git-client"]', kind: "delete", actual: digest, status: "new" }),
+  ]);
+  const running = report.stacks.find((s) => s.id === "controllers#dev")!.resources!.find((res) => res.name === "team-c-controller")!;
+  expect(running.notes).toEqual([expect.stringMatching(/differs from its bundle "base": jenkins\.yaml: jenkins\.systemMessage changed; plugins\.yaml: \+git-client/)]);
+
+  // The same change in nine stacks, through the plugin (YAML, Python) and the dynamic providers, is one cause.
+  const flagCause = report.causes.find((c) => c.path === "value[0].percentage")!;
+  expect([flagCause.count, flagCause.summary]).toEqual([9, "flag configuration value[0].percentage 75 on 9 resources in 9 stacks"]);
+  expect(report.summary).toMatchObject({ stacks: 20, clean: 8, drifted: 10, error: 1, locked: 1, timeout: 0, resolvedPaths: 0 });
+  expect(report.summary.driftedPaths).toBe(9 + controller.length);
+  expect(r.stderr).toMatch(/20 stacks: 8 clean, 10 drifted \(\d+ paths, \d+ new, 0 resolved\), 1 error, 1 locked, 0 timeout/);
+  for (const f of ["drift-report.md", "drift-report.html"]) expect(fs.statSync(path.join(root, "run-1", f)).size).toBeGreaterThan(1000);
+  // For the closing note and whoever runs this: the summary and the causes, as the command wrote them.
+  console.log(`${JSON.stringify(report.summary)}\n${report.causes.map((c) => `cause: ${c.summary}`).join("\n")}`);
+}, 900_000);
+
+it("two shards merged equal the unsharded run (but for when and which shard)", async () => {
+  const one = await drift("shard-1", "--shard", "1/2");
+  const two = await drift("shard-2", "--shard", "2/2");
+  expect([one.report.stacks.length + two.report.stacks.length, one.r.code, two.r.code]).toEqual([20, 1, 1]);
+  const merge = await run(process.execPath, [MAIN, "drift", "merge", "shard-1/drift-report.json", "shard-2/drift-report.json", "--out", "merged"], root, env);
+  runs.push(merge);
+  expect(merge.code).toBe(1);
+  const merged = JSON.parse(fs.readFileSync(path.join(root, "merged", "drift-report.json"), "utf8")) as DriftReport;
+  const comparable = (report: DriftReport) =>
+    JSON.parse(JSON.stringify({ stacks: report.stacks, causes: report.causes, summary: report.summary, resolved: report.resolved }), (key, value: unknown) =>
+      key === "firstSeen" || key === "durationMs" ? undefined : value,
+    ) as unknown;
+  expect(comparable(merged)).toEqual(comparable(first));
+}, 900_000);
+
+it("a second run with --previous: every drifted path is known, its firstSeen the first run's", async () => {
+  const { r, report } = await drift("run-2", "--previous", "run-1/drift-report.json");
+  expect(r.code).toBe(1);
+  const paths = report.stacks.flatMap((s) => pathsOf(report, s.id));
+  expect(paths.length).toBe(first.summary.driftedPaths);
+  for (const p of paths) expect({ path: p.path, status: p.status, firstSeen: p.firstSeen }).toEqual({ path: p.path, status: "known", firstSeen: first.generatedAt });
+  expect(report.summary).toMatchObject({ drifted: 10, newPaths: 0, resolvedPaths: 0 });
+  // With --fail-on new, known drift alone does not fail: what is left is the broken and the locked stack (exit 2).
+  const again = await drift("run-3", "--previous", "run-2/drift-report.json", "--fail-on", "new");
+  expect({ code: again.r.code, newPaths: again.report.summary.newPaths }).toEqual({ code: 2, newPaths: 0 });
+}, 900_000);
+
+it("no token of the emulator in any file the command wrote, nor in its output", () => {
+  const c = emulatorConnection(emu);
+  const written = ["run-1", "run-2", "run-3", "shard-1", "shard-2", "merged"].flatMap((d) => fs.readdirSync(path.join(root, d)).map((f) => path.join(root, d, f)));
+  const texts = [...written.map((f) => fs.readFileSync(f, "utf8")), ...runs.flatMap((r) => [r.stdout, r.stderr])];
+  for (const token of [c.apiToken, c.featureManagementToken, emu.state.controllerToken(CONTROLLER)]) {
+    expect({ token, leaks: texts.filter((t) => t.includes(token)).length }).toEqual({ token, leaks: 0 });
+  }
+});
