@@ -102,9 +102,8 @@ beforeAll(async () => {
   expect(stacks).toHaveLength(20);
   fs.writeFileSync(path.join(root, "stacks.yaml"), ["stacks:", ...stacks.map((s) => `  - ${s}`), ""].join("\n"));
 
-  // One virtualenv for the four Python projects (each names ./venv).
-  await pythonVirtualenv(projects[pythons[0]!]!.dir, env);
-  for (const name of pythons.slice(1)) fs.symlinkSync(path.join(projects[pythons[0]!]!.dir, "venv"), path.join(projects[name]!.dir, "venv"));
+  // One virtualenv for the four Python projects (each names ./venv; pythonVirtualenv links the run's one).
+  for (const name of pythons) await pythonVirtualenv(projects[name]!.dir, env);
 
   await pool(Object.keys(projects), 4, (name) => projects[name]!.initFor(emu));
   await projects.controllers!.ok("config", "set", "controllers:instanceUrl", `${emu.baseUrl}controllers/${CONTROLLER}/`);

@@ -50,9 +50,14 @@ export async function pythonSdkWheel(env: NodeJS.ProcessEnv): Promise<string> {
   }).then((dir) => path.join(dir, "wheels"));
 }
 
-/** A virtualenv at `<project>/venv` with pulumi and the package's SDK, as the project's Pulumi.yaml names it. */
+/**
+ * A virtualenv at `<project>/venv` with pulumi and the package's SDK, as the project's Pulumi.yaml names it: one per
+ * tier run (about 10 s of CPU to make), linked into each project that asks (Python finds a virtualenv's pyvenv.cfg
+ * through the link); the programs only read it.
+ */
 export async function pythonVirtualenv(project: string, env: NodeJS.ProcessEnv): Promise<void> {
-  await virtualenvWith(project, env, pulumiVersion());
+  const shared = await sharedOnce("python-virtualenv", (dir) => virtualenvWith(dir, env, pulumiVersion()));
+  fs.symlinkSync(path.join(shared, "venv"), path.join(project, "venv"));
 }
 
 /** The same, with pulumi at the Python SDK's floor (its wheels fetched by `npm run pulumi-cli`). */
