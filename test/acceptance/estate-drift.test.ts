@@ -21,11 +21,9 @@ import type { DriftReport } from "../../sdk/cli/drift/report";
 import { emulatorConnection } from "../../testing/emulator-config";
 import { featureManagementClientAs } from "../../testing/out-of-band";
 import { ROOT } from "../package/consumer-project";
-import { CliProject } from "../real-engine/languages/cli-project";
-import { nodeProject, pythonVirtualenv } from "../real-engine/languages/toolchains";
-import { run, workspace, type Run } from "../real-engine/tier-cli";
+import { comparable, driftReport, lockStack, pathsOf, placeProgram, readReport, runDriftCommand, startDriftEstate, statuses, writeStacksFile, writtenTexts, type DriftEstate } from "../real-engine/drift-estate";
+import { pythonVirtualenv } from "../real-engine/languages/toolchains";
 
-const MAIN = path.join(ROOT, "dist", "sdk", "cli", "main.js");
 const CONTROLLER = "team-c/controller-c";
 const yamls = Array.from({ length: 9 }, (_, i) => `yaml-${i + 1}`);
 const pythons = Array.from({ length: 4 }, (_, i) => `python-${i + 1}`);
@@ -36,56 +34,24 @@ const CLEAN = [...yamls.slice(5), ...pythons.slice(2), ...typescripts.slice(2)];
 const LOCKED = "yaml-9#staging";
 
 let emu: Emulator;
-let root: string;
-let env: NodeJS.ProcessEnv;
-let cleanup: () => void;
-const projects: Record<string, CliProject> = {};
-const runs: Run[] = [];
+let estate: DriftEstate;
 const app = (name: string) => `${name}-service`;
-
-/** A copy of a program in `<root>/<name>`, its state in `<root>/<name>/.state` (the project's backend.url). */
-function place(name: string, program: string, file: string, edit: (text: string) => string): CliProject {
-  const dir = path.join(root, name);
-  fs.cpSync(path.join(ROOT, "examples", program), dir, { recursive: true });
-  fs.mkdirSync(path.join(dir, ".state"));
-  fs.appendFileSync(path.join(dir, "Pulumi.yaml"), `backend:\n  url: file://${path.join(dir, ".state")}\n`);
-  fs.writeFileSync(path.join(dir, file), edit(fs.readFileSync(path.join(dir, file), "utf8")));
-  return (projects[name] = new CliProject(dir, env));
-}
+const drift = (out: string, ...args: string[]) => driftReport(estate, out, ...args);
 
 /** Up to `n` at a time, as a pipeline's agents would run them. */
 async function pool<T>(items: T[], n: number, each: (item: T) => Promise<unknown>): Promise<void> {
   const queue = [...items];
-  await Promise.all(Array.from({ length: n }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await each(item);
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await each(item);
+    }),
+  );
 }
-
-async function drift(out: string, ...args: string[]): Promise<{ r: Run; report: DriftReport }> {
-  const r = await run(process.execPath, [MAIN, "drift", "--stacks-file", "stacks.yaml", "--out", out, ...args], root, env);
-  runs.push(r);
-  if (!fs.existsSync(path.join(root, out, "drift-report.json"))) throw new Error(`no report (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
-  return { r, report: JSON.parse(fs.readFileSync(path.join(root, out, "drift-report.json"), "utf8")) as DriftReport };
-}
-
-const statuses = (report: DriftReport) => Object.fromEntries(report.stacks.map((s) => [s.id, s.status]));
-const pathsOf = (report: DriftReport, id: string) =>
-  (report.stacks.find((s) => s.id === id)?.resources ?? []).flatMap((res) => res.paths.map((p) => ({ resource: res.name, ...p })));
 
 beforeAll(async () => {
   emu = await startEmulator();
-  const ws = workspace("estate-drift");
-  // Inside the installed Node.js project (the packed package, @pulumi/pulumi), so that the TypeScript programs find
-  // them; its node_modules/.bin, first on PATH, gives the YAML and Python programs the plugin.
-  root = path.join(await nodeProject(), `estate-drift-${process.pid}`);
-  fs.mkdirSync(root);
-  cleanup = () => {
-    ws.cleanup();
-    fs.rmSync(root, { recursive: true, force: true });
-  };
-  const { PULUMI_BACKEND_URL: _each, ...rest } = ws.env;
-  env = { ...rest, PATH: `${path.join(path.dirname(root), "node_modules", ".bin")}${path.delimiter}${rest.PATH}`, PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
-
+  estate = await startDriftEstate("estate-drift");
+  const place = (name: string, program: string, file: string, edit: (text: string) => string) => placeProgram(estate, name, program, file, edit);
   const flagsOnlyYaml = (name: string) => (t: string) => t.replace("checkout-service", app(name)).replace(/\n {2}teamB:[\s\S]*?\noutputs:/, "\noutputs:").replace(/\n {2}linkFile:.*/, "");
   for (const name of yamls) place(name, "plugin/yaml", "Pulumi.yaml", flagsOnlyYaml(name));
   place("broken", "plugin/yaml", "Pulumi.yaml", (t) => flagsOnlyYaml("broken")(t).replace("type: cloudbees:Flag", "type: cloudbees:NoSuchThing"));
@@ -96,24 +62,22 @@ beforeAll(async () => {
     place(name, "plugin/dynamic", "index.ts", (t) => t.replace("checkout-service", app(name)).replace(/\nconst teamB = [\s\S]*?\nconst bundleToken = .*\n/, "\n").replace(/\nexport const linkFile = .*/, ""));
   }
   // examples/controllers reads its bundle from ../bundles.
-  fs.cpSync(path.join(ROOT, "examples", "bundles"), path.join(root, "bundles"), { recursive: true });
+  fs.cpSync(path.join(ROOT, "examples", "bundles"), path.join(estate.root, "bundles"), { recursive: true });
   place("controllers", "controllers", "index.ts", (t) => t);
   const stacks = [...yamls.map((n) => `${n}#dev`), LOCKED, "broken#dev", ...pythons.map((n) => `${n}#dev`), ...typescripts.map((n) => `${n}#dev`), "controllers#dev"];
   expect(stacks).toHaveLength(20);
-  fs.writeFileSync(path.join(root, "stacks.yaml"), ["stacks:", ...stacks.map((s) => `  - ${s}`), ""].join("\n"));
+  writeStacksFile(estate, stacks);
 
   // One virtualenv for the four Python projects (each names ./venv; pythonVirtualenv links the run's one).
-  for (const name of pythons) await pythonVirtualenv(projects[name]!.dir, env);
+  for (const name of pythons) await pythonVirtualenv(estate.projects[name]!.dir, estate.env);
 
-  await pool(Object.keys(projects), 4, (name) => projects[name]!.initFor(emu));
-  await projects.controllers!.ok("config", "set", "controllers:instanceUrl", `${emu.baseUrl}controllers/${CONTROLLER}/`);
-  await projects["yaml-9"]!.ok("stack", "init", "staging");
-  // An update under way on yaml-9's staging: the lock file that `pulumi up` writes on a file backend (backend/diy/lock.go).
-  const locks = path.join(root, "yaml-9", ".state", ".pulumi", "locks", "organization", "cloudbees-yaml", "staging");
-  fs.mkdirSync(locks, { recursive: true });
-  fs.writeFileSync(path.join(locks, "c0ffee.json"), JSON.stringify({ pid: 4242, username: "ci", hostname: "runner-7", timestamp: new Date().toISOString() }));
+  await pool(Object.keys(estate.projects), 4, (name) => estate.projects[name]!.initFor(emu));
+  await estate.projects.controllers!.ok("config", "set", "controllers:instanceUrl", `${emu.baseUrl}controllers/${CONTROLLER}/`);
+  await estate.projects["yaml-9"]!.ok("stack", "init", "staging");
+  // An update under way on yaml-9's staging.
+  lockStack(estate, "yaml-9", "staging");
 
-  await pool(Object.keys(projects).filter((n) => n !== "broken"), 4, (name) => projects[name]!.ok("up", "--yes", "--skip-preview", "--stack", "dev"));
+  await pool(Object.keys(estate.projects).filter((n) => n !== "broken"), 4, (name) => estate.projects[name]!.ok("up", "--yes", "--skip-preview", "--stack", "dev"));
 
   const alice = featureManagementClientAs(emu, { email: "alice@example.com", name: "Alice" });
   for (const name of ALICE) {
@@ -130,7 +94,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await emu?.close();
-  cleanup?.();
+  estate?.cleanup();
 });
 
 let first: DriftReport;
@@ -172,7 +136,7 @@ it("one report of 20 stacks: each drifted path declared and actual, alice on the
   expect(report.summary).toMatchObject({ stacks: 20, clean: 8, drifted: 10, error: 1, locked: 1, timeout: 0, resolvedPaths: 0 });
   expect(report.summary.driftedPaths).toBe(9 + controller.length);
   expect(r.stderr).toMatch(/20 stacks: 8 clean, 10 drifted \(\d+ paths, \d+ new, 0 resolved\), 1 error, 1 locked, 0 timeout/);
-  for (const f of ["drift-report.md", "drift-report.html"]) expect(fs.statSync(path.join(root, "run-1", f)).size).toBeGreaterThan(1000);
+  for (const f of ["drift-report.md", "drift-report.html"]) expect(fs.statSync(path.join(estate.root, "run-1", f)).size).toBeGreaterThan(1000);
   // For the closing note and whoever runs this: the summary and the causes, as the command wrote them.
   console.log(`${JSON.stringify(report.summary)}\n${report.causes.map((c) => `cause: ${c.summary}`).join("\n")}`);
 }, 900_000);
@@ -181,14 +145,9 @@ it("two shards merged equal the unsharded run (but for when and which shard)", a
   const one = await drift("shard-1", "--shard", "1/2");
   const two = await drift("shard-2", "--shard", "2/2");
   expect([one.report.stacks.length + two.report.stacks.length, one.r.code, two.r.code]).toEqual([20, 1, 1]);
-  const merge = await run(process.execPath, [MAIN, "drift", "merge", "shard-1/drift-report.json", "shard-2/drift-report.json", "--out", "merged"], root, env);
-  runs.push(merge);
+  const merge = await runDriftCommand(estate, ["merge", "shard-1/drift-report.json", "shard-2/drift-report.json", "--out", "merged"]);
   expect(merge.code).toBe(1);
-  const merged = JSON.parse(fs.readFileSync(path.join(root, "merged", "drift-report.json"), "utf8")) as DriftReport;
-  const comparable = (report: DriftReport) =>
-    JSON.parse(JSON.stringify({ stacks: report.stacks, causes: report.causes, summary: report.summary, resolved: report.resolved }), (key, value: unknown) =>
-      key === "firstSeen" || key === "durationMs" ? undefined : value,
-    ) as unknown;
+  const merged = readReport(estate, "merged");
   expect(comparable(merged)).toEqual(comparable(first));
 }, 900_000);
 
@@ -206,8 +165,7 @@ it("a second run with --previous: every drifted path is known, its firstSeen the
 
 it("no token of the emulator in any file the command wrote, nor in its output", () => {
   const c = emulatorConnection(emu);
-  const written = ["run-1", "run-2", "run-3", "shard-1", "shard-2", "merged"].flatMap((d) => fs.readdirSync(path.join(root, d)).map((f) => path.join(root, d, f)));
-  const texts = [...written.map((f) => fs.readFileSync(f, "utf8")), ...runs.flatMap((r) => [r.stdout, r.stderr])];
+  const { texts } = writtenTexts(estate, ["run-1", "run-2", "run-3", "shard-1", "shard-2", "merged"]);
   for (const token of [c.apiToken, c.featureManagementToken, emu.state.controllerToken(CONTROLLER)]) {
     expect({ token, leaks: texts.filter((t) => t.includes(token)).length }).toEqual({ token, leaks: 0 });
   }

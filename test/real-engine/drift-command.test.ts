@@ -17,42 +17,15 @@ import { OperationsCenterClient } from "../../provider";
 import type { DriftReport } from "../../sdk/cli/drift/report";
 import { emulatorConnection } from "../../testing/emulator-config";
 import { featureManagementClientAs } from "../../testing/out-of-band";
-import { ROOT } from "../package/consumer-project";
-import { CliProject } from "./languages/cli-project";
-import { nodeProject, pythonVirtualenv } from "./languages/toolchains";
-import { run, workspace, type Run } from "./tier-cli";
+import { comparable, driftReport, lockStack, pathsOf, placeProgram, readReport, runDriftCommand, startDriftEstate, statuses, writeStacksFile, writtenTexts, type DriftEstate } from "./drift-estate";
+import { pythonVirtualenv } from "./languages/toolchains";
 
-const MAIN = path.join(ROOT, "dist", "sdk", "cli", "main.js");
 const APPS = { "yaml-a": "checkout-service", "yaml-b": "billing-service", dynamic: "payments-service", python: "inventory-service" } as const;
 
 let emu: Emulator;
-let root: string;
-let env: NodeJS.ProcessEnv;
-let cleanup: () => void;
-const projects: Record<string, CliProject> = {};
-const runs: Run[] = [];
-
-/** A copy of a program in `<root>/<name>`, its state in `<root>/<name>/.state` (the project's backend.url). */
-function place(name: string, program: string, edit: (text: string) => string, file: string): CliProject {
-  const dir = path.join(root, name);
-  fs.cpSync(path.join(ROOT, "examples", "plugin", program), dir, { recursive: true });
-  fs.mkdirSync(path.join(dir, ".state"));
-  fs.appendFileSync(path.join(dir, "Pulumi.yaml"), `backend:\n  url: file://${path.join(dir, ".state")}\n`);
-  fs.writeFileSync(path.join(dir, file), edit(fs.readFileSync(path.join(dir, file), "utf8")));
-  return (projects[name] = new CliProject(dir, env));
-}
-
-/** The command as a user types it, in the folder of stacks.yaml; its report read back. */
-async function drift(out: string, ...args: string[]): Promise<{ r: Run; report: DriftReport }> {
-  const r = await run(process.execPath, [MAIN, "drift", "--stacks-file", "stacks.yaml", "--out", out, "--concurrency", "2", ...args], root, env);
-  runs.push(r);
-  if (!fs.existsSync(path.join(root, out, "drift-report.json"))) throw new Error(`no report (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
-  return { r, report: JSON.parse(fs.readFileSync(path.join(root, out, "drift-report.json"), "utf8")) as DriftReport };
-}
-
-const statuses = (report: DriftReport) => Object.fromEntries(report.stacks.map((s) => [s.id, s.status]));
-const pathsOf = (report: DriftReport, id: string) =>
-  (report.stacks.find((s) => s.id === id)?.resources ?? []).flatMap((res) => res.paths.map((p) => ({ resource: res.name, ...p })));
+let estate: DriftEstate;
+const place = (name: string, program: string, edit: (text: string) => string, file: string) => placeProgram(estate, name, `plugin/${program}`, file, edit);
+const drift = (out: string, ...args: string[]) => driftReport(estate, out, "--concurrency", "2", ...args);
 
 async function changeFlagAsAlice(app: string): Promise<void> {
   const id = emu.state.applications("acme").find((a) => a.name === app)!.id;
@@ -63,18 +36,7 @@ async function changeFlagAsAlice(app: string): Promise<void> {
 
 beforeAll(async () => {
   emu = await startEmulator();
-  const ws = workspace("drift-command");
-  // Inside the installed Node.js project (the packed package, @pulumi/pulumi), so that the dynamic program finds them;
-  // its node_modules/.bin, first on PATH, gives the YAML programs the plugin (pulumi-resource-cloudbees) as well.
-  root = path.join(await nodeProject(), `drift-command-${process.pid}`);
-  fs.mkdirSync(root);
-  cleanup = () => {
-    ws.cleanup();
-    fs.rmSync(root, { recursive: true, force: true });
-  };
-  const { PULUMI_BACKEND_URL: _each, ...rest } = ws.env;
-  env = { ...rest, PATH: `${path.join(path.dirname(root), "node_modules", ".bin")}${path.delimiter}${rest.PATH}`, PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
-
+  estate = await startDriftEstate("drift-command");
   place("yaml-a", "yaml", (t) => t, "Pulumi.yaml");
   // No bundle resources (yaml-a's), an application of its own.
   place("yaml-b", "yaml", (t) => t.replace("checkout-service", APPS["yaml-b"]).replace(/\n {2}teamB:[\s\S]*?\noutputs:/, "\noutputs:").replace(/\n {2}linkFile:.*/, ""), "Pulumi.yaml");
@@ -82,18 +44,16 @@ beforeAll(async () => {
   // examples/plugin/python's flags, on an application of its own (the Python SDK from the wheel this tier builds).
   place("python", "python", (t) => t.replace("checkout-service", APPS.python).replace(/\nteam_b = [\s\S]*?\nbundle_token = .*\n/, "\n").replace(/\npulumi\.export\("linkFile".*/, ""), "__main__.py");
   place("broken", "yaml", (t) => t.replace("type: cloudbees:ControllerBundleToken", "type: cloudbees:NoSuchThing"), "Pulumi.yaml");
-  fs.writeFileSync(path.join(root, "stacks.yaml"), ["stacks:", ...["yaml-a#dev", "yaml-b#dev", "yaml-b#staging", "dynamic#dev", "python#dev", "broken#dev"].map((s) => `  - ${s}`), ""].join("\n"));
+  writeStacksFile(estate, ["yaml-a#dev", "yaml-b#dev", "yaml-b#staging", "dynamic#dev", "python#dev", "broken#dev"]);
 
-  const virtualenv = pythonVirtualenv(projects.python!.dir, env);
-  for (const name of ["yaml-a", "yaml-b", "dynamic", "python", "broken"]) await projects[name]!.initFor(emu);
+  const virtualenv = pythonVirtualenv(estate.projects.python!.dir, estate.env);
+  for (const name of ["yaml-a", "yaml-b", "dynamic", "python", "broken"]) await estate.projects[name]!.initFor(emu);
   await virtualenv;
-  await projects["yaml-b"]!.ok("stack", "init", "staging");
-  // An update under way on yaml-b's staging: the lock file that `pulumi up` writes on a file backend (backend/diy/lock.go).
-  const locks = path.join(root, "yaml-b", ".state", ".pulumi", "locks", "organization", "cloudbees-yaml", "staging");
-  fs.mkdirSync(locks, { recursive: true });
-  fs.writeFileSync(path.join(locks, "c0ffee.json"), JSON.stringify({ pid: 4242, username: "ci", hostname: "runner-7", timestamp: new Date().toISOString() }));
+  await estate.projects["yaml-b"]!.ok("stack", "init", "staging");
+  // An update under way on yaml-b's staging.
+  lockStack(estate, "yaml-b", "staging");
 
-  for (const name of ["yaml-a", "yaml-b", "dynamic", "python"]) await projects[name]!.ok("up", "--yes", "--skip-preview", "--stack", "dev");
+  for (const name of ["yaml-a", "yaml-b", "dynamic", "python"]) await estate.projects[name]!.ok("up", "--yes", "--skip-preview", "--stack", "dev");
   for (const app of [APPS["yaml-a"], APPS.dynamic, APPS.python]) await changeFlagAsAlice(app);
   const oc = new OperationsCenterClient({ baseUrl: emu.operationsCenterUrl, ...emu.credentials.admin });
   await oc.setAvailabilityPattern("team-a", "team-a/.*|sandbox");
@@ -102,7 +62,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await emu?.close();
-  cleanup?.();
+  estate?.cleanup();
 });
 
 let first: DriftReport;
@@ -141,8 +101,8 @@ it("a first run: exit 1, each stack's status, the drifted paths with declared an
   );
   expect(report.summary).toEqual({ stacks: 6, clean: 1, drifted: 3, error: 1, locked: 1, timeout: 0, driftedResources: 4, driftedPaths: 5, newPaths: 5, resolvedPaths: 0 });
   expect(report.resolved).toEqual([]);
-  for (const f of ["drift-report.md", "drift-report.html"]) expect(fs.statSync(path.join(root, "run-1", f)).size).toBeGreaterThan(500);
-  expect(fs.readFileSync(path.join(root, "run-1", "drift-report.md"), "utf8")).toMatch(/50 → 75 \| by alice\\@example\.com at /);
+  for (const f of ["drift-report.md", "drift-report.html"]) expect(fs.statSync(path.join(estate.root, "run-1", f)).size).toBeGreaterThan(500);
+  expect(fs.readFileSync(path.join(estate.root, "run-1", "drift-report.md"), "utf8")).toMatch(/50 → 75 \| by alice\\@example\.com at /);
   expect(r.stderr).toMatch(/6 stacks: 1 clean, 3 drifted \(5 paths, 5 new, 0 resolved\), 1 error, 1 locked, 0 timeout/);
 });
 
@@ -151,15 +111,10 @@ it("two shards merged equal the unsharded run (but for when and which shard)", a
   const two = await drift("shard-2", "--shard", "2/2");
   expect([one.report.shard, two.report.shard]).toEqual([{ index: 1, count: 2 }, { index: 2, count: 2 }]);
   expect([one.r.code, two.r.code]).toEqual([1, 1]);
-  const merge = await run(process.execPath, [MAIN, "drift", "merge", "shard-1/drift-report.json", "shard-2/drift-report.json", "--out", "merged"], root, env);
-  runs.push(merge);
+  const merge = await runDriftCommand(estate, ["merge", "shard-1/drift-report.json", "shard-2/drift-report.json", "--out", "merged"]);
   expect(merge.code).toBe(1);
-  const merged = JSON.parse(fs.readFileSync(path.join(root, "merged", "drift-report.json"), "utf8")) as DriftReport;
+  const merged = readReport(estate, "merged");
   expect(merged.shard).toBeUndefined();
-  const comparable = (report: DriftReport) =>
-    JSON.parse(JSON.stringify({ stacks: report.stacks, causes: report.causes, summary: report.summary, resolved: report.resolved }), (key, value: unknown) =>
-      key === "firstSeen" || key === "durationMs" ? undefined : value,
-    ) as unknown;
   expect(comparable(merged)).toEqual(comparable(first));
 });
 
@@ -176,7 +131,7 @@ it("a second run with --previous: the same drift is known, its firstSeen carried
 });
 
 it("after `pulumi up --refresh` repairs yaml-a, its path is resolved and the stack clean", async () => {
-  await projects["yaml-a"]!.ok("up", "--refresh", "--yes", "--skip-preview", "--stack", "dev");
+  await estate.projects["yaml-a"]!.ok("up", "--refresh", "--yes", "--skip-preview", "--stack", "dev");
   const { r, report } = await drift("run-3", "--previous", "run-2/drift-report.json");
   expect(r.code).toBe(1);
   expect(statuses(report)).toMatchObject({ "yaml-a#dev": "clean", "dynamic#dev": "drifted", "python#dev": "drifted" });
@@ -187,9 +142,8 @@ it("after `pulumi up --refresh` repairs yaml-a, its path is resolved and the sta
 
 it("no token of the emulator in any file the command wrote, nor in its output", () => {
   const c = emulatorConnection(emu);
-  const written = ["run-1", "run-2", "run-3", "shard-1", "shard-2", "merged"].flatMap((d) => fs.readdirSync(path.join(root, d)).map((f) => path.join(root, d, f)));
-  expect(written.length).toBeGreaterThanOrEqual(18);
-  const texts = [...written.map((f) => fs.readFileSync(f, "utf8")), ...runs.flatMap((r) => [r.stdout, r.stderr])];
+  const { files, texts } = writtenTexts(estate, ["run-1", "run-2", "run-3", "shard-1", "shard-2", "merged"]);
+  expect(files.length).toBeGreaterThanOrEqual(18);
   for (const token of [c.apiToken, c.featureManagementToken, emu.state.controllerToken("team-b/controller-b"), emu.state.controllerToken("team-a/controller-a")]) {
     expect({ token, leaks: texts.filter((t) => t.includes(token)).length }).toEqual({ token, leaks: 0 });
   }
