@@ -1,7 +1,7 @@
 /**
  * `npm run test:acceptance`: the acceptance runs that are too long for the real-engine tier and prove nothing its files
  * do not already prove on a smaller scale (test/acceptance; today issue 53's estate of 20 stacks under the real CLI,
- * about ten minutes of two cores). On demand, with the tier's setup: `npm run pulumi-cli` first.
+ * about four minutes and 420 CPU-s on the 2-core machine). On demand, with the tier's setup: `npm run pulumi-cli` first.
  * @type {import('jest').Config}
  */
 module.exports = {
