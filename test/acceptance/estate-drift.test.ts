@@ -18,6 +18,7 @@ import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { OperationsCenterClient } from "../../provider";
 import type { DriftReport } from "../../sdk/cli/drift/report";
+import { inPool } from "../../sdk/cli/drift/pool";
 import { emulatorConnection } from "../../testing/emulator-config";
 import { featureManagementClientAs } from "../../testing/out-of-band";
 import { ROOT } from "../package/consumer-project";
@@ -37,16 +38,6 @@ let emu: Emulator;
 let estate: DriftEstate;
 const app = (name: string) => `${name}-service`;
 const drift = (out: string, ...args: string[]) => driftReport(estate, out, ...args);
-
-/** Up to `n` at a time, as a pipeline's agents would run them. */
-async function pool<T>(items: T[], n: number, each: (item: T) => Promise<unknown>): Promise<void> {
-  const queue = [...items];
-  await Promise.all(
-    Array.from({ length: n }, async () => {
-      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await each(item);
-    }),
-  );
-}
 
 beforeAll(async () => {
   emu = await startEmulator();
@@ -71,13 +62,13 @@ beforeAll(async () => {
   // One virtualenv for the four Python projects (each names ./venv; pythonVirtualenv links the run's one).
   for (const name of pythons) await pythonVirtualenv(estate.projects[name]!.dir, estate.env);
 
-  await pool(Object.keys(estate.projects), 4, (name) => estate.projects[name]!.initFor(emu));
+  await inPool(Object.keys(estate.projects), 4, (name) => estate.projects[name]!.initFor(emu));
   await estate.projects.controllers!.ok("config", "set", "controllers:instanceUrl", `${emu.baseUrl}controllers/${CONTROLLER}/`);
   await estate.projects["yaml-9"]!.ok("stack", "init", "staging");
   // An update under way on yaml-9's staging.
   lockStack(estate, "yaml-9", "staging");
 
-  await pool(Object.keys(estate.projects).filter((n) => n !== "broken"), 4, (name) => estate.projects[name]!.ok("up", "--yes", "--skip-preview", "--stack", "dev"));
+  await inPool(Object.keys(estate.projects).filter((n) => n !== "broken"), 4, (name) => estate.projects[name]!.ok("up", "--yes", "--skip-preview", "--stack", "dev"));
 
   const alice = featureManagementClientAs(emu, { email: "alice@example.com", name: "Alice" });
   for (const name of ALICE) {

@@ -6,6 +6,7 @@
  */
 import { typeNameOf } from "./warnings";
 import type { Cause, StackReport } from "./report";
+import { noun } from "./noun";
 
 export function groupCauses(stacks: StackReport[]): Cause[] {
   const groups = new Map<string, Cause>();
@@ -42,7 +43,7 @@ export function causeType(type: string): string {
 /** One line a person reads, in the words of the resource's type where it has some. */
 function summaryOf(c: Cause): string {
   const stacks = new Set(c.members.map((m) => m.split(" ")[0])).size;
-  const where = `${c.count} ${c.count === 1 ? "resource" : "resources"}${stacks > 1 ? ` in ${stacks} stacks` : ""}`;
+  const where = `${c.count} ${noun(c.count, "resource")}${stacks > 1 ? ` in ${stacks} stacks` : ""}`;
   const value = c.actual === undefined ? "removed" : short(JSON.stringify(c.actual));
   const typeName = typeNameOf(c.type);
   const configuration = /^configuration\["([^"]+)"\]\.?(.*)$/.exec(c.path);
@@ -50,7 +51,7 @@ function summaryOf(c: Cause): string {
     // ControllerConfiguration's keys are "<file>: <path>" ("jenkins.yaml: jenkins.systemMessage"), or a file alone.
     const [key, rest] = [configuration[1]!, configuration[2]];
     const what = rest ? `${key}: ${rest}` : key.includes(": ") ? key : `${key} (whole file)`;
-    return `${what} on ${c.count} ${c.count === 1 ? "controller" : "controllers"}`;
+    return `${what} on ${c.count} ${noun(c.count, "controller")}`;
   }
   if (typeName === "FlagConfiguration") return `flag configuration ${c.path} ${value} on ${where}`;
   return `${typeName} ${c.path} ${value} on ${where}`;

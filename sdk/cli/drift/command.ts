@@ -17,6 +17,7 @@ import { renderMarkdown } from "./render-markdown";
 import { checkStack } from "./run-stack";
 export { REPORT_SCHEMA } from "./schema";
 import { mergeReports, shardOf } from "./shard";
+import { noun } from "./noun";
 
 export const REPORT_FILE = "drift-report.json";
 /** For a pipeline's summary (GitHub's step summary) and for a person: render-markdown.ts, render-html.ts. */
@@ -79,7 +80,7 @@ async function runDrift(a: DriftArgs, say: (text: string) => void, err: NodeJS.W
   await writeReport(a.out, report, previous);
   const s = report.summary;
   say(
-    `${s.stacks} stacks: ${s.clean} clean, ${s.drifted} drifted (${s.driftedPaths} ${s.driftedPaths === 1 ? "path" : "paths"}, ${s.newPaths} new, ${s.resolvedPaths} resolved), ` +
+    `${s.stacks} stacks: ${s.clean} clean, ${s.drifted} drifted (${s.driftedPaths} ${noun(s.driftedPaths, "path")}, ${s.newPaths} new, ${s.resolvedPaths} resolved), ` +
       `${s.error} error, ${s.locked} locked, ${s.timeout} timeout; wrote ${path.join(a.out, REPORT_FILE)}, ${MARKDOWN_FILE} and ${PAGE_FILE}`,
   );
   return exitCodeOf(report, a.failOn);

@@ -4,6 +4,7 @@
  * by far), each point with a <title> that names its run and counts. Every text from a report is HTML-escaped.
  */
 import type { DriftReport } from "./report";
+import { noun } from "./noun";
 
 const WIDTH = 640;
 const ROW = 64;
@@ -57,6 +58,6 @@ export function driftChart(runs: ChartRun[], escape: (text: string, max: number)
   const first = escape(runs[0].generatedAt.slice(0, 10), 10);
   const lastRun = escape(runs[runs.length - 1].generatedAt.slice(0, 10), 10);
   const axis = `<text x="${LEFT}" y="${height - 4}">${first}</text><text x="${WIDTH - RIGHT}" y="${height - 4}" text-anchor="end">${lastRun}</text>`;
-  const title = `Drift over ${runs.length} ${runs.length === 1 ? "run" : "runs"}`;
+  const title = `Drift over ${runs.length} ${noun(runs.length, "run")}`;
   return `<svg id="chart" role="img" aria-label="${title}" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}">${series("stacks", "drifted stacks", 0)}${series("paths", "drifted paths", 1)}${axis}</svg>`;
 }

@@ -4,6 +4,7 @@
  */
 import { printable } from "../../../provider/text/printable";
 import type { StackReport } from "./report";
+import { noun } from "./noun";
 
 export class Progress {
   private done = 0;
@@ -21,7 +22,7 @@ export class Progress {
       this.out.write(`\r\x1b[2K${this.done}/${this.total} stacks checked, ${this.drifted} drifted (last: ${printable(s.id).slice(0, 60)} ${s.status})`);
       if (this.done === this.total) this.out.write("\n");
     } else {
-      this.out.write(`pulumi-cloudbees drift: [${this.done}/${this.total}] ${printable(s.id)}: ${s.status}${s.status === "drifted" ? ` (${s.counts.paths} ${s.counts.paths === 1 ? "path" : "paths"})` : ""} in ${(s.durationMs / 1000).toFixed(1)} s\n`);
+      this.out.write(`pulumi-cloudbees drift: [${this.done}/${this.total}] ${printable(s.id)}: ${s.status}${s.status === "drifted" ? ` (${s.counts.paths} ${noun(s.counts.paths, "path")})` : ""} in ${(s.durationMs / 1000).toFixed(1)} s\n`);
     }
   }
 }

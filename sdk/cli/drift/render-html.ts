@@ -13,6 +13,7 @@ import { byGeneratedAt, chartRuns, driftChart } from "./drift-chart";
 import { PAGE_SCRIPT, PAGE_STYLE } from "./page-assets";
 import type { DriftReport, StackReport, StackStatus } from "./report";
 import { seconds, shown, stacksById, valueText } from "./render-text";
+import { noun } from "./noun";
 
 /** Path rows the page holds at most: the DOM stays light; drift-report.json has the rest. */
 const MAX_PAGE_ROWS = 20000;
@@ -171,6 +172,6 @@ function pageData(stacks: StackReport[]): { stacks: { id: string; status: StackS
 function stackLine(s: StackReport): string {
   const counts = s.counts ?? { resources: 0, drifted: 0, paths: 0 };
   if (s.status === "clean") return `${counts.resources} resources · ${seconds(s.durationMs)}`;
-  if (s.status === "drifted") return `${counts.paths} ${counts.paths === 1 ? "path" : "paths"} in ${counts.drifted} of ${counts.resources} resources · ${seconds(s.durationMs)}`;
+  if (s.status === "drifted") return `${counts.paths} ${noun(counts.paths, "path")} in ${counts.drifted} of ${counts.resources} resources · ${seconds(s.durationMs)}`;
   return `${shown(s.error ?? "(no reason given)", TEXT_CHARS)} · ${seconds(s.durationMs)}`;
 }

@@ -10,6 +10,7 @@
  */
 import type { Cause, DriftedResource, DriftReport, ResolvedPath, StackReport, StackStatus } from "./report";
 import { seconds, shown, stacksById, valueText } from "./render-text";
+import { noun } from "./noun";
 
 /** Rows (or lines) shown before the rest of a list folds into <details>. */
 const FOLD_AT = 10;
@@ -127,7 +128,7 @@ function oneLine(stack: StackReport): string {
 
 function countsText(stack: StackReport): string {
   const paths = stack.counts?.paths;
-  return `${count(paths)} ${paths === 1 ? "path" : "paths"} in ${count(stack.counts?.drifted)} of ${count(stack.counts?.resources)} resources`;
+  return `${count(paths)} ${noun(paths, "path")} in ${count(stack.counts?.drifted)} of ${count(stack.counts?.resources)} resources`;
 }
 
 /** A drifted stack's heading and table of paths, at most `budget` rows (and MAX_ROWS_PER_STACK). */
