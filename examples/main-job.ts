@@ -297,15 +297,25 @@ async function estateDrift(emu: Emulator): Promise<void> {
   }
 }
 
-const USAGE = "usage: npm start [-- [--engine stand-in|pulumi] [--reading NAME=VALUE]...]; npx cloudbees-emulator --list-readings lists the readings";
+/** The job's sections, in the order it runs them; `--only` picks some. */
+const SECTIONS = ["program", "flags", "controllers", "pipeline", "promotion", "drift"] as const;
+type Section = (typeof SECTIONS)[number];
+/** The sections to run (all but those `--only` leaves out). */
+let sections: ReadonlySet<Section> = new Set(SECTIONS);
+
+const USAGE =
+  `usage: npm start [-- [--engine stand-in|pulumi] [--only ${SECTIONS.join("|")}]... [--reading NAME=VALUE]...]; ` +
+  "npx cloudbees-emulator --list-readings lists the readings";
 
 /**
  * `npm start -- --reading NAME=VALUE ...`: every emulator of the run plays these readings (listReadings), as
  * CLOUDBEES_EMULATOR_READINGS=NAME=VALUE,... does; the arguments win over the variable. `--engine` chooses the
- * engine (default: the real CLI when there is one).
+ * engine (default: the real CLI when there is one). `--only SECTION` (repeatable) runs those sections alone: `--only
+ * drift` goes straight to the drift report.
  */
 function applyArguments(argv: string[]): void {
   const chosen: string[] = [];
+  const only: string[] = [];
   let engine: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -313,9 +323,14 @@ function applyArguments(argv: string[]): void {
     else if (arg.startsWith("--reading=")) chosen.push(arg.slice("--reading=".length));
     else if (arg === "--engine" && argv[i + 1] !== undefined) engine = argv[++i];
     else if (arg.startsWith("--engine=")) engine = arg.slice("--engine=".length);
+    else if (arg === "--only" && argv[i + 1] !== undefined) only.push(argv[++i]!);
+    else if (arg.startsWith("--only=")) only.push(arg.slice("--only=".length));
     else throw new Error(`unknown argument '${arg}' (${USAGE})`);
   }
   if (engine !== undefined && engine !== "stand-in" && engine !== "pulumi") throw new Error(`--engine is stand-in or pulumi, not '${engine}' (${USAGE})`);
+  const unknown = only.find((o) => !(SECTIONS as readonly string[]).includes(o));
+  if (unknown !== undefined) throw new Error(`--only takes ${SECTIONS.join(", ")}, not '${unknown}' (${USAGE})`);
+  if (only.length > 0) sections = new Set(only as Section[]);
   cli = engine === "stand-in" ? undefined : findPulumiCli();
   if (engine === "pulumi" && !cli) throw new Error("--engine pulumi: no Pulumi CLI was found; `npm run pulumi-cli` builds one");
   const standIn = "engine: the engine stand-in (pulumi-cloudbees/testing) through Pulumi's real dynamic-provider host";
@@ -333,48 +348,59 @@ function applyArguments(argv: string[]): void {
 
 async function main(): Promise<void> {
   applyArguments(process.argv.slice(2));
-  const emu = await startEmulator();
-  console.log(`emulator: operations center ${emu.operationsCenterUrl}, feature flags ${emu.featureManagementUrl}`);
-  try {
-    await exampleProgram(emu);
-    await flags(emu);
-  } finally {
-    await emu.close();
+  if (sections.size < SECTIONS.length) console.log(`sections: ${[...sections].join(", ")} (--only)`);
+  if (sections.has("program") || sections.has("flags")) {
+    const emu = await startEmulator();
+    console.log(`emulator: operations center ${emu.operationsCenterUrl}, feature flags ${emu.featureManagementUrl}`);
+    try {
+      if (sections.has("program")) await exampleProgram(emu);
+      if (sections.has("flags")) await flags(emu);
+    } finally {
+      await emu.close();
+    }
   }
 
-  const controllersEmu = await startEmulator();
-  try {
-    await managedController(controllersEmu);
-  } finally {
-    await controllersEmu.close();
+  if (sections.has("controllers")) {
+    const controllersEmu = await startEmulator();
+    try {
+      await managedController(controllersEmu);
+    } finally {
+      await controllersEmu.close();
+    }
   }
 
-  // The pipeline gets an operations center of its own, whose bundle location is a scratch copy of examples/bundles
-  // (a git checkout, say): the pipeline's commits edit it.
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "cloudbees-main-job-"));
-  const tree = path.join(scratch, "bundles");
-  fs.cpSync(path.join(ROOT, "examples", "bundles"), tree, { recursive: true });
-  const pipelineEmu = await startEmulator({ bundlesDir: tree });
-  try {
-    await pipeline(pipelineEmu, tree);
-  } finally {
-    await pipelineEmu.close();
-    fs.rmSync(scratch, { recursive: true, force: true });
+  if (sections.has("pipeline")) {
+    // The pipeline gets an operations center of its own, whose bundle location is a scratch copy of examples/bundles
+    // (a git checkout, say): the pipeline's commits edit it.
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "cloudbees-main-job-"));
+    const tree = path.join(scratch, "bundles");
+    fs.cpSync(path.join(ROOT, "examples", "bundles"), tree, { recursive: true });
+    const pipelineEmu = await startEmulator({ bundlesDir: tree });
+    try {
+      await pipeline(pipelineEmu, tree);
+    } finally {
+      await pipelineEmu.close();
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
   }
 
-  const [staging, production] = await Promise.all([startEmulator(), startEmulator(productionEmulatorOptions())]);
-  console.log(`\nemulators: staging ${staging.operationsCenterUrl}, production ${production.operationsCenterUrl}`);
-  try {
-    await promotion(staging, production);
-  } finally {
-    await Promise.all([staging.close(), production.close()]);
+  if (sections.has("promotion")) {
+    const [staging, production] = await Promise.all([startEmulator(), startEmulator(productionEmulatorOptions())]);
+    console.log(`\nemulators: staging ${staging.operationsCenterUrl}, production ${production.operationsCenterUrl}`);
+    try {
+      await promotion(staging, production);
+    } finally {
+      await Promise.all([staging.close(), production.close()]);
+    }
   }
 
-  const estateEmu = await startEmulator();
-  try {
-    await estateDrift(estateEmu);
-  } finally {
-    await estateEmu.close();
+  if (sections.has("drift")) {
+    const estateEmu = await startEmulator();
+    try {
+      await estateDrift(estateEmu);
+    } finally {
+      await estateEmu.close();
+    }
   }
 }
 

@@ -1,7 +1,11 @@
 /**
- * The main job (`npm start`, examples/main-job.ts) with the real CLI: every example's life cycle as the README shows
- * it, its own checks included (it stops with "UNEXPECTED: ..." when one fails). No test ran it before this one, and
- * a change of the drift warning's wording broke it unnoticed.
+ * The main job (`npm start`, examples/main-job.ts). No test ran it before this one, and a change of the drift
+ * warning's wording broke it unnoticed (it stops with "UNEXPECTED: ..." when one of its own checks fails).
+ * - Its life cycles run on the engine stand-in: the same five examples run step for step under the real CLI and the
+ *   stand-in in example-*.test.ts, which require both engines to give the same plans, writes, outputs, state and
+ *   warnings (side-by-side.ts), so what the job checks of a step holds for the real CLI's; a second real run of the
+ *   same life cycles cost about 110 CPU-s of the tier.
+ * - Its closing drift report runs the real CLI (the command runs `pulumi preview` per stack): `--only drift`.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -11,17 +15,34 @@ import { normalizedReport, REAL_RUN_REPORT } from "./real-drift-report";
 
 const ROOT = path.join(__dirname, "..", "..");
 
-it("npm start runs every example's life cycle with the real CLI and says so", async () => {
+/** `npm start -- <args>` as the tier runs it: the real CLI on PATH, programs transpiled only. */
+async function mainJob(...args: string[]): Promise<{ code: number | null; output: string }> {
     const cli = realCli();
     const env = { ...process.env, PATH: `${cli.dir}${path.delimiter}${process.env.PATH}`, PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
-    const result = await run(process.execPath, ["-r", "ts-node/register/transpile-only", "examples/main-job.ts", "--engine", "pulumi"], ROOT, env);
-    const output = `${result.stdout}${result.stderr}`;
-    expect({ code: result.code, unexpected: output.split("\n").filter((l) => l.includes("UNEXPECTED")) }).toEqual({ code: 0, unexpected: [] });
-    expect(output).toContain(`engine: the real Pulumi CLI v${cli.version}`);
+    const result = await run(process.execPath, ["-r", "ts-node/register/transpile-only", "examples/main-job.ts", ...args], ROOT, env);
+    return { code: result.code, output: `${result.stdout}${result.stderr}` };
+}
+
+const unexpected = (output: string) => output.split("\n").filter((l) => l.includes("UNEXPECTED"));
+
+it("npm start runs every example's life cycle, its own checks passing (on the engine stand-in)", async () => {
+    const { code, output } = await mainJob("--engine", "stand-in");
+    expect({ code, unexpected: unexpected(output) }).toEqual({ code: 0, unexpected: [] });
+    expect(output).toContain("engine: the engine stand-in (pulumi-cloudbees/testing) through Pulumi's real dynamic-provider host (--engine stand-in)");
     for (const example of ["examples/index.ts", "examples/flags", "examples/controllers", "examples/pipeline", "examples/promotion"]) {
         expect(output).toContain(`######## ${example}`);
     }
-    // It ends with one drift report over two example stacks, in a folder it names.
+    expect(output).toContain("skipped: the command runs the real Pulumi CLI's preview per stack");
+}, 600_000);
+
+it("npm start -- --only drift ends with the drift report over two stacks, with the real CLI", async () => {
+    const cli = realCli();
+    const { code, output } = await mainJob("--engine", "pulumi", "--only", "drift");
+    expect({ code, unexpected: unexpected(output) }).toEqual({ code: 0, unexpected: [] });
+    expect(output).toContain(`engine: the real Pulumi CLI v${cli.version}`);
+    expect(output).toContain("sections: drift (--only)");
+    expect(output).not.toContain("######## examples/");
+    // One drift report over two example stacks, in a folder it names.
     const folder = /\nthe report: (\S+) \(drift-report\.json/.exec(output)?.[1];
     expect(output).toContain("pulumi-cloudbees drift: 2 stacks: 0 clean, 2 drifted (5 paths, 5 new, 0 resolved)");
     expect(folder && fs.existsSync(path.join(folder, "drift-report.html"))).toBe(true);

@@ -19,6 +19,11 @@ export interface RecordedStep {
     writes: string[];
     outputs: unknown;
     state: unknown;
+    /**
+     * The providers' warnings (drift reports and who made them), sorted: the main job's checks read them, and it
+     * runs its life cycles on the stand-in (main-job.test.ts), so they must be the real CLI's too.
+     */
+    warnings: string[];
     /** The step's error, first line, when it failed. */
     error?: string;
 }
@@ -28,11 +33,14 @@ export async function recordStep(step: string, runner: StackRunner, emulators: E
     for (const e of emulators) e.journal.clear();
     let plan: ProgramPlan;
     let error: string | undefined;
+    let warnings: string[];
     try {
         plan = await run();
+        warnings = runner.last?.warnings ?? [];
     } catch (e) {
         if (!(e instanceof ProgramRunError)) throw e;
         plan = e.plan;
+        warnings = e.warnings;
         error = mask(e.message.split("\n")[0]!);
     }
     const writes = emulators.flatMap((emu, i) =>
@@ -47,6 +55,7 @@ export async function recordStep(step: string, runner: StackRunner, emulators: E
         writes: writes.sort(),
         outputs: maskDeep(unwrapSecrets(runner.outputs())),
         state: stateView(runner.state()),
+        warnings: warnings.map(mask).sort(),
         ...(error ? { error } : {}),
     };
 }
