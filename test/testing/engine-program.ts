@@ -21,8 +21,8 @@ export const STEP_MS = 120_000;
  * setup sets PULUMI_CLOUDBEES_TEST_ENGINE=pulumi and runs these same files (jest.pulumi.config.js), so that what they
  * expect of the engine is checked against the real one too.
  */
-export function testEngine(): { engine: "stand-in" | "pulumi"; env?: Record<string, string> } {
-  return process.env.PULUMI_CLOUDBEES_TEST_ENGINE === "pulumi" ? { engine: "pulumi", env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" } } : { engine: "stand-in" };
+export function testEngine(): { engine: "stand-in" | "pulumi" } {
+  return process.env.PULUMI_CLOUDBEES_TEST_ENGINE === "pulumi" ? { engine: "pulumi" } : { engine: "stand-in" };
 }
 
 /** The Memo provider's file: its objects by id, and its calls in order. */

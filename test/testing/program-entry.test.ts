@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { programEntry } from "../../testing/processes/project";
+import { programEntry, readProjectFile } from "../../testing/processes/project";
 
 describe("programEntry (the file the SDK's run script requires)", () => {
     let root: string;
@@ -50,5 +50,40 @@ describe("programEntry (the file the SDK's run script requires)", () => {
             const text = fs.readFileSync(path.join(repo, project, "Pulumi.yaml"), "utf8");
             expect({ project, main: /^main: (.+)$/m.exec(text)?.[1] }).toEqual({ project, main: expect.stringMatching(/\.ts$/) });
         }
+    });
+});
+
+// pulumi/pulumi's nodejs language host passes `runtime.options.typescript` to the run script, which registers ts-node
+// unless it is false; the stand-in's program process does the same (test/fixtures/engine-program is JavaScript).
+describe("runtime.options.typescript (ts-node in the program's process or not)", () => {
+    let root: string;
+    beforeEach(() => (root = fs.mkdtempSync(path.join(os.tmpdir(), "program-typescript-"))));
+    afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+    it("is true unless Pulumi.yaml says false", () => {
+        const read = (yaml: string | undefined) => {
+            fs.rmSync(path.join(root, "Pulumi.yaml"), { force: true });
+            if (yaml !== undefined) fs.writeFileSync(path.join(root, "Pulumi.yaml"), yaml);
+            return readProjectFile(root).typescript;
+        };
+        expect(read(undefined)).toBe(true);
+        expect(read("name: p\nruntime: nodejs\n")).toBe(true);
+        expect(read("name: p\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n")).toBe(true);
+        expect(read("name: p\nruntime:\n  name: nodejs\n  options: null\n")).toBe(true);
+        expect(read("name: p\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n")).toBe(false);
+    });
+
+    it("false: the built kit forks the program's process without ts-node; otherwise with it", async () => {
+        // The built kit, as users run it (from the TypeScript sources the child itself needs ts-node).
+        const { ProgramProcess } = require("../../dist/testing/processes/program-process") as typeof import("../../testing/processes/program-process");
+        const argsOf = async (typescript: boolean | undefined) => {
+            const p = ProgramProcess.fork({ cwd: root, typescript });
+            const args = p.child.spawnargs.join(" ");
+            p.child.kill();
+            await p.exited;
+            return args;
+        };
+        expect(await argsOf(false)).not.toContain("ts-node");
+        expect(await argsOf(undefined)).toContain("ts-node/register/transpile-only");
     });
 });

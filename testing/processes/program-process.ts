@@ -30,6 +30,11 @@ export interface ForkOptions {
     env?: Record<string, string>;
     /** tsconfig for ts-node. Default: the nearest tsconfig.json from cwd upwards. */
     tsconfig?: string;
+    /**
+     * False: the program is JavaScript and ts-node is not registered (Pulumi.yaml's `runtime.options.typescript:
+     * false`, as the nodejs language host runs it), unless the kit itself runs from TypeScript sources.
+     */
+    typescript?: boolean;
 }
 
 /** A forked program-child.ts: its output, exit, and (while spare) not keeping the test process alive. */
@@ -64,7 +69,7 @@ export class ProgramProcess {
         const execArgv: string[] = [...hostPreloadArgs()];
         let tsNode: string | undefined;
         try {
-            tsNode = require.resolve("ts-node/register/transpile-only", { paths: [opts.cwd, __dirname] });
+            if (opts.typescript !== false || CHILD_SCRIPT.endsWith(".ts")) tsNode = require.resolve("ts-node/register/transpile-only", { paths: [opts.cwd, __dirname] });
         } catch {
             tsNode = undefined;
         }

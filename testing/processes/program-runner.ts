@@ -68,12 +68,13 @@ export class ProgramRunner implements StackRunner {
         private readonly defaultProgram: string,
         project: string,
         state: ProgramState,
+        typescript: boolean,
     ) {
         this.config = { ...(opts.config ?? {}) };
         this.project = project;
         this.stack = opts.stack ?? "stack";
         this.st = state;
-        this.spares = new SpareProcesses({ ...opts, project, stack: this.stack });
+        this.spares = new SpareProcesses({ ...opts, project, stack: this.stack, typescript });
     }
 
     static async start(opts: ProgramRunnerOptions): Promise<ProgramRunner> {
@@ -82,7 +83,7 @@ export class ProgramRunner implements StackRunner {
         const projectFile = readProjectFile(cwd);
         const project = opts.project ?? projectFile.name ?? "project";
         const program = path.resolve(cwd, opts.program ?? projectFile.main ?? ".");
-        return new ProgramRunner({ ...opts, cwd }, program, project, await loadState(opts.stateFile));
+        return new ProgramRunner({ ...opts, cwd }, program, project, await loadState(opts.stateFile), projectFile.typescript);
     }
 
     /** `pulumi config set [--secret] key value` (undefined removes the key). Applies to the following steps. */

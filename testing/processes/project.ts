@@ -3,18 +3,23 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { isSecret, unwrapSecrets } from "../engine/values";
 
-/** Pulumi.yaml (or .yml) in `cwd`: the project's name and its program (`main`), when given. */
-export function readProjectFile(cwd: string): { name?: string; main?: string } {
+/**
+ * Pulumi.yaml (or .yml) in `cwd`: the project's name and its program (`main`), when given, and whether the nodejs
+ * runtime compiles TypeScript (`runtime.options.typescript`, true unless false, as the language host reads it).
+ */
+export function readProjectFile(cwd: string): { name?: string; main?: string; typescript: boolean } {
     for (const f of ["Pulumi.yaml", "Pulumi.yml"]) {
         const p = path.join(cwd, f);
         if (!fs.existsSync(p)) continue;
-        const doc = (require("yaml") as typeof import("yaml")).parse(fs.readFileSync(p, "utf8")) as { name?: unknown; main?: unknown } | null;
+        const doc = (require("yaml") as typeof import("yaml")).parse(fs.readFileSync(p, "utf8")) as { name?: unknown; main?: unknown; runtime?: unknown } | null;
+        const runtime = doc?.runtime !== null && typeof doc?.runtime === "object" ? (doc.runtime as { options?: { typescript?: unknown } | null }) : undefined;
         return {
             name: typeof doc?.name === "string" ? doc.name : undefined,
             main: typeof doc?.main === "string" ? doc.main : undefined,
+            typescript: runtime?.options?.typescript !== false,
         };
     }
-    return {};
+    return { typescript: true };
 }
 
 /** The stack config as the program gets it: text values (others as JSON), and the keys that are secret. */

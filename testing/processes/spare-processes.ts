@@ -12,6 +12,8 @@ export interface SpareProcessOptions {
     cwd: string;
     env?: Record<string, string>;
     tsconfig?: string;
+    /** Pulumi.yaml's `runtime.options.typescript`: false runs the program without ts-node. */
+    typescript?: boolean;
     project: string;
     stack: string;
     callTimeoutMs?: number;
@@ -105,7 +107,7 @@ export class SpareProcesses {
     }
 
     private forkProgram(): ProgramProcess {
-        return ProgramProcess.fork({ cwd: this.opts.cwd, env: this.opts.env, tsconfig: this.opts.tsconfig });
+        return ProgramProcess.fork({ cwd: this.opts.cwd, env: this.opts.env, tsconfig: this.opts.tsconfig, typescript: this.opts.typescript });
     }
 
     private async startHost(): Promise<ProviderHost> {
