@@ -54,13 +54,20 @@ it("generated/sdk is what the CLI makes of generated/schema.json (npm run sdks)"
 it("every page's Python example runs under mocks with the generated SDK, declaring the page's resource", async () => {
   const dir = projectFolder(path.join(ws.dir, "python"));
   await pythonVirtualenv(dir, ws.env);
-  for (const type of TYPES) {
+  const files = TYPES.map((type) => {
     const file = path.join(dir, `${type}.py`);
     fs.writeFileSync(file, example(type, "python"));
-    const r = await run(path.join(dir, "venv", "bin", "python"), [path.join(__dirname, "languages", "run_with_mocks.py"), path.join(ROOT, "generated", "schema.json"), file], dir, ws.env);
-    expect({ type, code: r.code, stderr: r.code === 0 ? "" : r.stderr }).toEqual({ type, code: 0, stderr: "" });
-    expect(r.stdout).toContain(`cloudbees:index:${type}::`);
+    return file;
+  });
+  // One Python process runs them all, each under fresh mocks, in a block of its own (run_with_mocks.py).
+  const r = await run(path.join(dir, "venv", "bin", "python"), [path.join(__dirname, "languages", "run_with_mocks.py"), path.join(ROOT, "generated", "schema.json"), ...files], dir, ws.env);
+  const blocks = new Map(r.stdout.split(/^== /m).slice(1).map((b) => [b.slice(0, b.indexOf("\n")), b] as const));
+  for (const [type, file] of TYPES.map((t, i) => [t, files[i]!] as const)) {
+    const failure = r.stderr.split(/^!! /m).find((b) => b.startsWith(`${file}\n`)) ?? "";
+    expect({ type, failure }).toEqual({ type, failure: "" });
+    expect({ type, declared: blocks.get(file)?.includes(`cloudbees:index:${type}::`) }).toEqual({ type, declared: true });
   }
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
 });
 
 it("every page's Go example type-checks against the generated Go SDK (go vet), declaring the page's resource", async () => {
