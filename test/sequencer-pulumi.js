@@ -26,7 +26,8 @@ const ESTIMATES = {
   "testing/engine-options.test.ts": 75,
   "testing/engine-steps.test.ts": 74,
   "real-engine/release-install.test.ts": 99,
-  "real-engine/docs-examples.test.ts": 91,
+  // Its Python examples in one Python process since 2026-11-29: -7, measured alone.
+  "real-engine/docs-examples.test.ts": 84,
   "testing/engine-diffs.test.ts": 64,
   "real-engine/language-hosts.test.ts": 74,
   "real-engine/readme.test.ts": 71,
