@@ -193,7 +193,7 @@ export function describeLifeCycle(title: string, newScenario: () => ExampleScena
             });
         });
 
-        it("both engines gave the same steps, writes, outputs and state at every step", () => {
+        it("both engines gave the same steps, writes, outputs, state and warnings at every step", () => {
             const [real, standIn] = [runs.pulumi.steps, runs["stand-in"].steps];
             expect(real.map((s) => s.step)).toEqual(["up", "up again", "up after an input changed", "preview --refresh after a change out of band", "refresh", "up --refresh (repair)", "destroy"]);
             expect(real.map((s) => s.step)).toEqual(standIn.map((s) => s.step));
