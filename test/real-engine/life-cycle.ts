@@ -8,9 +8,10 @@
  * program made but what the API cannot delete.
  *
  * The two engines side by side: the recorded steps (side-by-side.ts) must give the same plan per resource, the same
- * writes on the emulators (in any order: steps run in parallel), the same outputs and the same state, ids and times
- * apart. A difference is fixed in the stand-in, or is a row of the table in docs/testing.md saying why it cannot be.
- * One run of each engine serves both: what the life cycle checks and what the comparison records.
+ * writes on the emulators (in any order: steps run in parallel), the same outputs, the same state and the same
+ * providers' warnings, ids and times apart. A difference is fixed in the stand-in, or is a row of the table in
+ * docs/testing.md saying why it cannot be. One run of each engine serves both: what the life cycle checks and what
+ * the comparison records.
  */
 import type { Emulator } from "../../emulator";
 import { PulumiCliRunner } from "../../testing/cli/cli-runner";
