@@ -26,7 +26,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { READINGS_VARIABLE, startEmulator, type Emulator } from "../emulator";
+import { READINGS_VARIABLE, startEmulator, type Emulator, type EmulatorOptions } from "../emulator";
 import { FeatureManagementClient, OperationsCenterClient } from "../provider";
 import {
   emulatorStackConfig,
@@ -346,44 +346,39 @@ function applyArguments(argv: string[]): void {
   if (process.env[READINGS_VARIABLE]) console.log(`readings: ${process.env[READINGS_VARIABLE]}`);
 }
 
+/** Runs `run` against an emulator of its own, closed after it whatever happens. */
+async function withEmulator(options: EmulatorOptions, run: (emu: Emulator) => Promise<void>): Promise<void> {
+  const emu = await startEmulator(options);
+  try {
+    await run(emu);
+  } finally {
+    await emu.close();
+  }
+}
+
 async function main(): Promise<void> {
   applyArguments(process.argv.slice(2));
   if (sections.size < SECTIONS.length) console.log(`sections: ${[...sections].join(", ")} (--only)`);
   if (sections.has("program") || sections.has("flags")) {
-    const emu = await startEmulator();
-    console.log(`emulator: operations center ${emu.operationsCenterUrl}, feature flags ${emu.featureManagementUrl}`);
-    try {
+    await withEmulator({}, async (emu) => {
+      console.log(`emulator: operations center ${emu.operationsCenterUrl}, feature flags ${emu.featureManagementUrl}`);
       if (sections.has("program")) await exampleProgram(emu);
       if (sections.has("flags")) await flags(emu);
-    } finally {
-      await emu.close();
-    }
+    });
   }
-
-  if (sections.has("controllers")) {
-    const controllersEmu = await startEmulator();
-    try {
-      await managedController(controllersEmu);
-    } finally {
-      await controllersEmu.close();
-    }
-  }
-
+  if (sections.has("controllers")) await withEmulator({}, managedController);
   if (sections.has("pipeline")) {
     // The pipeline gets an operations center of its own, whose bundle location is a scratch copy of examples/bundles
     // (a git checkout, say): the pipeline's commits edit it.
     const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "cloudbees-main-job-"));
     const tree = path.join(scratch, "bundles");
     fs.cpSync(path.join(ROOT, "examples", "bundles"), tree, { recursive: true });
-    const pipelineEmu = await startEmulator({ bundlesDir: tree });
     try {
-      await pipeline(pipelineEmu, tree);
+      await withEmulator({ bundlesDir: tree }, (emu) => pipeline(emu, tree));
     } finally {
-      await pipelineEmu.close();
       fs.rmSync(scratch, { recursive: true, force: true });
     }
   }
-
   if (sections.has("promotion")) {
     const [staging, production] = await Promise.all([startEmulator(), startEmulator(productionEmulatorOptions())]);
     console.log(`\nemulators: staging ${staging.operationsCenterUrl}, production ${production.operationsCenterUrl}`);
@@ -393,15 +388,7 @@ async function main(): Promise<void> {
       await Promise.all([staging.close(), production.close()]);
     }
   }
-
-  if (sections.has("drift")) {
-    const estateEmu = await startEmulator();
-    try {
-      await estateDrift(estateEmu);
-    } finally {
-      await estateEmu.close();
-    }
-  }
+  if (sections.has("drift")) await withEmulator({}, estateDrift);
 }
 
 main().catch((error) => {
