@@ -16,6 +16,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { buildPluginExecutable } from "./plugin-executable";
 import { goModuleProxy } from "./go-module";
+import { compileNodejsSdk } from "./nodejs-sdk";
 import { smokeTestPlugin } from "./plugin-smoke";
 import { pythonForBuild } from "./python-builders";
 
@@ -47,20 +48,24 @@ async function pluginArchive(out: string, version: string): Promise<string> {
   }
 }
 
-function npmTarballs(out: string): string[] {
+/**
+ * The package's tarball (packed here unless `packed` is one already, which the real-engine tier makes once per run)
+ * and the Node.js SDK's, packed from its compiled folder (compiled here unless `nodejsSdk` is one).
+ */
+function npmTarballs(out: string, packed?: string, nodejsSdk?: string): string[] {
   const names: string[] = [];
-  names.push(run("npm", ["pack", "--silent", "--pack-destination", out], ROOT).trim().split("\n").pop()!);
-  // The Node.js SDK ships compiled: built with tsc in a copy (its bin/ is what the package holds).
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), "nodejs-sdk-"));
+  if (packed) {
+    names.push(path.basename(packed));
+    fs.copyFileSync(packed, path.join(out, names[0]!));
+  } else {
+    names.push(run("npm", ["pack", "--silent", "--pack-destination", out], ROOT).trim().split("\n").pop()!);
+  }
+  const work = nodejsSdk ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), "nodejs-sdk-"));
   try {
-    fs.cpSync(path.join(SDK, "nodejs"), work, { recursive: true });
-    fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(work, "node_modules"));
-    run(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", work], work);
-    fs.copyFileSync(path.join(work, "package.json"), path.join(work, "bin", "package.json"));
-    for (const f of ["README.md", "LICENSE"]) if (fs.existsSync(path.join(ROOT, f))) fs.copyFileSync(path.join(ROOT, f), path.join(work, "bin", f));
-    names.push(run("npm", ["pack", "--silent", "--pack-destination", out], path.join(work, "bin")).trim().split("\n").pop()!);
+    const folder = nodejsSdk ?? compileNodejsSdk(work!);
+    names.push(run("npm", ["pack", "--silent", "--pack-destination", out], folder).trim().split("\n").pop()!);
   } finally {
-    fs.rmSync(work, { recursive: true, force: true });
+    if (work) fs.rmSync(work, { recursive: true, force: true });
   }
   return names;
 }
@@ -109,6 +114,10 @@ export interface ReleaseOptions {
   /** The Python that builds the Python SDK, which must have build, setuptools and wheel: default python3 when it has
    * them, else an environment of the release's own in the user's cache (python-builders.ts). */
   python?: string;
+  /** The package's tarball as `npm pack` made it from this tree, instead of packing again. */
+  packed?: string;
+  /** The Node.js SDK's compiled folder (nodejs-sdk.ts), instead of compiling it again. */
+  nodejsSdk?: string;
 }
 
 export async function release(out = path.join(ROOT, "dist", "release"), options: ReleaseOptions = {}): Promise<string[]> {
@@ -119,7 +128,7 @@ export async function release(out = path.join(ROOT, "dist", "release"), options:
   if (pluginOnly) return [await pluginArchive(out, version)];
   // Before anything is built: the one step that may need the network.
   const python = pythonForBuild({ python: options.python, say: (m) => process.stderr.write(`release: ${m}\n`) });
-  const assets = [await pluginArchive(out, version), ...npmTarballs(out), ...pythonPackages(out, python)];
+  const assets = [await pluginArchive(out, version), ...npmTarballs(out, options.packed, options.nodejsSdk), ...pythonPackages(out, python)];
   fs.copyFileSync(path.join(ROOT, "generated", "schema.json"), path.join(out, "schema.json"));
   assets.push("schema.json");
   const go = await goModuleProxy(path.join(out, "go"), path.join(SDK, "go"), version);

@@ -15,6 +15,8 @@ import { release, VERSION } from "../../scripts/release/release";
 import { realCli } from "./life-cycle";
 import { pythonWheels, run, type Run } from "./tier-cli";
 import { installConsumer } from "../package/consumer-project";
+import { packedPackage } from "../package/packed-package";
+import { compiledNodejsSdk, pythonBuildVirtualenv } from "./languages/toolchains";
 
 const SERVER = "github://api.github.com/pulumi-cloudbees/pulumi-cloudbees";
 const ASSET = `pulumi-resource-cloudbees-v${VERSION}-linux-amd64.tar.gz`;
@@ -62,10 +64,9 @@ beforeAll(async () => {
   releaseDir = path.join(scratch, "release");
   python = (await mustRun("python3", ["-c", "import sys; print(sys.executable)"], scratch)).trim();
   // The release made offline: its Python SDK built with build, setuptools and wheel from the CLI cache's wheels.
-  const builder = path.join(scratch, "build-venv");
-  await mustRun(python, ["-m", "venv", builder], scratch);
-  await mustRun(path.join(builder, "bin", "pip"), ["install", "build", "setuptools", "wheel"], scratch, offlinePip());
-  await release(releaseDir, { python: path.join(builder, "bin", "python") });
+  const builder = await pythonBuildVirtualenv();
+  // The package packed and the Node.js SDK compiled once per tier run, as the other files install them.
+  await release(releaseDir, { python: path.join(builder, "bin", "python"), packed: await packedPackage(), nodejsSdk: await compiledNodejsSdk() });
   server = await serve(releaseDir);
   port = (server.address() as { port: number }).port;
   emu = await startEmulator();

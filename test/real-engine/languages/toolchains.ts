@@ -15,6 +15,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { buildArchive } from "../../../scripts/plugin-archive";
+import { compileNodejsSdk } from "../../../scripts/release/nodejs-sdk";
 import { goFloorFetched, pythonFloorWheels } from "../../../scripts/pulumi-cli/sdk-floors";
 import { GO_MODULE, SDK_FLOORS } from "../../../scripts/schema/languages";
 import { installConsumer, ROOT } from "../../package/consumer-project";
@@ -38,12 +39,21 @@ function pipEnv(env: NodeJS.ProcessEnv, ...findLinks: string[]): NodeJS.ProcessE
   return { ...env, PIP_NO_INDEX: "1", PIP_FIND_LINKS: [pythonWheels(), ...findLinks].join(" "), PIP_DISABLE_PIP_VERSION_CHECK: "1" };
 }
 
+/**
+ * A virtualenv with build, setuptools and wheel (offline, from the CLI cache's wheels), made once per tier run: the
+ * SDK's wheel is built with its pip, the release's Python packages with its `python -m build`.
+ */
+export function pythonBuildVirtualenv(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  return sharedOnce("python-build-venv", async (dir) => {
+    await mustRun("python3", ["-m", "venv", path.join(dir, "venv")], dir, env);
+    await mustRun(path.join(dir, "venv", "bin", "pip"), ["install", "build", "setuptools", "wheel"], dir, pipEnv(env));
+  }).then((dir) => path.join(dir, "venv"));
+}
+
 /** The Python SDK as a wheel, built with pip from generated/sdk/python (offline, with the build tools' wheels). */
 export async function pythonSdkWheel(env: NodeJS.ProcessEnv): Promise<string> {
   return sharedOnce("python-sdk-wheel", async (dir) => {
-    const venv = path.join(dir, "build-venv");
-    await mustRun("python3", ["-m", "venv", venv], dir, env);
-    await mustRun(path.join(venv, "bin", "pip"), ["install", "setuptools", "wheel"], dir, pipEnv(env));
+    const venv = await pythonBuildVirtualenv(env);
     const source = path.join(dir, "source");
     fs.cpSync(path.join(ROOT, "generated", "sdk", "python"), source, { recursive: true });
     await mustRun(path.join(venv, "bin", "pip"), ["wheel", "--no-deps", "--no-build-isolation", "--wheel-dir", path.join(dir, "wheels"), source], dir, pipEnv(env));
@@ -106,22 +116,34 @@ export async function goFloorProgram(project: string, env: NodeJS.ProcessEnv): P
 
 /**
  * A Node.js project with the packed package (its bin folder holds pulumi-resource-cloudbees), @pulumi/pulumi,
- * typescript and @types/node from the lock, and the Node.js SDK built with tsc from generated/sdk/nodejs and
- * installed as @pulumi-cloudbees/cloudbees. Programs go in folders inside it.
+ * typescript and @types/node from the lock, and the Node.js SDK installed as @pulumi-cloudbees/cloudbees: compiled
+ * once per tier run (compiledNodejsSdk), as the release packs it. Programs go in folders inside it.
  */
 export function nodeProject(): Promise<string> {
-  return nodeProjectOn("node-project", "node_modules/@pulumi/pulumi");
+  return nodeProjectOn("node-project", "node_modules/@pulumi/pulumi", {}, compiledNodejsSdk);
 }
 
-/** The same on @pulumi/pulumi at the Node.js SDK's floor (`pulumi-sdk-lowest`, with ts-node, which it needs then). */
+/**
+ * The same on @pulumi/pulumi at the Node.js SDK's floor (`pulumi-sdk-lowest`, with ts-node, which it needs then),
+ * the SDK compiled against that floor's declarations.
+ */
 export async function nodeFloorProject(): Promise<string> {
-  const dir = await nodeProjectOn("node-project-floor", "node_modules/pulumi-sdk-lowest", { "ts-node": "node_modules/ts-node" });
+  const dir = await nodeProjectOn("node-project-floor", "node_modules/pulumi-sdk-lowest", { "ts-node": "node_modules/ts-node" }, async (project) =>
+    compileNodejsSdk(fs.mkdtempSync(path.join(path.dirname(project), "node-project-floor-nodejs-sdk-")), path.join(project, "node_modules")),
+  );
   const installed = (JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as { version: string }).version;
   if (installed !== SDK_FLOORS.nodejs) throw new Error(`the Node.js project holds @pulumi/pulumi ${installed}, not ${SDK_FLOORS.nodejs}`);
   return dir;
 }
 
-async function nodeProjectOn(name: string, pulumi: string, more: Record<string, string> = {}): Promise<string> {
+/** The Node.js SDK's package folder, compiled once per tier run against the lock's @pulumi/pulumi (the release's too). */
+export function compiledNodejsSdk(): Promise<string> {
+  return sharedOnce("nodejs-sdk", async (dir) => {
+    compileNodejsSdk(path.join(dir, "work"));
+  }).then((dir) => path.join(dir, "work", "bin"));
+}
+
+async function nodeProjectOn(name: string, pulumi: string, more: Record<string, string>, sdk: (project: string) => Promise<string>): Promise<string> {
   return sharedOnce(name, async (dir) => {
     const installed = await installConsumer(
       dir,
@@ -130,14 +152,8 @@ async function nodeProjectOn(name: string, pulumi: string, more: Record<string, 
       null,
     );
     if (installed.code !== 0) throw new Error(`npm ci failed:\n${installed.output}`);
-    const source = path.join(path.dirname(dir), `${name}-nodejs-sdk`);
-    fs.cpSync(path.join(ROOT, "generated", "sdk", "nodejs"), source, { recursive: true });
-    fs.symlinkSync(path.join(dir, "node_modules"), path.join(source, "node_modules"));
-    await mustRun(process.execPath, [path.join(dir, "node_modules", "typescript", "bin", "tsc"), "-p", source], source, process.env);
     // What the SDK's package is: its compiled files and its package.json (main: index.js).
-    const target = path.join(dir, "node_modules", "@pulumi-cloudbees", "cloudbees");
-    fs.cpSync(path.join(source, "bin"), target, { recursive: true });
-    fs.copyFileSync(path.join(source, "package.json"), path.join(target, "package.json"));
+    fs.cpSync(await sdk(dir), path.join(dir, "node_modules", "@pulumi-cloudbees", "cloudbees"), { recursive: true });
   });
 }
 
