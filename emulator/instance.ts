@@ -35,7 +35,7 @@ import {
   UPDATE_LOG_RETENTION,
   unknownEffectiveFile,
 } from "./undocumented-behaviour";
-import { NotAZipError, unzip, zipFiles } from "./zip";
+import { LastZip, NotAZipError, unzip, zipFiles } from "./zip";
 import { reading } from "./readings";
 import { illFormedReason } from "./well-formed";
 import { quoted } from "../provider/text/printable";
@@ -84,6 +84,7 @@ export class Instance {
   private running: RunningConfiguration;
   private readonly encryption = new SecretEncryption();
   private updateLog: UpdateLogVersion[] = [];
+  private readonly exportZip = new LastZip();
   private sequence = 0;
   private readonly routes: Route[];
 
@@ -307,7 +308,7 @@ export class Instance {
 
   private async zipExport(): Promise<Reply> {
     // BundleExport.doZipExport names it after the instance's name, as the export's id (configuration-export.ts).
-    return zipReply(await zipFiles(this.exportFiles()), `core-casc-export-${instanceName(this.ctx.label)}.zip`, "inline");
+    return zipReply(await this.exportZip.zip(this.exportFiles()), `core-casc-export-${instanceName(this.ctx.label)}.zip`, "inline");
   }
 
   /** One exported file (`core-casc-export/jenkins.yaml`): how bundleutils' per-file fetch reads a live controller. */

@@ -3,6 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import YAML from "yaml";
 import { Emulator, startEmulator } from "../../emulator";
+import { LastZip } from "../../emulator/zip";
 import { call, copyBundles, post, readZip } from "./helpers";
 
 /**
@@ -158,6 +159,22 @@ describe("an export, transformed as bundleutils does, is what the controller run
 });
 
 describe("changes in the UI, and a reload", () => {
+  it("an export asked for again is the archive made before (LastZip), and a change by hand is in the very next one", async () => {
+    // Made afresh only when its files differ: an export with encrypted secrets differs every time, as Jenkins encrypts
+    // each anew; one without them (team-a's) is the same archive.
+    const last = new LastZip();
+    const files = new Map([["bundle.yaml", Buffer.from("id: x\n")]]);
+    expect(last.zip(new Map(files))).toBe(last.zip(new Map(files)));
+    expect(last.zip(new Map([["bundle.yaml", Buffer.from("id: y\n")]]))).not.toBe(last.zip(new Map(files)));
+    expect(await reload(teamA)).toEqual({ reloaded: true });
+    const zipOf = async () => (await call(emu, `${teamA}core-casc-export/zipExport`)).bytes;
+    expect(Buffer.compare(await zipOf(), await zipOf())).toBe(0);
+    emu.changeConfiguration("team-a/controller-a", "jenkins.yaml", "jenkins.systemMessage", "changed between two reads");
+    expect(YAML.parse((await readZip(await zipOf()))["jenkins.yaml"]!).jenkins.systemMessage).toBe("changed between two reads");
+    expect(await reload(teamA)).toEqual({ reloaded: true });
+    expect(YAML.parse((await readZip(await zipOf()))["jenkins.yaml"]!).jenkins.systemMessage).toBe("Managed by CasC: team A");
+  });
+
   it("changeConfiguration shows in the export without an API call; a reload with nothing new undoes it, a hand-installed plugin stays", async () => {
     expect(await reload(teamA)).toEqual({ reloaded: true });
     const logBefore = (await call(emu, `${teamA}casc-bundle-mgnt/casc-bundle-update-log`)).json.versions.length;
