@@ -314,6 +314,29 @@ describe("the real dynamic-provider host", () => {
         expect(db().objects[err.initFailure!.id]).toBeUndefined();
     });
 
+    it("a new deployment in the same host: the provider's reads forgotten, its stack config kept, the output afresh", async () => {
+        // The provider's per-process state (provider/config/state.ts), as the built package keeps it.
+        const stateModule = path.resolve(__dirname, "..", "dist", "provider", "config", "state.js");
+        const remembering = await serializeProvider({
+            async create(inputs: any) {
+                const state = require(stateModule).providerState();
+                const seenBefore = state.bundleLists.has("marker");
+                state.bundleLists.set("marker", true);
+                state.stackConfig ??= { kept: "from the first deployment" };
+                console.log(`remembering: created ${inputs.name}`);
+                return { id: `m-${inputs.name}`, outs: { seenBefore, config: JSON.stringify(state.stackConfig) } };
+            },
+        });
+        const create = async (name: string) => (await host.create(`urn:pulumi:stack::project::${TYPE}::${name}`, { name, __provider: remembering })).outs;
+        expect(await create("first")).toMatchObject({ seenBefore: false });
+        expect(await create("second")).toMatchObject({ seenBefore: true });
+        await host.waitForOutput("remembering: created second");
+        expect(await host.newDeployment()).toBe(true);
+        expect(host.output()).toBe("");
+        expect(await create("third")).toEqual({ seenBefore: false, config: JSON.stringify({ kept: "from the first deployment" }), __provider: remembering });
+        expect(await host.waitForOutput("remembering: created third")).not.toContain("second");
+    });
+
     it("without diff, the engine diffs all inputs: a new provider text alone means an update (#12401)", async () => {
         const file = dbFile;
         const noDiff = (tag: string) => ({

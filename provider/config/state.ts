@@ -59,3 +59,16 @@ export async function resetProviderState(): Promise<void> {
     ...[...(state.instanceClients?.values() ?? [])].map((c) => c.close()),
   ]);
 }
+
+/**
+ * What a new deployment starts with in a process that served one before: the stack config kept, every client closed
+ * and every read forgotten. The engine starts a provider host per deployment, so a provider process never needs it;
+ * the testing kit's hosts do, when a suite runs several deployments through one host (startProviderHost's
+ * newDeployment()).
+ */
+export async function newDeployment(): Promise<void> {
+  const holder = globalThis as unknown as Record<symbol, ProviderState | undefined>;
+  const stackConfig = holder[STATE_KEY]?.stackConfig;
+  await resetProviderState();
+  providerState().stackConfig = stackConfig;
+}

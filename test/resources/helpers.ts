@@ -132,6 +132,8 @@ export async function startWorld(
     texts,
     oc,
     async nextDeployment() {
+      // The same host, its clients and reads forgotten, as a new host would start (a host's start is most of its CPU).
+      if (await lc.host.newDeployment()) return;
       const next = await startHost();
       await lc.host.close();
       (lc as { host: ProviderHost }).host = next;

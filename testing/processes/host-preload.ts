@@ -36,3 +36,8 @@ function resolvable(request: string, parent: Parent, isMain: boolean): boolean {
         return false;
     }
 }
+
+// A provider host of this kit takes "new deployment" requests from startProviderHost (new-deployment.ts).
+if (process.send && process.argv.some((a) => /[\\/]dynamic-provider[\\/]index\.js$/.test(a))) {
+    (require("./new-deployment") as typeof import("./new-deployment")).listenForNewDeployments();
+}

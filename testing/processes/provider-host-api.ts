@@ -130,6 +130,12 @@ export interface ProviderHost {
     waitForOutput(pattern: string | RegExp, timeoutMs?: number): Promise<string>;
     /** Exit code / signal once the process has exited. */
     readonly exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    /**
+     * Starts a new deployment in this host, as a new host would start one: the provider's clients closed and its reads
+     * forgotten, its stack config kept, the output counted afresh. false when it cannot (a host started without the
+     * kit's preload): start a new host then.
+     */
+    newDeployment(): Promise<boolean>;
     /** Closes the channel, kills the host and waits for it to exit. Idempotent. */
     close(): Promise<void>;
 }

@@ -23,6 +23,7 @@ import type {
 } from "./provider-host-api";
 import { ProviderHostError } from "./provider-host-api";
 import { hostPreloadArgs } from "./host-preload-path";
+import { requestNewDeployment } from "./new-deployment";
 import { normalizeForWire, unwrapSecrets } from "../engine/values";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -89,9 +90,11 @@ export async function startProviderHost(options: StartProviderHostOptions): Prom
                 PULUMI_NODEJS_STACK: options.stack ?? "stack",
                 ...options.env,
             },
-            stdio: ["ignore", "pipe", "pipe"],
+            // ipc: new deployments in the same host (new-deployment.ts).
+            stdio: ["ignore", "pipe", "pipe", "ipc"],
         },
     );
+    child.channel?.unref();
 
     let stdoutText = "";
     let stderrText = "";
@@ -338,6 +341,15 @@ export async function startProviderHost(options: StartProviderHostOptions): Prom
                 };
                 if (!check()) waiters.add(check);
             });
+        },
+
+        async newDeployment() {
+            if (hostPreloadArgs().length === 0 || !child.connected || exited) return false;
+            await requestNewDeployment(child, callTimeoutMs);
+            // Its output counted afresh, as a new host's.
+            stdoutText = stderrText = allText = "";
+            taken = 0;
+            return true;
         },
 
         async close() {
