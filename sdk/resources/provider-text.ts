@@ -97,3 +97,9 @@ return () => provider;
 export function providerText(kind: ProviderKind): string {
   return TEXT.replaceAll('kind: "<kind>"', `kind: ${JSON.stringify(kind)}`);
 }
+
+/** Whether `text` is one of this package's own `__provider` texts (the testing kit reuses a host only for those). */
+export function isProviderText(text: string): boolean {
+  const kind = /with\(\{ kind: "([A-Za-z]+)"/.exec(text)?.[1];
+  return kind !== undefined && text === providerText(kind as ProviderKind);
+}

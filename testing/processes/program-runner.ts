@@ -46,7 +46,13 @@ import { destroyAll, refreshAll } from "../engine/steps";
 import { programConfig, programEntry, readProjectFile } from "./project";
 import type { ProgramRunnerOptions, RunStepOptions, StackRunner } from "./runner-options";
 import { SpareProcesses } from "./spare-processes";
+import { isProviderText } from "../../sdk/resources/provider-text";
 import { failureText, ProgramRunError, warningsOf, type StepRecord } from "../engine/step-record";
+
+
+const PROVIDER_KEY = "__provider";
+/** The provider text a resource was last served by (none for a component). */
+const providerOf = (r: { inputs: JsonObject; outputs: JsonObject }): unknown => r.inputs[PROVIDER_KEY] ?? r.outputs[PROVIDER_KEY];
 
 export class ProgramRunner implements StackRunner {
     /** Current stack config (`setConfig` changes it, like `pulumi config set`). */
@@ -145,6 +151,16 @@ export class ProgramRunner implements StackRunner {
         return next;
     }
 
+    /** The key a step's host is taken under (its stack config); none without reuse. */
+    private hostKey(): string | undefined {
+        return this.opts.reuseHosts === false ? undefined : JSON.stringify(this.config ?? {});
+    }
+
+    /** The key under which a step's host may serve the next step: none unless every provider it used is this package's. */
+    private reuseKey(providers: unknown[]): string | undefined {
+        return providers.every((p) => p === undefined || (typeof p === "string" && isProviderText(p))) ? this.hostKey() : undefined;
+    }
+
     private lifecycle(host: ProviderHost): Lifecycle {
         return new Lifecycle(host, { project: this.project, stack: this.stack, config: this.config });
     }
@@ -166,10 +182,13 @@ export class ProgramRunner implements StackRunner {
         const started = Date.now();
         const plan: ProgramPlan = [];
         let host: ProviderHost | undefined;
+        let providers: unknown[] | undefined;
+        let succeeded = false;
         const timeoutMs = this.timeoutOf(opts);
         try {
             if (this.st.resources.length === 0) return plan;
-            const hostPromise = this.spares.takeHost();
+            providers = this.st.resources.map(providerOf);
+            const hostPromise = this.spares.takeHost(this.hostKey());
             this.spares.warm(); // the next step's host boots while this one runs
             host = await hostPromise;
             const h = host;
@@ -181,13 +200,14 @@ export class ProgramRunner implements StackRunner {
                 this.active.delete(handle);
             }
             if (opts?.expectNoChanges) assertNoChanges(plan);
+            succeeded = true;
             return plan;
         } catch (e) {
             throw new ProgramRunError(failureText(kind, String((e as Error).message ?? e), host?.output() ?? ""), kind, [...plan], "", host?.output() ?? "", e);
         } finally {
-            await this.spares.closeHost(host);
-            await this.saveState();
             const hostOutput = host?.output() ?? "";
+            await this.spares.closeHost(host, succeeded && providers ? this.reuseKey(providers) : undefined);
+            await this.saveState();
             this.last = { kind, plan: [...plan], programOutput: "", hostOutput, warnings: warningsOf(hostOutput), echoed: [], durationMs: Date.now() - started };
         }
     }
@@ -206,8 +226,9 @@ export class ProgramRunner implements StackRunner {
         const refreshPlan: ProgramPlan = [];
 
         // The provider host starts while the program process starts (or both were booted ahead).
-        const hostPromise = this.spares.takeHost();
+        const hostPromise = this.spares.takeHost(this.hostKey());
         hostPromise.catch(() => undefined);
+        const providers = this.st.resources.map(providerOf);
         let host: ProviderHost | undefined;
         const lcPromise = hostPromise.then((h) => {
             host = h;
@@ -230,9 +251,10 @@ export class ProgramRunner implements StackRunner {
                 this.spares.returnChild(proc);
                 if (unrefreshed) this.st.resources = unrefreshed;
                 else await this.saveState();
+                const hostOutput = host?.output() ?? "";
                 await this.spares.closeHost(await hostPromise.catch(() => undefined));
                 const msg = (e as Error).message ?? String(e);
-                throw new ProgramRunError(`pulumi ${kind} failed: ${msg}`, kind, refreshPlan, "", host?.output() ?? "", e);
+                throw new ProgramRunError(`pulumi ${kind} failed: ${msg}`, kind, refreshPlan, "", hostOutput, e);
             }
         }
 
@@ -245,7 +267,7 @@ export class ProgramRunner implements StackRunner {
         let done: DoneMessage | undefined;
         let error: unknown;
         try {
-            done = await proc.run(start, (msg) => deployment.register(msg), timeoutMs, () => deployment.stuck(program, timeoutMs), (msg) => deployment.component(msg));
+            done = await proc.run(start, (msg) => (providers.push(msg.inputs?.[PROVIDER_KEY]), deployment.register(msg)), timeoutMs, () => deployment.stuck(program, timeoutMs), (msg) => deployment.component(msg));
         } catch (e) {
             error = e;
         }
@@ -261,6 +283,7 @@ export class ProgramRunner implements StackRunner {
         const failure = deployment.failure;
         if (failure) error = error && error !== failure && !repeats(error, failure) ? new Error(`${failure.message}\n(then ${(error as Error).message})`) : failure;
 
+        let hostOutput = "";
         try {
             if (!error) await deployment.deleteDropped();
             // A preview's step errors (a protected replacement or delete) fail it once every step is planned.
@@ -274,11 +297,11 @@ export class ProgramRunner implements StackRunner {
                 if (!error && done) this.st.outputs = done.outputs;
                 await this.saveState();
             }
-            await this.spares.closeHost(host ?? (await hostPromise.catch(() => undefined)));
+            hostOutput = host?.output() ?? "";
+            await this.spares.closeHost(host ?? (await hostPromise.catch(() => undefined)), error ? undefined : this.reuseKey(providers));
         }
 
         const plan: ProgramPlan = [...refreshPlan, ...deployment.plan()];
-        const hostOutput = host?.output() ?? "";
         this.last = {
             kind, plan, outputs: done?.outputs, programOutput, hostOutput, warnings: warningsOf(hostOutput), echoed: done?.echoed ?? [],
             durationMs: Date.now() - started,

@@ -35,6 +35,13 @@ export interface ProgramRunnerOptions {
      * serves nothing before its step, so each deployment still gets a fresh one. close() stops them.
      */
     prestart?: boolean;
+    /**
+     * A host whose deployment used only this package's own providers serves the next deployment with the same stack
+     * config, started as a new host would start it (the providers' clients closed, their reads forgotten: all they
+     * keep per process), rather than a new host each time (default true; false: a new host per deployment, as the
+     * engine starts one). A program with a provider of its own always gets a new host.
+     */
+    reuseHosts?: boolean;
 }
 
 export interface RunStepOptions {

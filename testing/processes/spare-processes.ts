@@ -21,11 +21,20 @@ export interface SpareProcessOptions {
     prestart?: boolean;
 }
 
+/** A host kept for the next step: it is given to a step whose key (its stack config) is the same. */
+interface KeptHost {
+    host: ProviderHost;
+    key: string;
+}
+
 export class SpareProcesses {
     private spareChild: ProgramProcess | undefined;
     /** The program process of the running step. */
     private childInUse: ProgramProcess | undefined;
     private spareHost: Promise<ProviderHost> | undefined;
+    private keptHost: KeptHost | undefined;
+    /** Whether the running step was given the kept host. */
+    private onKeptHost = false;
     /** Provider hosts started and not closed yet, killed if the process exits without close(). */
     private readonly hostPids = new Set<number>();
     private closed = false;
@@ -47,7 +56,8 @@ export class SpareProcesses {
     /** Boot a program process and a provider host for the next step. */
     warm(): void {
         if (this.closed || this.opts.prestart === false) return;
-        if (!this.spareHost) {
+        // A step on a kept host will most likely keep it for the next one: no spare beside it.
+        if (!this.spareHost && !this.onKeptHost) {
             this.spareHost = this.startHost();
             this.spareHost.catch(() => undefined);
         }
@@ -56,16 +66,29 @@ export class SpareProcesses {
         if (!this.spareChild || !this.spareChild.alive()) this.spareChild = this.forkProgram();
     }
 
-    /** A provider host for a step: the spare one, unless it died. */
-    takeHost(): Promise<ProviderHost> {
+    /** A provider host for a step: the kept one when its key is the step's, else the spare one, unless it died. */
+    takeHost(key?: string): Promise<ProviderHost> {
+        const kept = this.keptHost;
+        this.keptHost = undefined;
+        this.onKeptHost = kept !== undefined && kept.key === key && !kept.host.exited;
+        if (this.onKeptHost) return Promise.resolve(kept!.host);
+        if (kept) void this.closeHost(kept.host);
         const spare = this.spareHost;
         this.spareHost = undefined;
         if (!spare) return this.startHost();
         return spare.then((h) => (h.exited ? this.startHost() : h), () => this.startHost());
     }
 
-    async closeHost(host: ProviderHost | undefined): Promise<void> {
+    /**
+     * After a step: closes its host, or, given `reuseKey` (the step used only this package's providers), keeps it for
+     * the next step with that key once it has started a new deployment.
+     */
+    async closeHost(host: ProviderHost | undefined, reuseKey?: string): Promise<void> {
         if (!host) return;
+        if (reuseKey !== undefined && !this.closed && !this.keptHost && !host.exited && (await host.newDeployment().catch(() => false))) {
+            this.keptHost = { host, key: reuseKey };
+            return;
+        }
         await host.close();
         this.hostPids.delete(host.pid);
     }
@@ -100,10 +123,12 @@ export class SpareProcesses {
         process.removeListener("exit", this.onExit);
         const spareChild = this.spareChild;
         const spareHost = this.spareHost;
+        const keptHost = this.keptHost?.host;
         this.spareChild = undefined;
         this.spareHost = undefined;
+        this.keptHost = undefined;
         spareChild?.kill();
-        await Promise.allSettled([spareHost?.then((h) => this.closeHost(h)), spareChild?.exited]);
+        await Promise.allSettled([spareHost?.then((h) => this.closeHost(h)), this.closeHost(keptHost), spareChild?.exited]);
     }
 
     private forkProgram(): ProgramProcess {
