@@ -15,8 +15,10 @@ const { longestFirst } = require("./longest-first");
 
 const ESTIMATES = {
   // Measured alone (user+sys of /usr/bin/time, 2026-11-29): the life cycles on the stand-in, the drift report on the
-  // real CLI (166 when the real CLI ran the life cycles too).
-  "real-engine/main-job.test.ts": 75,
+  // real CLI (166 when the real CLI ran the life cycles too). This one, readings/life-cycles and the five example
+  // files since the stand-in hands a host to the next deployment (fifth session): scaled by their wall times, the
+  // seven together 368 CPU-s measured against 431 in this table before.
+  "real-engine/main-job.test.ts": 44,
   // Measured alone (user+sys of /usr/bin/time, 82-87 over four runs): five stacks' drift checked four times over,
   // and the Node.js project of the packed package built in it (19 of them; shared in a whole tier run). Since then a
   // sixth stack, in Python (a virtualenv, an up, a preview per run): +20, estimated.
@@ -31,16 +33,16 @@ const ESTIMATES = {
   "testing/engine-diffs.test.ts": 64,
   "real-engine/language-hosts.test.ts": 74,
   "real-engine/readme.test.ts": 71,
-  "readings/life-cycles.test.ts": 67,
-  "real-engine/example-pipeline.test.ts": 67,
+  "readings/life-cycles.test.ts": 46,
+  "real-engine/example-pipeline.test.ts": 60,
   "real-engine/language-go.test.ts": 65,
   "real-engine/language-typescript.test.ts": 62,
-  "real-engine/example-flags.test.ts": 61,
-  "real-engine/example-program.test.ts": 59,
+  "real-engine/example-flags.test.ts": 55,
+  "real-engine/example-program.test.ts": 53,
   "real-engine/language-python.test.ts": 59,
   "real-engine/controller-drift.test.ts": 58,
-  "real-engine/example-promotion.test.ts": 53,
-  "real-engine/example-controllers.test.ts": 49,
+  "real-engine/example-promotion.test.ts": 48,
+  "real-engine/example-controllers.test.ts": 44,
   "package/consumer.test.ts": 46,
   "real-engine/import.test.ts": 42,
   // Measured alone (user+sys of /usr/bin/time) when it gained a user's own pack (one preview more).
