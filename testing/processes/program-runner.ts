@@ -49,7 +49,6 @@ import { SpareProcesses } from "./spare-processes";
 import { isProviderText } from "../../sdk/resources/provider-text";
 import { failureText, ProgramRunError, warningsOf, type StepRecord } from "../engine/step-record";
 
-
 const PROVIDER_KEY = "__provider";
 /** The provider text a resource was last served by (none for a component). */
 const providerOf = (r: { inputs: JsonObject; outputs: JsonObject }): unknown => r.inputs[PROVIDER_KEY] ?? r.outputs[PROVIDER_KEY];

@@ -32,7 +32,8 @@ export interface ProgramRunnerOptions {
     /**
      * Boot the next step's provider host (and, when the current step's program process cannot serve it, a program
      * process) while the current step runs (default true): each loads @pulumi/pulumi, about a second of CPU. A host
-     * serves nothing before its step, so each deployment still gets a fresh one. close() stops them.
+     * serves nothing before its step (a step that can take the host of the one before, reuseHosts, boots none). close()
+     * stops them.
      */
     prestart?: boolean;
     /**

@@ -72,7 +72,7 @@ export class SpareProcesses {
         this.keptHost = undefined;
         this.onKeptHost = kept !== undefined && kept.key === key && !kept.host.exited;
         if (this.onKeptHost) return Promise.resolve(kept!.host);
-        if (kept) void this.closeHost(kept.host);
+        if (kept) this.closeHost(kept.host).catch(() => undefined);
         const spare = this.spareHost;
         this.spareHost = undefined;
         if (!spare) return this.startHost();
