@@ -13,10 +13,10 @@ import { startEmulator, type Emulator } from "../../emulator";
 import { emulatorConnection } from "../../testing/emulator-config";
 import { release, VERSION } from "../../scripts/release/release";
 import { realCli } from "./life-cycle";
-import { pythonWheels, run, type Run } from "./tier-cli";
+import { run, type Run } from "./tier-cli";
 import { installConsumer } from "../package/consumer-project";
 import { packedPackage } from "../package/packed-package";
-import { compiledNodejsSdk, pythonBuildVirtualenv } from "./languages/toolchains";
+import { compiledNodejsSdk, pipEnv, pythonBuildVirtualenv } from "./languages/toolchains";
 
 const SERVER = "github://api.github.com/pulumi-cloudbees/pulumi-cloudbees";
 const ASSET = `pulumi-resource-cloudbees-v${VERSION}-linux-amd64.tar.gz`;
@@ -36,8 +36,6 @@ async function mustRun(command: string, args: string[], cwd: string, env: NodeJS
   return r.stdout;
 }
 
-/** pip from local folders only: the CLI cache's wheels (pulumi, build, setuptools...) and `more`. */
-const offlinePip = (...more: string[]): NodeJS.ProcessEnv => ({ ...process.env, PIP_NO_INDEX: "1", PIP_FIND_LINKS: [pythonWheels(), ...more].join(" "), PIP_DISABLE_PIP_VERSION_CHECK: "1" });
 
 /** A static server of the release folder, logging each request. */
 function serve(dir: string): Promise<http.Server> {
@@ -179,7 +177,7 @@ it("Python: the wheel from the release with pip --no-index; up downloads the plu
     ["import pulumi", "import pulumi_cloudbees as cloudbees", "", 'pattern = cloudbees.BundleAvailability("pattern", bundle_id="team-b", controllers=["sandbox"])', 'pulumi.export("controllers", pattern.controllers)', ""].join("\n"),
   );
   await mustRun(python, ["-m", "venv", path.join(dir, "venv")], dir);
-  await mustRun(path.join(dir, "venv", "bin", "pip"), ["install", `pulumi_cloudbees==${VERSION}`], dir, offlinePip(releaseDir));
+  await mustRun(path.join(dir, "venv", "bin", "pip"), ["install", `pulumi_cloudbees==${VERSION}`], dir, pipEnv(process.env, releaseDir));
   const { env, pulumi } = userProject(home, dir, []);
   await initStack({ dir, env, pulumi });
   requests.length = 0;

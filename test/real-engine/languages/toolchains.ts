@@ -34,8 +34,8 @@ export async function pluginArchive(): Promise<string> {
   return path.join(dir, `pulumi-resource-cloudbees-v${PLUGIN_VERSION}.tar.gz`);
 }
 
-/** The environment of pip offline: the wheels of `npm run pulumi-cli`, and the SDK's wheel. */
-function pipEnv(env: NodeJS.ProcessEnv, ...findLinks: string[]): NodeJS.ProcessEnv {
+/** The environment of pip offline: the wheels of `npm run pulumi-cli`, and the folders given (the SDK's wheel, a release). */
+export function pipEnv(env: NodeJS.ProcessEnv, ...findLinks: string[]): NodeJS.ProcessEnv {
   return { ...env, PIP_NO_INDEX: "1", PIP_FIND_LINKS: [pythonWheels(), ...findLinks].join(" "), PIP_DISABLE_PIP_VERSION_CHECK: "1" };
 }
 
