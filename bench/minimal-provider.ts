@@ -30,3 +30,25 @@ export function emptySevenMethodProvider(): pulumi.dynamic.ResourceProvider {
     delete: async () => undefined,
   };
 }
+
+/**
+ * The floor of a controller's read: a dynamic provider whose refresh sends the two GETs ControllerConfiguration's
+ * refresh sends (check-bundle-update?quiet=true and core-casc-export/zipExport, in parallel, to the resource's
+ * instanceUrl) with undici, reads both bodies whole and returns what it had: the requests' own cost inside the host,
+ * without reading what they answered.
+ */
+export function minimalControllerReader(): pulumi.dynamic.ResourceProvider {
+  return {
+    check: async (_olds, news) => ({ inputs: news }),
+    create: async (inputs) => ({ id: `reader/${inputs.instanceUrl}`, outs: inputs }),
+    read: async (id, props) => {
+      const get = async (path: string) => {
+        const res = await require("undici").request(`${props.instanceUrl}${path}`, { headers: { authorization: process.env.BENCH_AUTHORIZATION } });
+        await res.body.arrayBuffer();
+        if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}`);
+      };
+      await Promise.all([get("casc-bundle-mgnt/check-bundle-update?quiet=true"), get("core-casc-export/zipExport")]);
+      return { id, props };
+    },
+  };
+}
