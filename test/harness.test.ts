@@ -337,6 +337,25 @@ describe("the real dynamic-provider host", () => {
         expect(await host.waitForOutput("remembering: created third")).not.toContain("second");
     });
 
+    it("settleOutput: every line the host wrote before its answer is there, the barrier's own lines are not", async () => {
+        // Half a megabyte on stderr just before the answer: the last of it is still in the pipe when the answer comes.
+        const loud = await serializeProvider({
+            async create(inputs: any) {
+                for (let i = 0; i < 512; i++) console.error(`${i} ${"x".repeat(1000)}`);
+                console.error(`warning: the last line of ${inputs.name}`);
+                return { id: `l-${inputs.name}`, outs: {} };
+            },
+        });
+        host.takeOutput();
+        await host.create(`urn:pulumi:stack::project::${TYPE}::loud`, { name: "loud", __provider: loud });
+        await host.settleOutput();
+        const out = host.takeOutput();
+        expect(out.split("\n").filter((l) => / x+$/.test(l))).toHaveLength(512);
+        expect(out).toContain("warning: the last line of loud\n");
+        expect(host.output()).not.toContain("pulumi-cloudbees:output-barrier");
+        expect(host.stderr()).not.toContain("pulumi-cloudbees:output-barrier");
+    });
+
     it("without diff, the engine diffs all inputs: a new provider text alone means an update (#12401)", async () => {
         const file = dbFile;
         const noDiff = (tag: string) => ({

@@ -37,7 +37,9 @@ function resolvable(request: string, parent: Parent, isMain: boolean): boolean {
     }
 }
 
-// A provider host of this kit takes "new deployment" requests from startProviderHost (new-deployment.ts).
+// A provider host of this kit takes "new deployment" and output barrier requests from startProviderHost
+// (new-deployment.ts, output-barrier.ts).
 if (process.send && process.argv.some((a) => /[\\/]dynamic-provider[\\/]index\.js$/.test(a))) {
+    (require("./output-barrier") as typeof import("./output-barrier")).listenForOutputBarriers();
     (require("./new-deployment") as typeof import("./new-deployment")).listenForNewDeployments();
 }

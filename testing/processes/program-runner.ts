@@ -202,8 +202,10 @@ export class ProgramRunner implements StackRunner {
             succeeded = true;
             return plan;
         } catch (e) {
+            await settled(host);
             throw new ProgramRunError(failureText(kind, String((e as Error).message ?? e), host?.output() ?? ""), kind, [...plan], "", host?.output() ?? "", e);
         } finally {
+            await settled(host);
             const hostOutput = host?.output() ?? "";
             await this.spares.closeHost(host, succeeded && providers ? this.reuseKey(providers) : undefined);
             await this.saveState();
@@ -250,6 +252,7 @@ export class ProgramRunner implements StackRunner {
                 this.spares.returnChild(proc);
                 if (unrefreshed) this.st.resources = unrefreshed;
                 else await this.saveState();
+                await settled(host);
                 const hostOutput = host?.output() ?? "";
                 await this.spares.closeHost(await hostPromise.catch(() => undefined));
                 const msg = (e as Error).message ?? String(e);
@@ -296,6 +299,7 @@ export class ProgramRunner implements StackRunner {
                 if (!error && done) this.st.outputs = done.outputs;
                 await this.saveState();
             }
+            await settled(host);
             hostOutput = host?.output() ?? "";
             await this.spares.closeHost(host ?? (await hostPromise.catch(() => undefined)), error ? undefined : this.reuseKey(providers));
         }
@@ -319,6 +323,11 @@ export class ProgramRunner implements StackRunner {
         }
         return plan;
     }
+}
+
+/** After the host's output barrier: a step's last warning may arrive after the answer that followed it. */
+async function settled(host: ProviderHost | undefined): Promise<void> {
+    await host?.settleOutput().catch(() => undefined);
 }
 
 function withDeadline<T>(p: Promise<T>, ms: number, message: string): Promise<T> {

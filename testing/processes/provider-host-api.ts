@@ -128,6 +128,12 @@ export interface ProviderHost {
      * Rejects after `timeoutMs` with the output seen so far.
      */
     waitForOutput(pattern: string | RegExp, timeoutMs?: number): Promise<string>;
+    /**
+     * Resolves once everything the host wrote before the call has been received (an output barrier over the kit's
+     * IPC channel, output-barrier.ts): read a step's output after it, since a warning may arrive after the answer
+     * that followed it. Does nothing for a host that has exited or was started without the kit's preload.
+     */
+    settleOutput(): Promise<void>;
     /** Exit code / signal once the process has exited. */
     readonly exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     /**

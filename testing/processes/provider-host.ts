@@ -24,12 +24,11 @@ import type {
 import { ProviderHostError } from "./provider-host-api";
 import { hostPreloadArgs } from "./host-preload-path";
 import { requestNewDeployment } from "./new-deployment";
+import { requestOutputBarrier, withoutLine } from "./output-barrier";
 import { normalizeForWire, unwrapSecrets } from "../engine/values";
 
-// ---------------------------------------------------------------------------------------------------------------
-// Module loading: the generated proto code binds to the @grpc/grpc-js and google-protobuf copies that
+// ---- Module loading: the generated proto code binds to the @grpc/grpc-js and google-protobuf copies that
 // @pulumi/pulumi itself resolves; a Struct from another google-protobuf copy would not be accepted by its messages.
-// ---------------------------------------------------------------------------------------------------------------
 
 /** The folder of the @pulumi/pulumi this harness is compiled against (its proto definitions are used client-side). */
 export const pulumiRoot: string = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
@@ -45,9 +44,7 @@ const provgrpc = require(path.join(pulumiRoot, "proto", "provider_grpc_pb")) as 
 
 export * from "./provider-host-api";
 
-// ---------------------------------------------------------------------------------------------------------------
-// Struct conversion
-// ---------------------------------------------------------------------------------------------------------------
+// ---- Struct conversion
 
 function toStruct(value: JsonObject, keepSecrets: boolean): structTypes.Struct {
     // The engine marshals with KeepSecrets = the provider's acceptSecrets (false for this host), so secret
@@ -60,9 +57,7 @@ function fromStruct(s: structTypes.Struct | undefined): JsonObject {
     return s ? (s.toJavaScript() as JsonObject) : {};
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Host process
-// ---------------------------------------------------------------------------------------------------------------
+// ---- Host process
 
 /** Resolve the host script from the program folder first (what the engine runs), else from this harness. */
 function resolveHostScript(cwd: string): string {
@@ -114,6 +109,12 @@ export async function startProviderHost(options: StartProviderHostOptions): Prom
         allText += d;
         waiters.forEach((w) => w());
     });
+    async function settleOutput(): Promise<void> {
+        if (exited || hostPreloadArgs().length === 0 || !child.connected) return;
+        const line = await requestOutputBarrier(child, waiters, (l) => stdoutText.includes(l) && stderrText.includes(l), callTimeoutMs);
+        [stdoutText, stderrText] = [withoutLine(stdoutText, line, 0).text, withoutLine(stderrText, line, 0).text];
+        ({ text: allText, index: taken } = withoutLine(allText, line, taken));
+    }
     // Safety net: never leave a host behind if the test process exits without close().
     const killOnExit = () => child.kill("SIGKILL");
     process.once("exit", killOnExit);
@@ -343,8 +344,12 @@ export async function startProviderHost(options: StartProviderHostOptions): Prom
             });
         },
 
+        settleOutput,
+
         async newDeployment() {
             if (hostPreloadArgs().length === 0 || !child.connected || exited) return false;
+            // The last lines of this deployment are not the next one's.
+            await settleOutput();
             await requestNewDeployment(child, callTimeoutMs);
             // Its output counted afresh, as a new host's.
             stdoutText = stderrText = allText = "";
