@@ -64,7 +64,10 @@ export class ProgramProcess {
 
     /** Forks program-child.ts for a project; it loads the SDK at once and waits for its start message. */
     static fork(opts: ForkOptions): ProgramProcess {
-        const env: Record<string, string | undefined> = { ...process.env, ...opts.env };
+        // ts-node loads typescript through v8-compile-cache-lib, whose blob in the temp folder processes running at once
+        // read and write unsynchronized: a torn blob crashes V8 (SIGTRAP in its code-cache deserializer; nodejs/node#51555,
+        // seen in engine-options.test.ts under npm test's four workers). A runner's program processes run side by side.
+        const env: Record<string, string | undefined> = { DISABLE_V8_COMPILE_CACHE: "1", ...process.env, ...opts.env };
         // The program loads what the preload defers at its first use (typescript when it serializes its providers).
         const execArgv: string[] = [...hostPreloadArgs()];
         let tsNode: string | undefined;
