@@ -11,7 +11,7 @@ import { parseDriftArgs } from "../../sdk/cli/drift/args";
 import { assembleReport, exitCodeOf } from "../../sdk/cli/drift/assemble";
 import { readReport, reportText, REPORT_SCHEMA } from "../../sdk/cli/drift/command";
 import { readPreviewEvents } from "../../sdk/cli/drift/events";
-import { bounded } from "../../sdk/cli/drift/run-stack";
+import { bounded, checkStack } from "../../sdk/cli/drift/run-stack";
 import { EXIT, type DriftReport, type StackReport } from "../../sdk/cli/drift/report";
 import { mergeReports, parseShard, shardOf } from "../../sdk/cli/drift/shard";
 import { driftCommand } from "../../sdk/cli/drift/command";
@@ -258,6 +258,28 @@ describe("bad input", () => {
     expect(fs.readFileSync(path.join(dir, "out", "drift-report.md"), "utf8")).toContain("missing\\#dev: error: the folder");
     expect(fs.readFileSync(path.join(dir, "out", "drift-report.html"), "utf8")).toMatch(/^<!DOCTYPE html>/i);
     fs.rmSync(dir, { recursive: true });
+  });
+});
+
+describe("each stack's preview", () => {
+  it("runs with ts-node's compile cache off, unless the caller says otherwise (nodejs/node#51555)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-env-"));
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: p\nruntime: nodejs\n");
+    const fake = path.join(dir, "pulumi");
+    fs.writeFileSync(fake, '#!/bin/sh\necho "[$DISABLE_V8_COMPILE_CACHE]" > seen\n', { mode: 0o755 });
+    // The suite's global setup sets it for every process; here it is the command's own doing.
+    const saved = process.env.DISABLE_V8_COMPILE_CACHE;
+    delete process.env.DISABLE_V8_COMPILE_CACHE;
+    try {
+      const target = { id: "p#dev", folder: "p", stack: "dev", dir };
+      await checkStack(target, { pulumi: fake, timeoutMs: 10_000 });
+      expect(fs.readFileSync(path.join(dir, "seen"), "utf8")).toBe("[1]\n");
+      await checkStack(target, { pulumi: fake, timeoutMs: 10_000, env: { DISABLE_V8_COMPILE_CACHE: "" } });
+      expect(fs.readFileSync(path.join(dir, "seen"), "utf8")).toBe("[]\n");
+    } finally {
+      if (saved !== undefined) process.env.DISABLE_V8_COMPILE_CACHE = saved;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

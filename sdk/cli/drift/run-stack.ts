@@ -46,7 +46,9 @@ export async function checkStack(t: StackTarget, o: RunOptions): Promise<StackRe
   if (!["Pulumi.yaml", "Pulumi.yml"].some((f) => fs.existsSync(path.join(t.dir, f)))) {
     return done("error", { error: bounded(`the folder ${JSON.stringify(t.folder)} has no Pulumi.yaml: give a Pulumi project's folder`) });
   }
-  const env = { ...process.env, ...o.env };
+  // Previews run side by side: ts-node's compile cache, which their programs' processes tear, off unless set
+  // (nodejs/node#51555: V8 aborts on a torn blob, and the stack would read as an error).
+  const env = { DISABLE_V8_COMPILE_CACHE: "1", ...process.env, ...o.env };
   // A preview on a file backend takes no lock: a stack mid-update would be read half-written. Its lock files say so.
   const locks = fileBackendLocks(t.dir, t.stack, env);
   if (locks.length) return done("locked", { error: bounded(`the stack is currently locked by ${locks.length} lock(s) (${locks.join(", ")}): another update holds it`) });
