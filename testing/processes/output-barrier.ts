@@ -22,18 +22,14 @@ export function listenForOutputBarriers(): void {
     process.channel?.unref();
 }
 
-/** The line a request's marker arrives as: no provider writes it. */
-export function barrierLine(): { marker: string; line: string } {
-    const marker = `${OUTPUT_BARRIER}:${randomUUID()}`;
-    return { marker, line: `${marker}\n` };
-}
-
 /**
  * In the kit: sends a barrier to the host and resolves with its line once `arrived(line)` (called on each chunk the
  * host writes, through `waiters`) says both streams hold it, or once the host has exited.
  */
 export function requestOutputBarrier(child: ChildProcess, waiters: Set<() => void>, arrived: (line: string) => boolean, timeoutMs: number): Promise<string> {
-    const { marker, line } = barrierLine();
+    // A line no provider writes.
+    const marker = `${OUTPUT_BARRIER}:${randomUUID()}`;
+    const line = `${marker}\n`;
     return new Promise((resolve, reject) => {
         const check = () => {
             if (arrived(line)) done(() => resolve(line));

@@ -205,7 +205,8 @@ export class ProgramRunner implements StackRunner {
             await settled(host);
             throw new ProgramRunError(failureText(kind, String((e as Error).message ?? e), host?.output() ?? ""), kind, [...plan], "", host?.output() ?? "", e);
         } finally {
-            await settled(host);
+            // A failed step settled in the catch above.
+            if (succeeded) await settled(host);
             const hostOutput = host?.output() ?? "";
             await this.spares.closeHost(host, succeeded && providers ? this.reuseKey(providers) : undefined);
             await this.saveState();
