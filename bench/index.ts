@@ -191,7 +191,8 @@ async function main(): Promise<void> {
     const directs: number[] = [];
     let oursHost: Lifecycle | undefined;
     let minimalHost: Lifecycle | undefined;
-    for (let rep = 0; rep < 2; rep++) {
+    // Best of three, the sides interleaved (the same machine state for each): one timing of each was noisy (1.08-1.32).
+    for (let rep = 0; rep < 3; rep++) {
       const o = await throughHost(texts.controllerBundleAssignment, `ours${rep}`);
       ours.push(o.t);
       const m = await throughHost(minimalText, `minimal${rep}`);
@@ -201,7 +202,7 @@ async function main(): Promise<void> {
       minimalHost = m.lc;
     }
     const best = (xs: number[]) => Math.min(...xs);
-    row(`create ${N} assignments through the host (parallelism ${PARALLEL})`, ms(best(ours)), `${ms(best(minimal))} (minimal dynamic provider, same POST)`, best(ours) / best(minimal), {
+    row(`create ${N} assignments through the host (parallelism ${PARALLEL}), best of 3`, ms(best(ours)), `${ms(best(minimal))} (minimal dynamic provider, same POST)`, best(ours) / best(minimal), {
       text: "<= 1.2",
       met: best(ours) / best(minimal) <= 1.2,
     });
