@@ -6,7 +6,8 @@ import type { CheckResult, DiffResult, Props, ResourceController } from "../reso
 import { importStart } from "./import-ids";
 import { invoke } from "./invokes";
 import { spelledFailure } from "./input-spellings";
-import { failureWithoutSecret, unwrapSecrets, wrapSecrets } from "./secrets";
+import { unwrapSecrets, wrapSecrets } from "./secrets";
+import { SECRET_INPUTS_KEY, withoutSecretInputsKey } from "../resources/shared/secret-inputs";
 import { kindOfToken, tokenOfUrn, typeNameOf } from "./tokens";
 
 /**
@@ -61,8 +62,10 @@ export function cloudbeesProvider(): PluginProvider {
       const kind = kindOfToken(token);
       if (!kind) return { inputs: news, failures: [{ property: "", reason: `cloudbees has no resource type ${token}` }] };
       const n = unwrapSecrets(news);
-      const result = await resources[kind].check(unwrapSecrets(olds).plain, n.plain);
-      const failures = result.failures.map((f) => spelledFailure(failureWithoutSecret(f, n), Object.keys(n.plain)));
+      // The inputs that came secret, told as the TypeScript face tells them (resources/shared/secret-inputs.ts).
+      const told = n.secretKeys.size ? { ...n.plain, [SECRET_INPUTS_KEY]: [...n.secretKeys] } : withoutSecretInputsKey(n.plain);
+      const result = await resources[kind].check(unwrapSecrets(olds).plain, told);
+      const failures = result.failures.map((f) => spelledFailure(f, Object.keys(n.plain)));
       return { inputs: wrapSecrets(result.inputs, n.secretKeys) ?? {}, failures };
     },
 

@@ -1,7 +1,5 @@
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
-import { valueLeftOut } from "../resources/shared/check";
-import type { CheckFailure, Props } from "../resources/shared/types";
-import { textsOf } from "../text/credentials";
+import type { Props } from "../resources/shared/types";
 
 /**
  * Secrets through the plugin. Unlike the dynamic-provider host, the plugin tells the engine it accepts secrets, so
@@ -9,7 +7,8 @@ import { textsOf } from "../text/credentials";
  * stored in clear. The controllers work on plain values (the dynamic face hands them plain values too): the plugin
  * takes the wrappers off on the way in, remembering which top-level properties held a secret anywhere inside, and
  * puts them back on the way out, around those properties and the outputs a resource always marks secret (a bundle
- * token). A property with a secret anywhere inside comes back secret whole: never less secret than it came.
+ * token). A property with a secret anywhere inside comes back secret whole: never less secret than it came. Check
+ * is told which inputs came secret (resources/shared/secret-inputs.ts), as the TypeScript face tells it.
  */
 
 export interface Unwrapped {
@@ -65,13 +64,4 @@ export function wrapSecrets(props: Props | undefined, keys: Iterable<string>): P
     if (k in out && out[k] !== undefined && !isSecretWrapper(out[k])) out[k] = secret(out[k]);
   }
   return out;
-}
-
-/**
- * A check failure about an input that came secret, told without its value: the engine prints the value of the
- * property a failure names, a secret's too (step_generator.go issueCheckFailures), so the failure names none.
- */
-export function failureWithoutSecret(f: CheckFailure, inputs: Unwrapped): CheckFailure {
-  const input = f.property.split(/[.[]/, 1)[0]!;
-  return inputs.secretKeys.has(input) ? valueLeftOut(f, textsOf(inputs.plain[input])) : f;
 }

@@ -3,6 +3,7 @@ import { loadedOnFirstUse as lazy } from "./shared/loaded-on-first-use";
 import type { ResourceController } from "./shared/types";
 import { keepingDeclaredInputs } from "./shared/declared-inputs";
 import { withConnection, type ConnectionInputsSpec } from "./shared/with-connection";
+import { withSecretInputs } from "./shared/secret-inputs";
 
 // Each controller's module loads at its kind's first call (shared/loaded-on-first-use.ts): a host loads only what its
 // program uses. (`require`, not `import`: an import would load them all with this module.)
@@ -23,17 +24,18 @@ const items = lazy(() => (require("./items/controller") as typeof import("./item
 const controllerConfiguration = lazy(() => (require("./controller-configuration/controller") as typeof import("./controller-configuration/controller")).controllerConfiguration);
 const bundleValidation = lazy(() => (require("./bundle-validation/controller") as typeof import("./bundle-validation/controller")).bundleValidation);
 
-// Every controller is wrapped once here: guarded (outermost) makes check never throw and bounds every error
-// message; withConnection adds the `connection` input (and `instance`, for the resources that talk to an instance)
+// Every controller is wrapped once here: withSecretInputs (outermost) tells check which inputs the program marked
+// secret and keeps their values out of every failure, the net's too; guarded makes check never throw and bounds
+// every error message; withConnection adds the `connection` input (and `instance`, for the resources that talk to an instance)
 // and runs each method for that connection (see shared/with-connection.ts).
-const served = (controller: ResourceController, spec?: ConnectionInputsSpec): ResourceController => guarded(withConnection(controller, spec));
+const served = (controller: ResourceController, spec?: ConnectionInputsSpec): ResourceController => withSecretInputs(guarded(withConnection(controller, spec)));
 const INSTANCE_LEVEL = { instanceLevel: true };
 /**
  * The feature-flag resources' reads fill the optional inputs from the service's object, which holds every field:
  * keepingDeclaredInputs cuts them to those the program declared (shared/declared-inputs.ts). The other reads return
  * their inputs' own keys, or another form of the same setting on drift (BundleAvailability's regex for controllers).
  */
-const servedAsDeclared = (controller: ResourceController): ResourceController => guarded(keepingDeclaredInputs(withConnection(controller)));
+const servedAsDeclared = (controller: ResourceController): ResourceController => withSecretInputs(guarded(keepingDeclaredInputs(withConnection(controller))));
 
 /** The resources that own a setting on the server (read back on refresh, undone or kept on delete). */
 const settingResources = {

@@ -2,7 +2,8 @@
  * Values that hold a credential, or may: a URL with user-info (`https://admin:<token>@host/`) or a query or fragment
  * (`?token=<token>`), and a token typed where a name belongs (a long run of letters and digits mixed as a random
  * token mixes them). A message about such a value must not show it: the checks leave the value out of their
- * failures (resources/shared/check.ts), and the functions out of the call they quote (functions/calls.ts).
+ * failures (resources/shared/check.ts), and the functions out of the call they quote (functions/calls.ts). Which
+ * rules apply is decided by what the input is (InputKind): a local path is never one.
  *
  * Every scan is linear in the text: values come from programs and files (an items.yaml of megabytes).
  */
@@ -49,6 +50,23 @@ function textHoldsCredential(text: string): boolean {
   if (text.search(USER_INFO) >= 0) return true;
   if (text.split(/\s+/).some((w) => queryAt(w) >= 0)) return true;
   return (text.match(LONG_RUN) ?? []).some(tokenLike);
+}
+
+/**
+ * What an input is, as its documentation says, which decides what of its value a message may show:
+ * - `name` (a name, an id, a key, a full path on the server: the default): a token typed where it belongs is hidden;
+ * - `url`: also whatever quotedUrl leaves out (user-info, query, fragment);
+ * - `path` (a local file or folder: a bundle, a bundle tree): never a credential, shown in full, whatever its folders
+ *   are named (a checkout under a commit id, a content digest, a build cache's folder);
+ * - `secret` (marked so by the program, or documented as a token): hidden whole, every text of it.
+ */
+export type InputKind = "name" | "url" | "path" | "secret";
+
+/** The texts of an input's value that a message about it must not show, by what the input is. */
+export function hiddenTextsOf(value: unknown, kind: InputKind): string[] {
+  if (kind === "path") return [];
+  if (kind === "secret") return textsOf(value).filter((t) => t !== "");
+  return credentialTexts(value, kind === "url");
 }
 
 /**

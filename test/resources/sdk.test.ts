@@ -105,4 +105,16 @@ describe("SDK classes under mocks", () => {
     expect(Object.keys(byType[TYPES.application]!.inputs).sort()).toEqual(["__provider", "name"]);
     expect(Object.keys(byType[TYPES.bundleAvailability]!.inputs).sort()).toEqual(["__provider", "bundleId", "controllers"]);
   });
+
+  // Issue 63: the host receives inputs without their secret marks; the names (never the values) go along.
+  it("name the inputs the program marked secret, a secret inside a list too, in __secretInputs", async () => {
+    const before = seen.length;
+    const avail = new BundleAvailability("secret-avail", { bundleId: pulumi.secret("team-b"), controllers: ["sandbox", pulumi.secret("hidden")] });
+    const plain = new BundleAvailability("plain-avail", { bundleId: pulumi.output("team-b"), controllers: ["sandbox"] });
+    await value(avail.urn);
+    await value(plain.urn);
+    const byName = Object.fromEntries(seen.slice(before).map((a) => [a.name, a.inputs]));
+    expect(byName["secret-avail"]!.__secretInputs).toEqual(["bundleId", "controllers"]);
+    expect(byName["plain-avail"]).not.toHaveProperty("__secretInputs");
+  });
 });

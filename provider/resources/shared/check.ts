@@ -6,7 +6,7 @@ import { quotedUrl } from "../../http/url";
 import type { CheckFailure, CheckResult, Props } from "./types";
 import { isUnknown, PROVIDER_KEY } from "./values";
 import { trimCharacter } from "../../text/trim";
-import { credentialTexts, withoutTexts } from "../../text/credentials";
+import { credentialTexts, hiddenTextsOf, withoutTexts, type InputKind } from "../../text/credentials";
 
 /** Longest reason of one check failure: the host must deliver every failure whatever the input was. */
 const MAX_REASON_LENGTH = 1000;
@@ -22,8 +22,11 @@ export class InputChecker {
   readonly failures: CheckFailure[] = [];
   /** Inputs accepted though odd (a form the service takes that may not do what was meant): said, not refused. */
   readonly warnings: CheckFailure[] = [];
-  /** Inputs checked as URLs: what quotedUrl leaves out of one (user-info, query, fragment) counts as a credential. */
-  private readonly urls = new Set<string>();
+  /**
+   * What the inputs checked as URLs or local paths are (InputKind; the others are names): what a failure about one
+   * may show of its value. Set by their rule before it fails anything.
+   */
+  private readonly kinds = new Map<string, InputKind>();
   /** The texts of each input that hold a credential, read once however many failures are about it. */
   private readonly credentials = new Map<string, string[]>();
 
@@ -57,8 +60,9 @@ export class InputChecker {
   private record(property: string, reason: string): CheckFailure {
     // An unknown input's name may hold a `.` or a `[`: the engine prints the value of that key as it is.
     const input = Object.prototype.hasOwnProperty.call(this.news, property) ? property : inputOf(property);
-    const key = `${this.urls.has(input)}:${input}`;
-    const texts = this.credentials.get(key) ?? credentialTexts(this.news[input], this.urls.has(input));
+    const kind = this.kinds.get(input) ?? "name";
+    const key = `${kind}:${input}`;
+    const texts = this.credentials.get(key) ?? hiddenTextsOf(this.news[input], kind);
     this.credentials.set(key, texts);
     const f = texts.length ? valueLeftOut({ property, reason }, texts) : { property, reason };
     return { property: bounded(printable(f.property), 100), reason: bounded(printable(f.reason), MAX_REASON_LENGTH) };
@@ -200,7 +204,7 @@ export class InputChecker {
    * credentials inside (they would land in the state), no query or fragment (paths are appended to it).
    */
   instanceUrl(property: string): string | undefined {
-    this.urls.add(property);
+    this.kinds.set(property, "url");
     const v = this.text(property, { required: false, example: "https://ci.example.com/team-a/", maxLength: MAX_PATH_LENGTH });
     if (v === undefined) return undefined;
     let url: URL;
@@ -235,8 +239,9 @@ export class InputChecker {
     return v !== undefined && this.fullPath(property, v) ? v : undefined;
   }
 
-  /** A local file path (relative to the program's folder). */
+  /** A local file path (relative to the program's folder): never a credential, shown in full in its failures. */
   filePath(property: string, opts: { required: boolean; example: string }): string | undefined {
+    this.kinds.set(property, "path");
     return this.text(property, { ...opts, maxLength: MAX_PATH_LENGTH });
   }
 
