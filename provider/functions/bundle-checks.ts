@@ -17,9 +17,10 @@ import { bundleFilesSchema, bundlePreValidationSchema, instanceValidationResultS
 const z = lazyZod();
 
 // Under `setMocks` (mocks.ts): the inputs as the errors name them (a folder or zip path as given, a zip as its bytes).
-const VALIDATE_BUNDLE = defineFunction("validateBundle", instanceValidationResultSchema);
-const PRE_VALIDATE_BUNDLES = defineFunction("preValidateBundles", bundlePreValidationSchema);
-const GET_EFFECTIVE_BUNDLE = defineFunction("getEffectiveBundle", () => bundleFilesSchema().extend({ bundle: z.string() }));
+// A bundle source given as text is a local path: never a credential, shown in full (getEffectiveBundle's `bundle` is a name).
+const VALIDATE_BUNDLE = defineFunction("validateBundle", instanceValidationResultSchema, { bundle: "path" });
+const PRE_VALIDATE_BUNDLES = defineFunction("preValidateBundles", bundlePreValidationSchema, { tree: "path" });
+const GET_EFFECTIVE_BUNDLE = defineFunction("getEffectiveBundle", () => bundleFilesSchema().extend({ bundle: z.string() }), { tree: "path" });
 
 /** Options of the functions that take a bundle tree folder: how it is zipped. Not allowed with a zip. */
 export interface BundleTreeOptions {

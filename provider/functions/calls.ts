@@ -17,7 +17,7 @@ import {
 import { CloudBeesError, InvalidInputError } from "../http/errors";
 import type { FunctionHost, FunctionSpec } from "./host";
 import { quoted } from "../text/printable";
-import { withoutCredentials } from "../text/credentials";
+import { hiddenTextsOf, withoutCredentials, withoutTexts, type InputKind } from "../text/credentials";
 import { quotedUrl } from "../http/url";
 
 /**
@@ -116,36 +116,48 @@ export function instanceOf(host: FunctionHost, options: InstanceOptions | undefi
   return instanceFor(settingsFor(host, options, operation), instanceUrl.trim(), { input: "instanceUrl", operation }).client;
 }
 
+/** What an argument is (InputKind): as its function says, a URL by its name (`...Url`), else a name. */
+function kindOf(spec: FunctionSpec<unknown>, input: string): InputKind {
+  return spec.inputKinds?.[input] ?? (/url$/i.test(input) ? "url" : "name");
+}
+
 /**
- * How an argument reads in an error's operation: strings quoted, without a credential (a URL input, `...Url`, without
- * what quotedUrl leaves out), zips by size, never a setting.
+ * How an argument reads in an error's operation: strings quoted, without a credential where the argument can hold one
+ * (a URL without what quotedUrl leaves out; a token typed where a name belongs; a local path is shown in full), zips
+ * by size, never a setting.
  */
-function describeValue(value: unknown, input: string): string {
+function describeValue(value: unknown, kind: InputKind): string {
   if (value instanceof Uint8Array) return `<zip of ${value.length} bytes>`;
   if (typeof value === "string") {
-    const shown = withoutCredentials(/url$/i.test(input) ? quotedUrl(value) : value);
+    const shown = kind === "path" ? value : withoutCredentials(kind === "url" ? quotedUrl(value) : value);
     return quoted(shown.length > 200 ? `${shown.slice(0, 200)}...` : shown);
   }
   return JSON.stringify(value) ?? String(value);
 }
 
-/** `getBundle(name: "team-a")`: the function and its inputs, the start of every error it throws. */
-export function describeCall(fn: string, inputs: Record<string, unknown>): string {
-  const args = Object.entries(inputs)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}: ${describeValue(v, k)}`);
-  return `${fn}(${args.join(", ")})`;
+/**
+ * `getBundle(name: "team-a")`: the function and its inputs, the start of every error it throws; and the texts of
+ * them it hides, which the rest of the error must not show either.
+ */
+export function describeCall(spec: FunctionSpec<unknown>, inputs: Record<string, unknown>, names: Readonly<Record<string, string>> = {}): { operation: string; hidden: string[] } {
+  const given = Object.entries(inputs).filter(([, v]) => v !== undefined);
+  const args = given.map(([k, v]) => `${names[k] ?? k}: ${describeValue(v, kindOf(spec, k))}`);
+  const hidden = given.flatMap(([k, v]) => (v instanceof Uint8Array ? [] : hiddenTextsOf(v, kindOf(spec, k))));
+  return { operation: `${spec.name}(${args.join(", ")})`, hidden };
 }
 
-/** Puts the call in front of an error's message (and, for the clients' errors, its `operation`), once. */
-function attribute(error: unknown, operation: string): unknown {
+/**
+ * Puts the call in front of an error's message (and, for the clients' errors, its `operation`), once; what the call
+ * hides of its arguments is hidden in the rest of the message too.
+ */
+function attribute(error: unknown, operation: string, hidden: string[]): unknown {
   if (!(error instanceof Error) || error.message.startsWith(operation)) return error;
   const old = error.message;
   // Read before the message changes: V8 writes the stack's first line when the stack is first read.
   const stack = error.stack;
-  error.message = `${operation}: ${old}`;
+  error.message = `${operation}: ${hidden.length ? withoutTexts(old, hidden) : old}`;
   if (error instanceof CloudBeesError) {
-    (error as { operation: string }).operation = `${operation}: ${error.operation}`;
+    (error as { operation: string }).operation = `${operation}: ${hidden.length ? withoutTexts(error.operation, hidden) : error.operation}`;
   }
   if (typeof stack === "string") error.stack = stack.replace(old, error.message);
   return error;
@@ -184,7 +196,7 @@ export async function run<T>(
   check?: (operation: string) => void,
 ): Promise<T> {
   const names = host.inputNames ?? {};
-  const operation = describeCall(spec.name, Object.fromEntries(Object.entries(inputs).map(([k, v]) => [names[k] ?? k, v])));
+  const { operation, hidden } = describeCall(spec as FunctionSpec<unknown>, inputs, names);
   try {
     checkOptions(options, operation);
     check?.(operation);
@@ -192,6 +204,6 @@ export async function run<T>(
     if (answered) return await answered;
     return await body(operation);
   } catch (e) {
-    throw attribute(e instanceof InvalidInputError && names[e.input] ? new InvalidInputError(names[e.input]!, e.reason, e.operation) : e, operation);
+    throw attribute(e instanceof InvalidInputError && names[e.input] ? new InvalidInputError(names[e.input]!, e.reason, e.operation) : e, operation, hidden);
   }
 }

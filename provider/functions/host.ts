@@ -1,5 +1,6 @@
 import type { RawConfig } from "../config";
 import type { ResponseSchema } from "../http/response-schema";
+import type { InputKind } from "../text/credentials";
 
 /**
  * What a face gives the functions it serves: where their settings come from, where their warnings go, and (the
@@ -34,8 +35,13 @@ export interface FunctionSpec<T> {
   token: string;
   /** A factory (not a module-scope schema, which a serialized dynamic provider could capture). */
   result: () => ResponseSchema<T>;
+  /**
+   * What its inputs are, where not names (InputKind): `path` for a local folder or zip file, shown in full in its
+   * errors. An input named `...Url` is a URL.
+   */
+  inputKinds?: Readonly<Record<string, InputKind>>;
 }
 
-export function defineFunction<T>(name: string, result: () => ResponseSchema<T>): FunctionSpec<T> {
-  return { name, token: `cloudbees:index:${name}`, result };
+export function defineFunction<T>(name: string, result: () => ResponseSchema<T>, inputKinds?: Readonly<Record<string, InputKind>>): FunctionSpec<T> {
+  return { name, token: `cloudbees:index:${name}`, result, ...(inputKinds ? { inputKinds } : {}) };
 }

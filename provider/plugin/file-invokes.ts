@@ -1,5 +1,5 @@
 import * as core from "../functions";
-import { describeCall, type FunctionOptions, type InstanceOptions, type QuietOptions } from "../functions/calls";
+import { type FunctionOptions, type InstanceOptions, type QuietOptions } from "../functions/calls";
 import type { BundlePreValidation, InstanceValidationResult } from "../functions/results";
 import type { FunctionHost } from "../functions/host";
 import { InvalidInputError } from "../http/errors";
@@ -16,7 +16,7 @@ import { pluginHost } from "./function-host";
 
 /** A zip in base64 text (RFC 4648, `+/`, padded or not, line breaks allowed) as bytes; anything else names the input. */
 function bytesOf(text: unknown, input: string, fn: string): Buffer {
-  const operation = describeCall(fn, {});
+  const operation = `${fn}()`;
   if (typeof text !== "string") throw new InvalidInputError(input, "expected the zip's bytes as base64 text", operation);
   const compact = text.replace(/\s+/g, "");
   if (compact === "" || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) {
