@@ -24,6 +24,7 @@ import { workspace } from "../tier-cli";
 import { CliProject } from "./cli-project";
 import { emulatorState } from "./emulator-state";
 import { recordedStates } from "./recorded-states";
+import { previewSecretCheck } from "./secret-check";
 
 export interface Language {
   /** What the tests call it. */
@@ -41,6 +42,8 @@ export interface Language {
   driftNamesWho?: boolean;
   /** The node_modules/.bin of its Node.js project goes first on PATH (the plugin of the packed package). */
   nodeBin?: boolean;
+  /** A failing check on inputs marked secret, previewed beside the program (secret-check.ts): one per face. */
+  secretCheck?: "yaml" | "dynamic";
 }
 
 export function describeLanguage(language: Language): void {
@@ -48,13 +51,14 @@ export function describeLanguage(language: Language): void {
     let emu: Emulator;
     let cli: CliProject;
     let cleanup: () => void;
+    let project: string;
     const connection = () => emulatorConnection(emu);
 
     beforeAll(async () => {
       emu = await startEmulator();
       const ws = workspace(`lang-${language.name.replace(/\W+/g, "-")}`);
       cleanup = ws.cleanup;
-      const project = await language.place(ws.dir);
+      project = await language.place(ws.dir);
       fs.cpSync(path.join(ROOT, "examples", "plugin", language.program), project, { recursive: true });
       const env = { ...ws.env };
       if (language.nodeBin) env.PATH = `${path.join(path.dirname(project), "node_modules", ".bin")}${path.delimiter}${env.PATH}`;
@@ -175,6 +179,13 @@ export function describeLanguage(language: Language): void {
         const hidden = JSON.parse((await cli.ok("stack", "output", "--json")).stdout) as Record<string, unknown>;
         expect(hidden.linkFile).toBe("[secret]");
         expect(String((await cli.outputs()).linkFile)).toContain(emu.state.controllerToken("team-b/controller-b"));
+      });
+    }
+
+    const face = language.secretCheck;
+    if (face) {
+      it("a check that fails on inputs the program marked secret shows none of them: stdout, stderr, the event log, the state", async () => {
+        await previewSecretCheck(face, project, cli.env);
       });
     }
 
