@@ -209,6 +209,11 @@ export function auditLogListSchema() {
   return z.array(auditLogSchema());
 }
 
+/** L1, one record at a time (the drift reports' reads), each named by its `_id`. */
+export function readableAuditLogListSchema() {
+  return readableListSchema(auditLogSchema, "_id");
+}
+
 /** U1-U3: a team member of the account (the notes' User schema). */
 export function teamMemberSchema() {
   return z.looseObject({

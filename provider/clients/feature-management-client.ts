@@ -5,8 +5,9 @@ import { Secret } from "../http/redaction";
 import type { RequestSpec } from "../http/http-client";
 import { applicationListSchema, applicationSchema, readableApplicationListSchema } from "./feature-management-schemas";
 import { type Application } from "./feature-management-types";
-import { auditLogListSchema, environmentKeyAnswerSchema, environmentListSchema, experimentListSchema, experimentSchema, flagListSchema, flagSchema, readableEnvironmentListSchema, readableExperimentListSchema, readableFlagListSchema, readableTargetGroupListSchema, readableTeamMemberListSchema, targetGroupListSchema, targetGroupSchema, teamMemberListSchema, teamMemberSchema } from "./feature-flag-schemas";
+import { auditLogListSchema, environmentKeyAnswerSchema, environmentListSchema, experimentListSchema, experimentSchema, flagListSchema, flagSchema, readableAuditLogListSchema, readableEnvironmentListSchema, readableExperimentListSchema, readableFlagListSchema, readableTargetGroupListSchema, readableTeamMemberListSchema, targetGroupListSchema, targetGroupSchema, teamMemberListSchema, teamMemberSchema } from "./feature-flag-schemas";
 import type { ReadableList } from "./readable-list-types";
+import { unreadableItemError } from "./readable-items";
 import { type AuditLog, type Environment, type EnvironmentRequest, type Experiment, type ExperimentRequest, type Flag, type FlagConfigurationRequest, type FlagCreateRequest, type JsonPatchOperation, type TargetGroup, type TargetGroupRequest, type TeamMember, type TeamMemberRequest } from "./feature-flag-types";
 import { requireDate, requireSegment, requireText } from "./inputs";
 import { environmentRequest, experimentRequest, flagConfigurationRequest, flagCreateRequest, targetGroupRequest, teamMemberRequest } from "./feature-flag-requests";
@@ -136,12 +137,17 @@ export class FeatureManagementClient {
     return { name: environment.name, key: answer, ...(environment.description === undefined ? {} : { description: environment.description }) };
   }
 
-  /** The environment E2 just wrote, as E1 lists it: the name as sent, else the one name that differs only in case. */
+  /**
+   * The environment E2 just wrote, as E1 lists it: the name as sent, else the one name that differs only in case.
+   * E1 is read item by item: another environment the client cannot read hides nothing; this one, so listed, fails naming it.
+   */
   private async readBackEnvironment(applicationId: string, environment: EnvironmentRequest, operation: string): Promise<Environment> {
-    const listed = await this.listEnvironments(applicationId);
+    const { items: listed, unreadable } = await this.readEnvironmentList(applicationId);
     const caseless = listed.filter((e) => e.name.toLowerCase() === environment.name.toLowerCase());
     const found = listed.find((e) => e.name === environment.name) ?? (caseless.length === 1 ? caseless[0] : undefined);
     if (found) return found;
+    const unread = unreadable.find((u) => u.name?.toLowerCase() === environment.name.toLowerCase());
+    if (unread) throw unreadableItemError(operation, "environment", unread, "the service answered without a body (no key), and lists the environment to read its key from");
     throw new UnexpectedResponseError(`the service answered without a body (no key), and lists no environment named "${environment.name}" to read its key from`, {
       operation,
       field: "",
@@ -308,23 +314,32 @@ export class FeatureManagementClient {
    * `maxResponseBytes`: a limit of this call's body below the client's (a reader of many pages bounds their sum).
    */
   async getAuditLogs(applicationId: string, environment: string, startDate: Date | string, options: { maxResponseBytes?: number } = {}): Promise<AuditLog[]> {
-    const operation = `reading the audit logs of application "${applicationId}" in environment "${environment}"`;
-    const date = requireDate(startDate, "startDate", operation);
-    const spec: RequestSpec = {
-      operation,
-      method: "GET",
-      path: `${envPath(applicationId, environment, operation)}/auditlogs`,
-      query: { startDate: date.toISOString() },
-      idempotency: "safe",
-      notFoundHint: NO_ENVIRONMENT,
-      maxResponseBytes: options.maxResponseBytes,
-    };
-    return this.http.json(spec, auditLogListSchema);
+    return this.http.json(auditLogRequest(applicationId, environment, startDate, options), auditLogListSchema);
+  }
+
+  /** getAuditLogs one record at a time: those it can read, and those it cannot (by `_id`, with why), apart. */
+  async readAuditLogList(applicationId: string, environment: string, startDate: Date | string, options: { maxResponseBytes?: number } = {}): Promise<ReadableList<AuditLog>> {
+    return this.http.json(auditLogRequest(applicationId, environment, startDate, options), readableAuditLogListSchema);
   }
 
   async close(): Promise<void> {
     return this.http.close();
   }
+}
+
+/** L1 from `startDate`; `maxResponseBytes`, a limit of this call's body below the client's. */
+function auditLogRequest(applicationId: string, environment: string, startDate: Date | string, options: { maxResponseBytes?: number }): RequestSpec {
+  const operation = `reading the audit logs of application "${applicationId}" in environment "${environment}"`;
+  const date = requireDate(startDate, "startDate", operation);
+  return {
+    operation,
+    method: "GET",
+    path: `${envPath(applicationId, environment, operation)}/auditlogs`,
+    query: { startDate: date.toISOString() },
+    idempotency: "safe",
+    notFoundHint: NO_ENVIRONMENT,
+    maxResponseBytes: options.maxResponseBytes,
+  };
 }
 
 const NO_APPLICATION = "No application has this id in the token's account.";

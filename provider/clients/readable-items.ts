@@ -44,6 +44,7 @@ export function unreadableItemError(operation: string, what: string, item: Unrea
   );
 }
 
-function itemName(what: string, item: UnreadableItem): string {
+/** `bundle "team-b"`, or `an unnamed bundle` when its name cannot be read. */
+export function itemName(what: string, item: UnreadableItem): string {
   return item.name === undefined ? `an unnamed ${what}` : `${what} ${quoted(bounded(item.name, MAX_NAME))}`;
 }

@@ -32,6 +32,8 @@ export interface ProviderState {
   /** The program's bundle trees and the views made of them, read once per process (controller-configuration/expected.ts). */
   bundleTrees?: Map<string, unknown>;
   expectedViews?: Map<string, unknown>;
+  /** The list entries this deployment has warned of as unreadable (resources/shared/unreadable-entries.ts). */
+  saidUnreadable?: Set<string>;
 }
 
 const STATE_KEY = Symbol.for("pulumi-cloudbees.provider-state");

@@ -89,4 +89,20 @@ describe("lists read item by item: one record the client cannot read hides none 
     const groups = await s.client.readTargetGroupList(app);
     expect([groups.items, groups.unreadable.map((u) => u.name)]).toEqual([[{ name: "g", conditions: null }], ["h"]]);
   });
+
+  it("E2 answered without a body is read back from E1 item by item: another entry it cannot read hides nothing; this one, so listed, is named", async () => {
+    const put = () => s.emu.faults.inject({ method: "PUT", path: `${appPath(app)}/environments/key`, status: 204, body: "" });
+    const list = (body: unknown[]) => s.emu.faults.inject({ method: "GET", path: `${appPath(app)}/environments`, status: 200, body: JSON.stringify(body) });
+    const production = { name: "Production", key: "5e95ad1fa6de037e1793732a" };
+    put();
+    list([production, { name: "Other", _id: "x" }, { name: "QA3", key: "5e95ad1fa6de037e1793732c" }]);
+    expect(await s.client.createEnvironment(app, { name: "QA3" })).toEqual({ name: "QA3", key: "5e95ad1fa6de037e1793732c" });
+    put();
+    list([production, { name: "qa4", _id: "y" }]);
+    const error = await s.client.createEnvironment(app, { name: "QA4" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as Error).message).toMatch(
+      /the service answered without a body \(no key\), and lists the environment to read its key from: environment "qa4" \(item 2 of the answer\) is in a form this version of pulumi-cloudbees cannot read \(key: /,
+    );
+  });
 });

@@ -1,6 +1,17 @@
 import type { FeatureManagementClient } from "../../provider";
 import type { Experiment, Flag } from "../../provider/clients/feature-flag-types";
 import { FeatureFlagLists, prefixOf, removal, upsert } from "../../provider/resources/feature-flags/lists";
+import { resetProviderState } from "../../provider/config/state";
+import { sendWarningsTo, stderrWarning } from "../../provider/resources/shared/errors";
+
+// Warnings said here are collected, not printed; each test starts a deployment of its own (what has been said is kept per deployment).
+const warnings: string[] = [];
+beforeEach(async () => {
+  warnings.length = 0;
+  await resetProviderState();
+  sendWarningsTo((line) => warnings.push(line));
+});
+afterAll(() => sendWarningsTo(stderrWarning));
 
 // The lists' own rules, on a counting stand-in for the client: joined reads, writes that update what is kept
 // (whether their answer comes before or after a read in flight), failed reads and writes that are not kept.
@@ -9,9 +20,9 @@ function fakeClient() {
   let flags: Flag[] = [{ name: "a" }];
   const gates: (() => void)[] = [];
   const client = {
-    listEnvironments: async () => {
+    readEnvironmentList: async () => {
       calls.push("environments");
-      return [{ name: "Production", key: "k1" }];
+      return { items: [{ name: "Production", key: "k1" }], unreadable: [] };
     },
     readFlagList: async (_app: string, env: string) => {
       calls.push(`flags ${env}`);
@@ -83,7 +94,7 @@ describe("FeatureFlagLists", () => {
   it("keeps the items a list's answer held that the client could not read, by name, until a write answers that name", async () => {
     const unreadable = [{ index: 1, name: "odd", problem: "conditions[0].group.operator: Invalid option" }];
     const client = {
-      listEnvironments: async () => [{ name: "Production", key: "k1" }],
+      readEnvironmentList: async () => ({ items: [{ name: "Production", key: "k1" }], unreadable: [] }),
       readExperimentList: async () => ({ items: [{ flag: "fine" }], unreadable }),
     } as unknown as FeatureManagementClient;
     const lists = new FeatureFlagLists(client);
@@ -96,5 +107,27 @@ describe("FeatureFlagLists", () => {
     await lists.write(async () => written, (e) => [upsert<Experiment>(prefixOf("experiments", "app", "Production"), e, (x) => x.flag)], []);
     expect(await lists.unreadable("experiments", "app", "odd", "Production")).toBeUndefined();
     expect(await lists.experiments("app", "Production")).toEqual([{ flag: "fine" }, written]);
+  });
+
+  it("says each entry it cannot read once per deployment, in the functions' words, however often the list is read again", async () => {
+    const odd = { index: 2, name: "Staging", problem: "key: Invalid input: expected string, received undefined" };
+    const members = { index: 0, problem: "email: Invalid input: expected string, received number" };
+    let reads = 0;
+    const client = {
+      readEnvironmentList: async () => (reads++, { items: [{ name: "Production", key: "k1" }], unreadable: [odd] }),
+      readTeamMemberList: async () => ({ items: [], unreadable: [members] }),
+    } as unknown as FeatureManagementClient;
+    const lists = new FeatureFlagLists(client);
+    expect(await lists.environments("app")).toEqual([{ name: "Production", key: "k1" }]);
+    // A failed write forgets the list: the next reader reads it again, and the same entry is in its answer.
+    await expect(lists.write(async () => Promise.reject(new Error("lost")), () => [], [prefixOf("environments", "app")])).rejects.toThrow("lost");
+    await lists.environments("app");
+    expect(reads).toBe(2);
+    expect(await lists.unreadable("environments", "app", "Staging")).toEqual(odd);
+    expect(await lists.teamMembers()).toEqual([]);
+    expect(warnings).toEqual([
+      'listing the environments of application "app": skipped environment "Staging" (item 3 of the answer), in a form this version of pulumi-cloudbees cannot read (key: Invalid input: expected string, received undefined); the other items were read',
+      "listing the team members: skipped an unnamed team member (item 1 of the answer), in a form this version of pulumi-cloudbees cannot read (email: Invalid input: expected string, received number); the other items were read",
+    ]);
   });
 });

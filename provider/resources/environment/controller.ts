@@ -6,8 +6,8 @@
  * |---|---|---|
  * | check | nothing | applicationId required; name must be usable in a URL path |
  * | diff | nothing | applicationId or name change replaces (delete is a no-op: the old one stays, nothing is lost); description compared only when given |
- * | create | the shared GET .../environments; PUT .../environments/key only when no environment has the name, or a given description differs (answered without a body, the client reads the key back with one more GET .../environments) | takeover by name without a write |
- * | read | the shared GET .../environments | found by key, else by name; gone (or the application gone): dropped |
+ * | create | the shared GET .../environments; PUT .../environments/key only when no environment has the name, or a given description differs (answered without a body, the client reads the key back with one more GET .../environments) | takeover by name without a write; an entry of the list it cannot read is skipped with a warning, and the PUT (by name: it makes no second environment) goes on |
+ * | read | the shared GET .../environments | found by key, else by name; gone (or the application gone): dropped; listed by its name in a form it cannot read: fails, naming it |
  * | update | the same as create | |
  * | delete | nothing (a warning) | the API cannot delete environments |
  */
@@ -17,10 +17,11 @@ import { warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { plain } from "../shared/values";
 import { concernsNamed } from "../feature-flags/audit-trail";
-import { changedKeys, declared, driftedKeys, featureFlags, listOrFail, listOrGone, replacedKeys, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
+import { changedKeys, declared, driftedKeys, featureFlags, listOrFail, listOrGone, replacedKeys, unreadableFailure, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
 import { prefixOf, upsert } from "../feature-flags/lists";
 import { checkFreeText, pathName } from "../feature-flags/rules";
 import { INPUT_KEYS, TYPE_NAME, type EnvironmentOutputs } from "./types";
+import { quoted } from "../../text/printable";
 
 const IDENTITY = ["applicationId", "name"];
 const canonical = (_k: string, v: unknown) => v ?? "";
@@ -84,6 +85,9 @@ async function read(id: string, props: Props): Promise<ReadResult> {
   f.audit.expect(applicationId, props.writtenAt);
   const envs = await listOrGone(operation, id, () => f.lists.environments(applicationId));
   const env = envs?.find((e) => e.key === (props.key ?? id)) ?? envs?.find((e) => e.name === props.name);
+  // Listed, but in a form this version cannot read: not gone (a drop would lose it from the state).
+  const unreadable = envs && !env ? await f.lists.unreadable("environments", applicationId, String(props.name)) : undefined;
+  if (unreadable) throw unreadableFailure(operation, id, `environment ${quoted(String(props.name))}`, unreadable);
   if (!env) return {};
   const inputs: Props = { applicationId, name: env.name };
   if (declared(props, "description")) inputs.description = env.description ?? "";

@@ -12,7 +12,7 @@
  * - Who, the environment and the action are the server's text, quoted (quoted()): a member of the account writes
  *   their own name, and a warning is a line of the drift job's log.
  * - A log that cannot be read, or without a matching entry, still gives the warning, saying so; it never fails the
- *   refresh.
+ *   refresh. A record in a form this version cannot read is skipped, with a warning naming it (by `_id`).
  */
 import type { FeatureManagementClient } from "../../clients/feature-management-client";
 import type { AuditLog } from "../../clients/feature-flag-types";
@@ -20,6 +20,7 @@ import { ResponseTooLargeError } from "../../http/errors";
 import { bounded } from "../../http/response-text";
 import { quoted } from "../../text/printable";
 import { messageOf, warn } from "../shared/errors";
+import { readableEntries } from "../shared/unreadable-entries";
 
 /** The page size the service answers at most (the Jenkins plugin's comment): a shorter page is the last. */
 const PAGE_SIZE = 30;
@@ -131,8 +132,12 @@ export class AuditTrail {
     for (let page = 0; page < MAX_PAGES; page++) {
       if (bytesLeft <= 0) return stopped(`its pages passed ${MAX_LOG_BYTES} bytes`);
       let answer: AuditLog[];
+      let size: number;
       try {
-        answer = await this.client.getAuditLogs(applicationId, environment, start, { maxResponseBytes: bytesLeft });
+        const list = await this.client.readAuditLogList(applicationId, environment, start, { maxResponseBytes: bytesLeft });
+        answer = readableEntries(list, "audit-log record", `reading the audit logs of application ${quoted(applicationId)} in environment ${quoted(environment)}`);
+        // A record it cannot read still fills the page: a page of 30 is full, and the next one is read.
+        size = answer.length + list.unreadable.length;
       } catch (e) {
         if (e instanceof ResponseTooLargeError && records.length) return stopped(`its pages passed ${MAX_LOG_BYTES} bytes`);
         throw e;
@@ -143,7 +148,7 @@ export class AuditTrail {
         seen.add(r._id);
         records.push(r);
       }
-      if (answer.length < PAGE_SIZE || fresh.length === 0) return { records };
+      if (size < PAGE_SIZE || fresh.length === 0) return { records };
       if (records.length >= MAX_RECORDS) return stopped(`at most ${MAX_RECORDS} are read`);
       const last = answer.reduce((max, r) => Math.max(max, timeOf(r)), -Infinity);
       if (!Number.isFinite(last)) return { records };

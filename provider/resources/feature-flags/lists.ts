@@ -3,6 +3,8 @@ import type { Environment, Experiment, Flag, TargetGroup, TeamMember } from "../
 import type { ReadableList, UnreadableItem } from "../../clients/readable-list-types";
 import { named, ownCopy, putNamed, removeNamed } from "../shared/named-list";
 import { providerState } from "../../config/state";
+import { quoted } from "../../text/printable";
+import { readableEntries, unreadableNamed } from "../shared/unreadable-entries";
 
 /**
  * The feature-flag lists one provider process (one deployment) shares between every resource of an account: the
@@ -17,8 +19,8 @@ import { providerState } from "../../config/state";
  *   lists it may have changed (the server may have acted), so the next reader asks again.
  * A change made outside Pulumi during the deployment shows in the next deployment (the next provider process).
  *
- * Flags, experiments and target groups are read item by item: an item the client cannot read is kept apart, by
- * name (`unreadable`), so that only the resource that manages it fails, naming it; the others read theirs.
+ * Every list is read item by item: an item the client cannot read is said once, in a warning naming it, and kept
+ * apart, by name (`unreadable`), so that only the resource that manages it fails, naming it; the others read theirs.
  */
 export class FeatureFlagLists {
   private readonly kept = new Map<string, Promise<unknown>>();
@@ -30,27 +32,33 @@ export class FeatureFlagLists {
   constructor(private readonly client: FeatureManagementClient) {}
 
   environments(applicationId: string): Promise<Environment[]> {
-    return this.list(key("environments", applicationId), () => this.client.listEnvironments(applicationId));
+    const k = key("environments", applicationId);
+    const operation = `listing the environments of application ${quoted(applicationId)}`;
+    return this.list(k, () => this.readable(k, this.client.readEnvironmentList(applicationId), "environment", operation));
   }
 
   flags(applicationId: string, environment: string): Promise<Flag[]> {
     const k = key("flags", applicationId, environment);
-    return this.list(k, () => this.readable(k, this.client.readFlagList(applicationId, environment)));
+    const operation = `listing the flags of application ${quoted(applicationId)} in environment ${quoted(environment)}`;
+    return this.list(k, () => this.readable(k, this.client.readFlagList(applicationId, environment), "flag", operation));
   }
 
   experiments(applicationId: string, environment: string): Promise<Experiment[]> {
     const k = key("experiments", applicationId, environment);
-    return this.list(k, () => this.readable(k, this.client.readExperimentList(applicationId, environment)));
+    const operation = `listing the experiments of application ${quoted(applicationId)} in environment ${quoted(environment)}`;
+    return this.list(k, () => this.readable(k, this.client.readExperimentList(applicationId, environment), "experiment", operation));
   }
 
   targetGroups(applicationId: string): Promise<TargetGroup[]> {
     const k = key("targetGroups", applicationId);
-    return this.list(k, () => this.readable(k, this.client.readTargetGroupList(applicationId)));
+    const operation = `listing the target groups of application ${quoted(applicationId)}`;
+    return this.list(k, () => this.readable(k, this.client.readTargetGroupList(applicationId), "target group", operation));
   }
 
   /** The account's team members (account-wide: one list serves every TeamMember). */
   teamMembers(): Promise<TeamMember[]> {
-    return this.list(key("teamMembers", ""), () => this.client.listTeamMembers());
+    const k = key("teamMembers", "");
+    return this.list(k, () => this.readable(k, this.client.readTeamMemberList(), "team member", "listing the team members"));
   }
 
   /**
@@ -64,11 +72,15 @@ export class FeatureFlagLists {
 
   /**
    * The item of this name that the answer of a kept list held and the client could not read (read the list first):
-   * `experiments` of an environment, `flags` (the application's, as appFlags reads them) or `targetGroups`.
+   * `experiments` of an environment, `flags` (the application's, as appFlags reads them), `targetGroups`,
+   * `environments`, or `teamMembers` (applicationId "": the list is the account's; emails compared ignoring case).
    */
-  async unreadable(kind: "experiments" | "flags" | "targetGroups", applicationId: string, name: string, environment?: string): Promise<UnreadableItem | undefined> {
+  async unreadable(kind: Exclude<ListKind, "teamMembers">, applicationId: string, name: string, environment?: string): Promise<UnreadableItem | undefined>;
+  async unreadable(kind: "teamMembers", applicationId: "", name: string): Promise<UnreadableItem | undefined>;
+  async unreadable(kind: ListKind, applicationId: string, name: string, environment?: string): Promise<UnreadableItem | undefined> {
     const env = kind === "flags" ? (await this.environments(applicationId))[0]?.name : environment;
-    return this.unreadableItems.get(key(kind, applicationId, env))?.find((u) => u.name === name);
+    const same = kind === "teamMembers" ? (a: string, b: string) => a.toLowerCase() === b.toLowerCase() : undefined;
+    return unreadableNamed(this.unreadableItems.get(key(kind, applicationId, env)) ?? [], name, same);
   }
 
   /** A flag's available values from any list already answered (check sends no request); undefined when none has it. */
@@ -102,11 +114,11 @@ export class FeatureFlagLists {
     return answer;
   }
 
-  /** The items of a list read item by item; the others kept apart for `unreadable`. */
-  private async readable<T>(k: string, answer: Promise<ReadableList<T>>): Promise<T[]> {
+  /** The items of a list read item by item; the others said (once per deployment) and kept apart for `unreadable`. */
+  private async readable<T>(k: string, answer: Promise<ReadableList<T>>, what: string, operation: string): Promise<T[]> {
     const list = await answer;
     this.unreadableItems.set(k, list.unreadable);
-    return list.items;
+    return readableEntries(list, what, operation);
   }
 
   private list<T>(k: string, fetch: () => Promise<T[]>): Promise<T[]> {
@@ -170,7 +182,9 @@ export interface ListChange {
  * The key of a kept list: `<kind>\n<applicationId>\n[<environment>\n]`. The same text is the prefix of a change:
  * without an environment it names the lists of every environment of the application.
  */
-export function key(kind: "environments" | "flags" | "experiments" | "targetGroups" | "teamMembers", applicationId: string, environment?: string): string {
+export type ListKind = "environments" | "flags" | "experiments" | "targetGroups" | "teamMembers";
+
+export function key(kind: ListKind, applicationId: string, environment?: string): string {
   return environment === undefined ? `${kind}\n${applicationId}\n` : `${kind}\n${applicationId}\n${environment}\n`;
 }
 

@@ -23,7 +23,7 @@ import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } f
 import { isUnknown, plain } from "../shared/values";
 import { idOf, INPUT_KEYS, TYPE_NAME } from "./types";
 import { quoted } from "../../text/printable";
-import { readableItems } from "../../clients/readable-items";
+import { readableEntries } from "../shared/unreadable-entries";
 import type { ReadableList } from "../../clients/readable-list-types";
 
 const SPEC: ActionInputsSpec = { replaceOn: ["instanceUrl"], rerunOn: ["yaml", "path"] };
@@ -283,7 +283,7 @@ async function deleteControllers(conn: OperationsCenterInstance, operation: stri
  */
 function isGone(listed: ReadableList<{ fullPath: string }>, controller: string): boolean {
   const name = controller.slice(controller.lastIndexOf("/") + 1);
-  const read = readableItems({ warn }, listed, "controller", "listing the controllers");
+  const read = readableEntries(listed, "controller", "listing the controllers");
   return !read.some((c) => c.fullPath === controller) && !listed.unreadable.some((u) => u.name === undefined || u.name === controller || u.name === name);
 }
 

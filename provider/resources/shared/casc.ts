@@ -2,9 +2,10 @@ import type { ListedBundle } from "../../clients/casc-types";
 import { operationsCenter, type OperationsCenterConnection } from "../../config/clients";
 import { bundleNamed, bundleUsedBy } from "./bundle-index";
 import { bundleListOf, type BundleListCache } from "./bundle-list-cache";
-import { accessProblem, messageOf, operationFailed, warn } from "./errors";
+import { accessProblem, messageOf, operationFailed } from "./errors";
 import { quoted } from "../../text/printable";
-import { readableItems, unreadableItemError } from "../../clients/readable-items";
+import { unreadableItemError } from "../../clients/readable-items";
+import { readableEntries } from "./unreadable-entries";
 
 const LISTING = "listing bundles";
 
@@ -30,13 +31,13 @@ export function casc(operation: string, id: string | undefined): Casc {
 
 /**
  * Every bundle, from the shared list, read bundle by bundle: one in a form this version cannot read is left out,
- * said once per answer (a warning naming it), and kept apart (BundleListCache.unreadable) for the lookups below.
+ * said once per deployment (a warning naming it), and kept apart (BundleListCache.unreadable) for the lookups below.
  */
 export function listBundles(c: Casc): Promise<ListedBundle[]> {
   return c.bundles.list(async () => {
     const list = await c.oc.client.readBundleList();
     c.bundles.unreadable = list.unreadable;
-    return readableItems({ warn }, list, "bundle", LISTING);
+    return readableEntries(list, "bundle", LISTING);
   });
 }
 

@@ -6,9 +6,9 @@
  * |---|---|---|
  * | check | nothing | email of the form name@domain; applications a map of application id -> {environments: {name: "read" or "write"}}, bounded, no environment named twice |
  * | diff | nothing | an email change (other than its case) replaces; name, teamAdmin and applications compared when given (applications as a map, environment names ignoring case, an application without environments the same as none) |
- * | create | the shared GET /users; PUT /users when absent, or when adopted and a given input differs | a member that exists fails unless adoptExisting |
+ * | create | the shared GET /users; PUT /users when absent, or when adopted and a given input differs | a member that exists (or is listed in a form this version cannot read) fails unless adoptExisting; U3 is create-or-update by email, so no entry it cannot read stops it otherwise |
  * | update | the shared GET /users; PUT /users only when a given input differs | the body is the member as the service holds it with the given inputs laid over it |
- * | read | the shared GET /users | gone: dropped; drift warns (the audit log does not record team members) |
+ * | read | the shared GET /users | gone: dropped; listed in a form it cannot read: fails, naming it; drift warns (the audit log does not record team members) |
  * | delete | DELETE /users/{email}; after a 404, GET /users | a 404 with the member still listed fails (U4 is guessed: the endpoint may be missing); gone: nothing to do |
  */
 import type { TeamMember, TeamMemberApplications, TeamMemberRequest } from "../../clients/feature-flag-types";
@@ -18,7 +18,8 @@ import { operationFailed, warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { containsUnknown, isUnknown, plain, sameJson } from "../shared/values";
 import { NotFoundError } from "../../http/errors";
-import { changedKeys, declared, driftedKeys, failed, featureFlags, listOrFail, listOrGone, pick, readBack, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
+import { changedKeys, declared, driftedKeys, failed, featureFlags, listOrFail, listOrGone, pick, readBack, unreadableFailure, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
+import { unreadableNamed } from "../shared/unreadable-entries";
 import { prefixOf, removal, upsert } from "../feature-flags/lists";
 import { checkFreeText } from "../feature-flags/rules";
 import { INPUT_KEYS, MAX_APPLICATIONS, MAX_ENVIRONMENTS, SETTING_KEYS, TYPE_NAME } from "./types";
@@ -145,11 +146,14 @@ async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
   const operation = `creating ${TYPE_NAME}`;
   const f = featureFlags(operation, undefined);
   const current = findMember(await members(f, operation, undefined), inputs.email);
-  if (current && inputs.adoptExisting !== true) {
+  // A member listed in a form this version cannot read exists all the same (U3 would write over it).
+  const unread = current ? undefined : await f.lists.unreadable("teamMembers", "", String(inputs.email));
+  if ((current || unread) && inputs.adoptExisting !== true) {
+    const form = unread ? ` (listed in a form this version of pulumi-cloudbees cannot read: ${unread.problem})` : "";
     throw operationFailed(
       operation,
       undefined,
-      `the account already has a team member with this email. Fix: set adoptExisting: true to manage that member from this ` +
+      `the account already has a team member with this email${form}. Fix: set adoptExisting: true to manage that member from this ` +
         `stack, or import it (pulumi-cloudbees import declares the account's team members)`,
     );
   }
@@ -162,6 +166,9 @@ async function read(id: string, props: Props): Promise<ReadResult> {
   const f = featureFlags(operation, id);
   const list = await listOrGone(operation, id, () => f.lists.teamMembers());
   const member = list && findMember(list, props.email ?? id);
+  // Listed, but in a form this version cannot read: not gone (a drop would lose it from the state).
+  const unread = list && !member ? await f.lists.unreadable("teamMembers", "", String(props.email ?? id)) : undefined;
+  if (unread) throw unreadableFailure(operation, id, "this team member", unread);
   if (!member) return {};
   const inputs: Props = { email: typeof props.email === "string" && sameEmail(props.email, member.email) ? props.email : member.email };
   Object.assign(inputs, readBack(SETTING_KEYS, props, (k) => member[k as keyof TeamMember], canonical));
@@ -190,8 +197,8 @@ async function remove(id: string, props: Props): Promise<void> {
   } catch (e) {
     if (!(e instanceof NotFoundError)) throw failed(operation, id, e);
     // U4 is guessed: a 404 may mean "no such member" or "no such endpoint". The list tells them apart.
-    const members = await listOrFail(operation, id, () => f.fm.client.listTeamMembers(), "the team members could not be listed");
-    if (findMember(members, email)) {
+    const members = await listOrFail(operation, id, () => f.fm.client.readTeamMemberList(), "the team members could not be listed");
+    if (findMember(members.items, email) || unreadableNamed(members.unreadable, email, sameEmail)) {
       throw operationFailed(
         operation,
         id,
