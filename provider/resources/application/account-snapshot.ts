@@ -1,6 +1,11 @@
 import type { FeatureManagementClient } from "../../clients/feature-management-client";
 import type { Application } from "../../clients/feature-management-types";
+import type { ReadableList, UnreadableItem } from "../../clients/readable-list-types";
 import { providerState } from "../../config/state";
+import { readableEntries } from "../shared/unreadable-entries";
+
+/** The client's words for the list (GET /public-api/applications), which warnings of its entries start with. */
+export const LISTING = "listing applications";
 
 /**
  * The feature-flag account as this provider process knows it: one list of its applications, read by the first
@@ -12,22 +17,27 @@ import { providerState } from "../../config/state";
  * as ambiguous, never adopted.
  */
 export class AccountSnapshot {
-  private listed: Promise<Application[]> | undefined;
+  private listed: Promise<ReadableList<Application>> | undefined;
   private readonly created: Application[] = [];
 
-  constructor(private readonly list: () => Promise<Application[]>) {}
+  constructor(private readonly list: () => Promise<ReadableList<Application>>) {}
 
-  async applications(): Promise<Application[]> {
+  /**
+   * The applications, and the entries of the list this version cannot read (each said once: readableEntries): a
+   * create must not take one of them for absent when it could be the application it would make.
+   */
+  async applications(): Promise<{ apps: Application[]; unreadable: UnreadableItem[] }> {
     const listed = (this.listed ??= this.list());
-    let apps: Application[];
+    let answer: ReadableList<Application>;
     try {
-      apps = await listed;
+      answer = await listed;
     } catch (e) {
       // A failed list is not kept: the next create asks again.
       if (this.listed === listed) this.listed = undefined;
       throw e;
     }
-    return [...apps, ...this.created.filter((c) => !apps.some((a) => a.id === c.id))];
+    const apps = readableEntries(answer, "application", LISTING);
+    return { apps: [...apps, ...this.created.filter((c) => !apps.some((a) => a.id === c.id))], unreadable: answer.unreadable };
   }
 
   /** An application this process created (or found created after a lost answer). */
@@ -42,7 +52,7 @@ export function accountSnapshotOf(client: FeatureManagementClient): AccountSnaps
   const snapshots = (state.accountSnapshots ??= new WeakMap());
   let snapshot = snapshots.get(client) as AccountSnapshot | undefined;
   if (!snapshot) {
-    snapshot = new AccountSnapshot(() => client.listApplications());
+    snapshot = new AccountSnapshot(() => client.readApplicationList());
     snapshots.set(client, snapshot);
   }
   return snapshot;

@@ -6,7 +6,7 @@
  * |---|---|---|
  * | check | nothing | name required |
  * | diff | nothing | a name change replaces; adoptExisting only matters to create |
- * | create | GET /public-api/applications (once per deployment: account-snapshot.ts), then POST /public-api/applications | a lost answer: GET the list again, adopt the one new application of the name, or create again when there is none (see createReconciled) |
+ * | create | GET /public-api/applications (once per deployment: account-snapshot.ts), then POST /public-api/applications | a lost answer: GET the list again, adopt the one new application of the name, or create again when there is none (see createReconciled); an entry of the list it cannot read is skipped with a warning, but one that could be the application looked for (adoptExisting, or after a lost answer: its name, or no readable name) stops the create before a POST that could duplicate it (UnreadableEntryError) |
  * | read | GET /public-api/applications/{id}; a pending create: GET /public-api/applications | 404: dropped |
  * | update | nothing; a pending create: the reconcile of create | only adoptExisting can change in place |
  * | delete | nothing (a warning) | the API cannot delete: the application stays in the account |
@@ -18,7 +18,9 @@ import { InputChecker } from "../shared/check";
 import { accessProblem, messageOf, operationFailed, partiallyCreated, warn } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
 import { isUnknown, plain } from "../shared/values";
-import { accountSnapshotOf } from "./account-snapshot";
+import { accountSnapshotOf, LISTING } from "./account-snapshot";
+import type { UnreadableItem } from "../../clients/readable-list-types";
+import { couldBeNamed, mayDuplicate, readableEntries } from "../shared/unreadable-entries";
 import { INPUT_KEYS, PENDING_ID_PREFIX, TYPE_NAME, type ApplicationOutputs } from "./types";
 import { quoted } from "../../text/printable";
 
@@ -63,22 +65,45 @@ type Reconciled =
   | { kind: "created"; app: Application }
   | { kind: "absent" }
   | { kind: "several"; apps: Application[] }
+  | { kind: "unreadable"; entry: UnreadableItem }
   | { kind: "unknown"; error: unknown };
 
 /**
  * Lists the account: the applications of this name that were not there before (`existingIds`) are what the lost
- * create made. One: that is ours. None: it was not created. Several: others create the same name at the same time.
+ * create made. One: that is ours. None: it was not created, unless an entry the client cannot read could be it (its
+ * name, or no readable name): then nothing can be told. Several: others create the same name at the same time.
  */
 async function reconcile(fm: FeatureManagementConnection, name: string, existingIds: readonly string[]): Promise<Reconciled> {
   let apps: Application[];
+  let unreadable: UnreadableItem[];
   try {
-    apps = await fm.client.listApplications();
+    const answer = await fm.client.readApplicationList();
+    apps = readableEntries(answer, "application", LISTING);
+    unreadable = answer.unreadable;
   } catch (error) {
     return { kind: "unknown", error };
   }
   const fresh = apps.filter((a) => a.name === name && !existingIds.includes(a.id));
   if (fresh.length === 1) return { kind: "created", app: fresh[0]! };
-  return fresh.length === 0 ? { kind: "absent" } : { kind: "several", apps: fresh };
+  if (fresh.length > 1) return { kind: "several", apps: fresh };
+  const entry = couldBeNamed(unreadable, name);
+  return entry ? { kind: "unreadable", entry } : { kind: "absent" };
+}
+
+/** How an application is taken over by its id, whose list entry this version cannot read. */
+const IMPORT = "import it by its id (the Feature Management UI, App Settings): pulumi import cloudbees:index:Application <name> <id>, through the provider plugin";
+
+/**
+ * The create of `name` stopped before its POST: `entry` could be the application it looks for, the one to adopt or
+ * (`lost`) the one a POST whose answer was lost may have made.
+ */
+function unreadableMayBeIt(operation: string, id: string | undefined, entry: UnreadableItem, lost = false): Error {
+  if (lost) {
+    const wayOut = `look in the Feature Management UI for an application of that name made just now: if there is one, ${IMPORT}; if not, remove this resource from the state (pulumi state delete) and run pulumi up again`;
+    return mayDuplicate(operation, id, "application", entry, "a create got no answer and may have made it; the service accepts duplicate names", wayOut);
+  }
+  const wayOut = `if it is another application, set adoptExisting: false to create this one beside it, or give this one another name; if it is this one, ${IMPORT}`;
+  return mayDuplicate(operation, id, "application", entry, "the service accepts duplicate names", wayOut);
 }
 
 /**
@@ -106,6 +131,12 @@ async function createReconciled(
         throw failed(operation, undefined, e);
       }
       if (found.kind === "several") throw severalNew(operation, undefined, name, found.apps, e);
+      if (found.kind === "unreadable") {
+        // The POST may have made it: recorded as pending, so the next up or refresh looks again before anything else.
+        const stopped = unreadableMayBeIt(operation, undefined, found.entry, true);
+        const pending = `${stopped.message}. It is recorded as pending: the next \`pulumi up\` or \`pulumi refresh\` lists the account again`;
+        throw partiallyCreated(pending, `${PENDING_ID_PREFIX}${name}`, pendingOutputs(name, inputs, existingIds), inputs, e);
+      }
       throw partiallyCreated(
         `${operation}: the create got no answer (${messageOf(e)}) and the account could not be listed to find out ` +
           `whether the application was created (${messageOf(found.error)}). It is recorded as pending: the next ` +
@@ -150,13 +181,13 @@ async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
   const fm = connect(operation, undefined);
   // The account before the create: what a lost answer is reconciled against (and what adoptExisting adopts).
   const account = accountSnapshotOf(fm.client);
-  let apps: Application[];
+  let listed: Awaited<ReturnType<typeof account.applications>>;
   try {
-    apps = await account.applications();
+    listed = await account.applications();
   } catch (e) {
     throw failed(operation, undefined, e);
   }
-  const same = apps.filter((a) => a.name === name);
+  const same = listed.apps.filter((a) => a.name === name);
   if (inputs.adoptExisting === true) {
     if (same.length > 1) {
       throw operationFailed(
@@ -167,6 +198,9 @@ async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
       );
     }
     if (same.length === 1) return { id: same[0]!.id, outs: plain({ ...outputsOf(same[0]!, inputs, true) }) };
+    // The application to adopt may be one the list holds in a form this version cannot read: a POST would duplicate it.
+    const entry = couldBeNamed(listed.unreadable, name);
+    if (entry) throw unreadableMayBeIt(operation, undefined, entry);
   }
   const app = await createReconciled(fm, operation, name, inputs, same.map((a) => a.id));
   account.record(app);
@@ -183,6 +217,7 @@ async function read(id: string, props: Props): Promise<ReadResult> {
     const found = await reconcile(fm, name, existingIds);
     if (found.kind === "absent") return {};
     if (found.kind === "unknown") throw failed(operation, id, found.error);
+    if (found.kind === "unreadable") throw unreadableMayBeIt(operation, id, found.entry, true);
     if (found.kind === "several") {
       throw severalNew(operation, id, name, found.apps);
     }
@@ -213,6 +248,7 @@ async function update(id: string, olds: Props, news: Props): Promise<{ outs: Pro
     const found = await reconcile(fm, name, existingIds);
     if (found.kind === "created") return { outs: plain({ ...outputsOf(found.app, news, false) }) };
     if (found.kind === "unknown") throw failed(operation, id, found.error);
+    if (found.kind === "unreadable") throw unreadableMayBeIt(operation, id, found.entry, true);
     if (found.kind === "several") {
       throw severalNew(operation, id, name, found.apps);
     }
