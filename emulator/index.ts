@@ -62,6 +62,7 @@ function checkOptions(options: EmulatorOptions): void {
     featureManagementAccounts: z.array(z.object({ token: z.string().min(1), account: z.string().min(1) })).optional(),
     featureManagementRateLimit: z.boolean().optional(),
     runningConfigurations: z.record(z.string(), z.string().min(1)).optional(),
+    unreadableListEntry: z.object({ name: z.string().min(1).optional() }).strict().optional(),
   });
   const result = schema.safeParse(options);
   if (!result.success) {
@@ -128,7 +129,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const featureManagement = new FeatureManagementService(accounts, options.featureManagementRateLimit ?? false);
   const journal = new RequestJournal();
   const faults = new FaultInjector();
-  server.attach({ featureManagement, operationsCenter: oc, users, controllerUsers, journal, faults, readings });
+  const unreadableListEntry = options.unreadableListEntry && (options.unreadableListEntry.name ?? "unreadable-entry");
+  server.attach({ featureManagement, operationsCenter: oc, users, controllerUsers, journal, faults, readings, unreadableListEntry });
 
   const instanceOf = (id: string) => {
     if (id === "") return oc.instance;

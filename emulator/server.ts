@@ -11,6 +11,7 @@ import type { OperationsCenter } from "./operations-center";
 import { withReadings, type Readings } from "./readings";
 import type { EmulatorUser } from "./types";
 import { DROPPED_STATUS, internalError, MAX_BODY_BYTES } from "./undocumented-behaviour";
+import { withUnreadableEntry } from "./unreadable-entries";
 
 export const FM_PREFIX = "/feature-management/";
 export const OC_PREFIX = "/cjoc/";
@@ -29,6 +30,8 @@ export interface Services {
   faults: FaultInjector;
   /** The open choices this emulator plays (readings.ts). */
   readings: Readings;
+  /** The name of the entry appended to every list answer the resources read (unreadable-entries.ts); none when undefined. */
+  unreadableListEntry?: string;
 }
 
 /** One loopback server for every service; services are attached once the port (hence the URLs) is known. */
@@ -144,6 +147,7 @@ export class EmulatorServer {
       journal(DROPPED_STATUS);
       return void req.socket.destroy();
     }
+    if (services.unreadableListEntry !== undefined) reply = withUnreadableEntry(request, reply, services.unreadableListEntry, request.path.startsWith(FM_PREFIX));
     journal(reply.status);
     if (fault?.answerDelayMs && !(await this.delay(fault.answerDelayMs))) return void res.destroy();
     send(res, reply);

@@ -55,6 +55,13 @@ export interface EmulatorOptions {
    * cannot be read fails the start, naming the option and the file.
    */
   runningConfigurations?: Record<string, string>;
+  /**
+   * Appends one entry this package's client cannot read (a newer service's form: unreadable-entries.ts) to every list
+   * answer the resources read: every GET list of the feature-flag service, the bundle list and the Controllers view.
+   * `name` names it (an application's, environment's, flag's, target group's or bundle's name, an experiment's flag,
+   * a team member's email, an audit record's `_id`); default "unreadable-entry". The model never holds it.
+   */
+  unreadableListEntry?: { name?: string };
 }
 
 export interface JournalEntry {
