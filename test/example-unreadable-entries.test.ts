@@ -1,8 +1,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../emulator";
-import { emulatorConnection, ProgramRunError, ProgramRunner, secret } from "../testing";
+import { ProgramRunError, ProgramRunner } from "../testing";
 import { copyBundles } from "./emulator/helpers";
+import { BEFORE, targetsConfig, type ProgramTarget as Target } from "./readings/program-config";
 import { assertBuiltPackage } from "./resources/helpers";
 
 // Issue 63: the examples' life cycles (up, the drift job's refresh with no change, destroy) against emulators that add
@@ -13,21 +14,6 @@ import { assertBuiltPackage } from "./resources/helpers";
 // so one engine step runs them all.
 
 const PROGRAM = path.join(__dirname, "fixtures", "readings-program");
-const SETTINGS = {
-  "flags:stagingPercentage": "50",
-  "flags:betaEmail": "@example\\.com$",
-  "flags:betaPlans": JSON.stringify(["beta", "preview"]),
-  "example:teamBControllers": JSON.stringify(["team-b/controller-b"]),
-  "example:baseRegex": "sandbox",
-};
-
-interface Target {
-  example: "flags" | "platform" | "pipeline";
-  connection: string;
-  emu: Emulator;
-  bundlesDir: string;
-}
-
 const started: Target[] = [];
 const runners: ProgramRunner[] = [];
 
@@ -41,26 +27,7 @@ async function startTargets(examples: Target["example"][], names: (string | unde
     }),
   );
   started.push(...targets);
-  const config = {
-    ...SETTINGS,
-    "cloudbees:connections": secret(Object.fromEntries(targets.map((t) => [t.connection, emulatorConnection(t.emu)]))),
-    "readings:targets": JSON.stringify(
-      targets.map(({ connection, example, bundlesDir, emu }) => ({
-        connection,
-        example,
-        ...(example === "pipeline"
-          ? {
-              bundlesDir,
-              controllers: {
-                "team-a/controller-a": { bundle: "team-a", url: emu.controllerUrls["team-a/controller-a"] },
-                "team-b/controller-b": { bundle: "team-b", url: emu.controllerUrls["team-b/controller-b"] },
-              },
-            }
-          : {}),
-      })),
-    ),
-  };
-  const runner = await ProgramRunner.start({ cwd: PROGRAM, config, callTimeoutMs: 60_000 });
+  const runner = await ProgramRunner.start({ cwd: PROGRAM, config: { ...targetsConfig(targets), ...BEFORE }, callTimeoutMs: 60_000 });
   runners.push(runner);
   return { targets, runner };
 }

@@ -1,9 +1,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { listReadings, startEmulator, type Emulator, type ReadingChoice } from "../../emulator";
-import { emulatorConnection, ProgramRunner, secret } from "../../testing";
+import { listReadings, startEmulator, type ReadingChoice } from "../../emulator";
+import { ProgramRunner } from "../../testing";
 import { copyBundles } from "../emulator/helpers";
 import { assertBuiltPackage } from "../resources/helpers";
+import { BEFORE, targetsConfig, type ProgramTarget } from "./program-config";
 
 // The examples' whole life cycles under every non-default reading of the emulator (emulator/readings.ts): up, the
 // drift job (a refresh that must show no change), an update of a list, a regex and a flag rule, the drift job again,
@@ -26,13 +27,6 @@ const UNABLE: Record<string, { update: RegExp; saidOnce: string }> = {
   },
 };
 
-const BEFORE = {
-  "flags:stagingPercentage": "50",
-  "flags:betaEmail": "@example\\.com$",
-  "flags:betaPlans": JSON.stringify(["beta", "preview"]),
-  "example:teamBControllers": JSON.stringify(["team-b/controller-b"]),
-  "example:baseRegex": "sandbox",
-};
 const AFTER = {
   "flags:stagingPercentage": "20",
   "flags:betaEmail": "@(example|example-labs)\\.com$",
@@ -41,12 +35,8 @@ const AFTER = {
   "example:baseRegex": "sandbox|team-x/.*",
 };
 
-interface Target {
-  connection: string;
-  example: "flags" | "platform" | "pipeline";
+interface Target extends ProgramTarget {
   reading: string;
-  emu: Emulator;
-  bundlesDir: string;
 }
 
 const targets: Target[] = [];
@@ -64,27 +54,6 @@ async function startTargets(readings: { name: string; value: string | number; se
     }
   }
   return started;
-}
-
-function configOf(group: Target[]): Record<string, unknown> {
-  return {
-    "cloudbees:connections": secret(Object.fromEntries(group.map((t) => [t.connection, emulatorConnection(t.emu)]))),
-    "readings:targets": JSON.stringify(
-      group.map((t) => ({
-        connection: t.connection,
-        example: t.example,
-        ...(t.example === "pipeline"
-          ? {
-              bundlesDir: t.bundlesDir,
-              controllers: {
-                "team-a/controller-a": { bundle: "team-a", url: t.emu.controllerUrls["team-a/controller-a"] },
-                "team-b/controller-b": { bundle: "team-b", url: t.emu.controllerUrls["team-b/controller-b"] },
-              },
-            }
-          : {}),
-      })),
-    ),
-  };
 }
 
 /** What the program declares, read back from each target's server. */
@@ -160,7 +129,7 @@ afterAll(async () => {
 async function withRunner(group: Target[], run: (runner: ProgramRunner) => Promise<void>): Promise<void> {
   // One program over 25 emulators: on a loaded machine a provider host's start can take longer than the default
   // deadline of an RPC (a deadline, not a measure: the test asserts outcomes only).
-  const runner = await ProgramRunner.start({ cwd: PROGRAM, config: { ...configOf(group), ...BEFORE }, callTimeoutMs: 60_000, timeoutMs: 240_000 });
+  const runner = await ProgramRunner.start({ cwd: PROGRAM, config: { ...targetsConfig(group), ...BEFORE }, callTimeoutMs: 60_000, timeoutMs: 240_000 });
   try {
     await run(runner);
   } finally {
