@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { handleApplicationRequest } from "./feature-flag-routes";
+import { handleFlagsStatusRequest, handleImpressionsRequest } from "./impression-routes";
+import { ImpressionStore } from "./impressions";
 import { withRecordLinks } from "./record-links";
 import { ApplicationFlags, type ApplicationFlagsView, type AuditUser, type EnvironmentRecord } from "./feature-flags";
 import { decodeSegment, EmulatorRequest, json, Reply, text } from "./http";
@@ -52,6 +54,8 @@ export class FeatureManagementService {
   private readonly models = new Map<string, ApplicationFlags>();
   private readonly lastAcceptedAt = new Map<string, number>();
   private readonly team = new TeamMembers();
+  /** The impressions the SDKs posted and tests recorded, and the service's clock (impressions.ts). */
+  readonly impressions = new ImpressionStore();
   /** The audit-log `_id` of every token owner, by email ignoring case: one per person, whatever the token or account. */
   private readonly personIds = new Map<string, string>();
   private rateLimit: boolean;
@@ -160,6 +164,10 @@ export class FeatureManagementService {
     }
     // public-api/applications/{appId}[/...], and the docs' legacy public-api/{appId}/{env}/experiments[/{flag}].
     const segments = subPath.split("/").map(decodeSegment);
+    if (segments[0] === "v1") {
+      const modelOf = (appId: string) => (apps.some((a) => a.id === appId) ? this.models.get(appId) : undefined);
+      return handleFlagsStatusRequest(req, segments, modelOf, this.impressions);
+    }
     if (segments[0] !== "public-api" || segments.length < 3) return fmNotFound();
     const legacy = segments[1] !== "applications";
     const id = legacy ? segments[1]! : segments[2]!;
@@ -171,7 +179,8 @@ export class FeatureManagementService {
       return app ? json(200, app) : fmUnknownApplication(id);
     }
     if (!app) return fmUnknownApplication(id);
-    return handleApplicationRequest(req, this.models.get(app.id)!, rest, owner.user, legacy);
+    const model = this.models.get(app.id)!;
+    return (legacy ? null : handleImpressionsRequest(req, model, rest, this.impressions)) ?? handleApplicationRequest(req, model, rest, owner.user, legacy);
   }
 
   /** False when the request comes too soon after the client's last accepted one; rejected requests do not count. */

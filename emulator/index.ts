@@ -8,9 +8,11 @@ import { OperationsCenter } from "./operations-center";
 import { parseReadingsText, resolveReadings, withReadings, type Readings } from "./readings";
 import { quoted } from "../provider/text/printable";
 import { roxyUrlOf } from "./roxy-endpoint";
+import { clockTime, recordImpressions } from "./impressions";
+import { selfManagedUrlsOf } from "./self-managed";
 import { readRunningFolder, RunningFolderError } from "./running-folder";
 import { CONTROLLERS_PREFIX, EmulatorServer, encodePath, FM_PREFIX, OC_PREFIX } from "./server";
-import type { Emulator, EmulatorOptions, EmulatorStateView } from "./types";
+import type { Emulator, EmulatorImpressions, EmulatorOptions, EmulatorStateView } from "./types";
 
 export type {
   AppliedBundleView,
@@ -31,8 +33,12 @@ export type {
   EmulatorOptions,
   EmulatorStateView,
   EmulatorUser,
+  DailyImpressions,
+  EmulatorImpressions,
   FaultSpec,
   Faults,
+  ImpressionRecord,
+  SelfManagedUrls,
   FeatureManagementAccount,
   Journal,
   JournalEntry,
@@ -179,6 +185,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     teamMembers: (account) => featureManagement.teamMembers(account),
   });
 
+  const store = featureManagement.impressions;
+  const environmentKeyOf = (applicationId: string, environment: string): string => {
+    const model = modelOf(applicationId);
+    const env = model.environmentByKey(environment) ?? model.environment(environment);
+    if (!env) throw new Error(`Unknown environment '${environment}' of feature-flag application '${applicationId}' (neither a name nor a key)`);
+    return env.key;
+  };
+  const impressions: EmulatorImpressions = {
+    record: (...records) => withReadings(readings, () => recordImpressions(store, records, environmentKeyOf)),
+    setClock: (at) => store.setClock(clockTime(at)),
+    now: () => store.now(),
+    counts: (applicationId, environment) => withReadings(readings, () => store.daily(applicationId, environmentKeyOf(applicationId, environment))),
+    clear: () => store.clear(),
+  };
+
   const firstAccount = accounts[0]?.account;
   return {
     baseUrl,
@@ -186,6 +207,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     bundlesDir,
     featureManagementUrl: `http://127.0.0.1:${port}${FM_PREFIX}`,
     roxyUrl: (environmentKey) => roxyUrlOf(baseUrl, environmentKey),
+    selfManaged: selfManagedUrlsOf(baseUrl),
+    impressions,
     operationsCenterUrl,
     readings: { ...readings },
     // Live: controllers created by create-items on the operations center appear, deleted ones go.

@@ -150,6 +150,20 @@ const READINGS = [
       "Fields no source defines in the records the service answers: none by default (the docs' schemas). The service's records carry fields of its own store (the Jenkins plugin's AuditLog sample has `_id` and `__v`), and a REST gateway adds HAL `_links`: present adds `_links: {self: {href}}` to every record an answer holds.",
   },
   {
+    name: "impressionsAnswer",
+    service: "feature-flags",
+    values: ["analytics", "list-date", "list-from", "absent"],
+    reason:
+      "The body of GET .../environments/{env}/impressions (mode=daily, from, to): the docs name the endpoint and its parameters, no public source shows an answer. A guess each: the newer platform's impressions answer as a third-party copy of its contract gives it, {analytics: {<flag>: {interval: {<from>: {impressions: [{from, aggregatedValues: [{value, counter}]}]}}}}}, one impression per day (the default); a flat list [{flag, value, count, date: \"YYYY-MM-DD\"}]; the same with from (the day's start in Unix seconds) for date; or no such endpoint (404), a service that does not answer impressions.",
+  },
+  {
+    name: "flagsStatusEndpoint",
+    service: "feature-flags",
+    values: ["absent", "served"],
+    reason:
+      "The newer platform's GET /v1/applications/{app}/environments/{environment id}/flags-status, {flagsStatus: {<flag>: {flagName, status}}}, is known only from a third-party copy of its contract and is no part of the legacy API: absent (404) by default; served, it answers each flag's status (the lexicon's words) from the emulator's impressions as of its clock.",
+  },
+  {
     name: "vanishedBundleState",
     service: "casc",
     values: ["kept", "dropped"],

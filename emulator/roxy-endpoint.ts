@@ -24,7 +24,14 @@ export function handleRoxyRequest(req: EmulatorRequest, subPath: string, service
   const m = /^([^/]+)(?:\/|\/device\/request_configuration\/?)?$/.exec(subPath);
   if (!m) return jsonError(404, "Not found: the SDK's configuration is at /roxy/<environment key>");
   if (req.method !== "GET") return json(405, { error: "Method not allowed: the SDK reads its configuration with GET" }, { allow: "GET" });
-  const key = decodeSegment(m[1]!);
+  return configurationOfKey(decodeSegment(m[1]!), service);
+}
+
+/**
+ * The SDK's configuration of the environment of this key (its configured flags and the application's target
+ * groups), signed now; unknown key: 404. Roxy mode and self-managed mode (self-managed.ts) answer the same payload.
+ */
+export function configurationOfKey(key: string, service: FeatureManagementService): Reply {
   const found = service.environmentOfKey(key);
   if (!found) return roxyUnknownKey(key);
   const { environment, model } = found;

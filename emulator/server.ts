@@ -7,6 +7,7 @@ import { EmulatorRequest, flattenHeaders, jsonError, notFoundPage, Reply, text }
 import type { RequestJournal } from "./journal";
 import { isLoopbackHost, notLoopbackReason } from "./loopback-host";
 import { handleRoxyRequest, ROXY_PREFIX } from "./roxy-endpoint";
+import { handleSelfManagedRequest, SELF_MANAGED_PREFIX } from "./self-managed";
 import type { OperationsCenter } from "./operations-center";
 import { withReadings, type Readings } from "./readings";
 import type { EmulatorUser } from "./types";
@@ -157,6 +158,7 @@ export class EmulatorServer {
     const path = req.path;
     if (path.startsWith(FM_PREFIX)) return s.featureManagement.handle(req, path.slice(FM_PREFIX.length));
     if (path.startsWith(ROXY_PREFIX)) return handleRoxyRequest(req, path.slice(ROXY_PREFIX.length), s.featureManagement);
+    if (path.startsWith(SELF_MANAGED_PREFIX)) return handleSelfManagedRequest(req, path.slice(SELF_MANAGED_PREFIX.length), s.featureManagement);
     if (path.startsWith(OC_PREFIX)) {
       const auth = authenticateJenkins(req.headers["authorization"], s.users);
       if (!auth.ok) return auth.reply;

@@ -3,10 +3,16 @@ import type { AuditLogRecord, EnvironmentRecord, FlagWithConfigurations, TargetG
 
 import type { NewTokenOwner, TeamMemberRecord } from "./team-members";
 import type { RunningConfigurationView } from "./running-view";
+import type { ImpressionRecord } from "./impressions";
+import type { SelfManagedUrls } from "./self-managed";
+import type { DailyImpressions } from "../provider/clients/impression-types";
 
 export type { AuditLogRecord, EnvironmentRecord, FlagConfiguration, FlagRecord, FlagWithConfigurations, TargetGroupRecord } from "./feature-flags";
 export type { EnvironmentPermission, TeamMemberRecord } from "./team-members";
 export type { RunningConfigurationView } from "./running-view";
+export type { ImpressionRecord } from "./impressions";
+export type { SelfManagedUrls } from "./self-managed";
+export type { DailyImpressions } from "../provider/clients/impression-types";
 /** The files changeConfiguration changes. */
 export type ConfigurationFile = "jenkins.yaml" | "plugins.yaml" | "items.yaml" | "rbac.yaml";
 /** A person given an API token of their own: `email` (checked as U3 checks it), `name` (default: the part before `@`), `account` (default: the first), `teamAdmin` (default false). */
@@ -184,6 +190,31 @@ export interface EmulatorStateView {
   teamMembers(account: string): TeamMemberRecord[];
 }
 
+/**
+ * The impressions the emulator counts (per application, environment, flag, value and UTC day) and its clock: what
+ * the vendor's SDK posted in self-managed mode (`emulator.selfManaged`), plus what a test records on past days, so
+ * that every flag status can be reached without waiting a week.
+ */
+export interface EmulatorImpressions {
+  /**
+   * Counts impressions, each on its `day`, or `daysAgo` days before the emulator's now (default today). An unknown
+   * application or environment, a day that is none, or a count that is not a positive whole number throws, and
+   * nothing of the call is counted.
+   */
+  record(...records: ImpressionRecord[]): void;
+  /**
+   * The service answers as of `at` from now on (an instant: a Date or ISO-8601 text): the flags-status answer, the
+   * days `daysAgo` counts from. What the SDK posts still counts on the day of its own `time`. null: the real time.
+   */
+  setClock(at: Date | string | null): void;
+  /** The emulator's now: the clock's time when set, else the real time. */
+  now(): Date;
+  /** The counts of one environment (by name or key), by day, flag and value. */
+  counts(applicationId: string, environment: string): DailyImpressions[];
+  /** Forgets every count (not the clock). */
+  clear(): void;
+}
+
 export interface Emulator {
   /** http://127.0.0.1:<port>/ */
   baseUrl: string;
@@ -196,6 +227,14 @@ export interface Emulator {
    * emulator. An unknown key answers 404. See docs/testing.md ("Flags your application sees").
    */
   roxyUrl(environmentKey: string): string;
+  /**
+   * The vendor's SDK's `selfManaged` option (`Rox.setup(key, { selfManaged })`), for every environment (the key
+   * names it): the SDK then fetches its configuration here, reports its state here and posts its impressions here,
+   * which `impressions` counts. See emulator/README.md ("The SDK in self-managed mode").
+   */
+  selfManaged: SelfManagedUrls;
+  /** The impressions counted and the service's clock. */
+  impressions: EmulatorImpressions;
   operationsCenterUrl: string;
   /** The readings this emulator plays, every one (a copy). */
   readings: Readings;

@@ -133,6 +133,23 @@ const PROBES: Record<string, (emu: Emulator) => Promise<unknown>> = {
     const app = await fm.app();
     return (await fm.request("GET", `applications/${app}/environments`)).json[0]._links ?? null;
   },
+  impressionsAnswer: async (emu) => {
+    const fm = fmOf(emu);
+    const app = await fm.app();
+    emu.impressions.record({ applicationId: app, environment: "Production", flag: "f", value: true });
+    const now = Math.floor(emu.impressions.now().getTime() / 1000);
+    const answer = await fm.request("GET", `applications/${app}/environments/Production/impressions?mode=daily&from=${now - 86_400}&to=${now}&platforms=aggregatedOnly`);
+    if (answer.status !== 200) return answer.status;
+    return Array.isArray(answer.json) ? Object.keys(answer.json[0]).sort() : Object.keys(answer.json);
+  },
+  flagsStatusEndpoint: async (emu) => {
+    const fm = fmOf(emu);
+    const app = await fm.app();
+    await fm.request("PUT", `applications/${app}/flags`, { name: "f" });
+    const key = emu.state.environments(app)[0]!.key;
+    const answer = await call(emu, `${emu.featureManagementUrl}v1/applications/${app}/environments/${key}/flags-status`, { authorization: `Bearer ${emu.credentials.featureManagementToken}` });
+    return answer.status === 200 ? answer.json : answer.status;
+  },
   vanishedBundleState: async (emu) => {
     const oc = emu.operationsCenterUrl;
     await post(emu, `${oc}casc-bundle/set-availability-pattern?bundleId=team-b&regex=sandbox`);
@@ -214,6 +231,8 @@ const EXPECTED: Record<string, unknown[]> = {
     { status: 204, type: null, body: "" },
   ],
   recordLinks: [null, { self: { href: expect.stringMatching(/^\/feature-management\/public-api\/applications\/[0-9a-f]+\/environments$/) } }],
+  impressionsAnswer: [["analytics"], ["count", "date", "flag", "value"], ["count", "flag", "from", "value"], 404],
+  flagsStatusEndpoint: [404, { flagsStatus: { f: { flagName: "f", status: "setup" } } }],
   vanishedBundleState: ["sandbox", null],
   controllerFilter: [["team-a/controller-a"], []],
   branchlessBundles: [200, 400],
