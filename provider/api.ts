@@ -9,6 +9,7 @@ export type { AuditLog as AuditLogRecord, Environment as EnvironmentInfo, Experi
 export type { Condition, DependencyClause, EnvironmentRequest, ExperimentRequest, FlagConfigurationRequest, FlagCreateRequest, FlagOption, FlagValue, GroupClause, GroupOperator, JsonPatchOperation, Platform, PropertyClause, PropertyOperator, ScheduledValue, SplitValue, TargetGroupCondition, TargetGroupOperator, TargetGroupRequest, TeamMemberApplications, TeamMemberRequest, EnvironmentPermission, VersionClause, VersionOperator } from "./clients/feature-flag-types";
 export type { UnknownFields } from "./clients/feature-flag-types";
 export type { ReadableList, UnreadableItem } from "./clients/readable-list-types";
+export type { DailyImpressions, FlagsStatusRead, ImpressionsForm, ImpressionsRead, ImpressionsWindow, ServiceFlagStatus } from "./clients/impression-types";
 export { PROPERTY_OPERATORS, VERSION_OPERATORS, GROUP_OPERATORS, TARGET_GROUP_OPERATORS, ENVIRONMENT_PERMISSIONS } from "./clients/feature-flag-types";
 export type { CascClientOptions } from "./clients/casc-connection";
 export { InstanceClient, type QuietOption } from "./clients/instance-client";

@@ -7,7 +7,10 @@ import { applicationListSchema, applicationSchema, readableApplicationListSchema
 import { type Application } from "./feature-management-types";
 import { auditLogListSchema, environmentKeyAnswerSchema, environmentListSchema, experimentListSchema, experimentSchema, flagListSchema, flagSchema, readableAuditLogListSchema, readableEnvironmentListSchema, readableExperimentListSchema, readableFlagListSchema, readableTargetGroupListSchema, readableTeamMemberListSchema, targetGroupListSchema, targetGroupSchema, teamMemberListSchema, teamMemberSchema } from "./feature-flag-schemas";
 import type { ReadableList } from "./readable-list-types";
-import { unreadableItemError } from "./readable-items";
+import { unreadableItemError, type WarningSink } from "./readable-items";
+import { impressionsRequest, readFlagsStatusWith } from "./impression-requests";
+import { impressionsAnswerSchema } from "./impression-schemas";
+import type { FlagsStatusRead, ImpressionsRead, ImpressionsWindow } from "./impression-types";
 import { type AuditLog, type Environment, type EnvironmentRequest, type Experiment, type ExperimentRequest, type Flag, type FlagConfigurationRequest, type FlagCreateRequest, type JsonPatchOperation, type TargetGroup, type TargetGroupRequest, type TeamMember, type TeamMemberRequest } from "./feature-flag-types";
 import { requireDate, requireSegment, requireText } from "./inputs";
 import { environmentRequest, experimentRequest, flagConfigurationRequest, flagCreateRequest, targetGroupRequest, teamMemberRequest } from "./feature-flag-requests";
@@ -320,6 +323,25 @@ export class FeatureManagementClient {
   /** getAuditLogs one record at a time: those it can read, and those it cannot (by `_id`, with why), apart. */
   async readAuditLogList(applicationId: string, environment: string, startDate: Date | string, options: { maxResponseBytes?: number } = {}): Promise<ReadableList<AuditLog>> {
     return this.http.json(auditLogRequest(applicationId, environment, startDate, options), readableAuditLogListSchema);
+  }
+
+  // The use of flags (issue 64): impressions per day, and a newer service's own statuses (impression-requests.ts).
+
+  /**
+   * The impressions of one environment (by name) per flag, value and UTC day over `window`, in whichever form the
+   * service answers (the body is not public: impression-schemas.ts reads every plausible one). An entry it cannot
+   * read is skipped and reported in `unreadable`; a body of no known form is an UnexpectedResponseError.
+   */
+  async readImpressions(applicationId: string, environment: string, window: ImpressionsWindow): Promise<ImpressionsRead> {
+    return this.http.json(impressionsRequest(applicationId, environment, window), impressionsAnswerSchema);
+  }
+
+  /**
+   * The newer service's status of each flag in one environment (by id: its key), or undefined where the service has
+   * no `flags-status` endpoint. Never fails: another failure is said through `sink` and answered undefined.
+   */
+  async readFlagsStatus(applicationId: string, environmentId: string, sink?: WarningSink): Promise<FlagsStatusRead | undefined> {
+    return readFlagsStatusWith(this.http, applicationId, environmentId, sink);
   }
 
   async close(): Promise<void> {
