@@ -108,6 +108,7 @@ async function main(): Promise<void> {
     row("  bearer tokens", `${featureManagementToken} (account acme), ${otherFeatureManagementToken} (account globex)`),
     row("  rate limit", args.rateLimit ? "on (1 request/s per client IP, else status 555)" : "off"),
     row("  SDK (roxy mode)", `${emu.baseUrl}roxy/<environment key>/ (printed below for each environment as it appears)`),
+    row("  SDK (self-managed)", `${emu.selfManaged.serverURL} as serverURL and analyticsURL, with the environment's key (impressions are counted)`),
     row("operations center", emu.operationsCenterUrl),
     "controllers",
     ...Object.entries(emu.controllerUrls).map(([name, url]) => row(`  ${name}`, url)),

@@ -65,6 +65,7 @@ describe("cloudbees-emulator (the built emulator/cli.ts)", () => {
 
   it("prints the SDK's roxy URL of each environment as it appears (issue 16), and serves it", async () => {
     expect(emulator.output()).toMatch(/SDK \(roxy mode\)\s+http:\/\/127\.0\.0\.1:\d+\/roxy\/<environment key>\//);
+    expect(emulator.output()).toMatch(/SDK \(self-managed\)\s+http:\/\/127\.0\.0\.1:\d+\/self-managed as serverURL and analyticsURL/);
     const fmUrl = /feature-flag service\s+(http:\/\/127\.0\.0\.1:\d+\/feature-management\/)/.exec(emulator.output())![1]!;
     const created = await fetch(`${fmUrl}public-api/applications`, {
       method: "POST",
