@@ -119,7 +119,7 @@ export async function getAuditLogs(host: FunctionHost, applicationId: string, en
   // An invalid Date reads as itself in the error, not as toISOString's RangeError.
   const start = startDate instanceof Date && !Number.isNaN(startDate.getTime()) ? startDate.toISOString() : startDate;
   return run(host, GET_AUDIT_LOGS, { applicationId, environment, startDate: start }, async (operation) =>
-    (await featureManagementOf(host, options, operation).client.getAuditLogs(applicationId, environment, startDate)).map(auditLogInfoOf), options, (operation) => {
+    readableItems(host, await featureManagementOf(host, options, operation).client.readAuditLogList(applicationId, environment, startDate), "audit-log record", operation).map(auditLogInfoOf), options, (operation) => {
     requireSegments({ applicationId, environment }, operation);
     requireDate(startDate, "startDate", operation);
   });

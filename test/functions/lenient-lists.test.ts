@@ -1,5 +1,5 @@
 import { startEmulator, type Emulator } from "../../emulator";
-import { closeClients, FeatureManagementClient, getApplications, getEnvironments, getExperiments, getFlags, getTargetGroups, getTeamMembers } from "../../sdk";
+import { closeClients, FeatureManagementClient, getApplications, getAuditLogs, getEnvironments, getExperiments, getFlags, getTargetGroups, getTeamMembers } from "../../sdk";
 import { adminSettings, isolateEnvironment, warningsOf } from "./helpers";
 
 // The get* functions read feature-flag lists item by item, as the resources do (issue 43): one item in a form
@@ -92,6 +92,16 @@ describe("lenient list reads of the get* functions", () => {
     const m = await warningsOf(() => getTeamMembers(opts()));
     expect(m.result.map((x) => x.email)).toEqual(members.map((x) => x.email));
     expect(m.warnings).toEqual([expect.stringMatching(/getTeamMembers\(\): skipped team member "bob@example\.com" \(item \d+ of the answer\), .* \(applications\./)]);
+  });
+
+  it("getAuditLogs skips a record it cannot read (one without its date), named by its _id", async () => {
+    await ui.createFlag(appId, { name: "audited" });
+    const records = (await ui.getAuditLogs(appId, "Production", "2000-01-01T00:00:00Z")) as unknown as Record<string, unknown>[];
+    expect(records.length).toBeGreaterThan(0);
+    emu.faults.inject({ method: "GET", path: `${FM}/${appId}/Production/auditlogs`, status: 200, body: JSON.stringify([...records, { _id: "odd-record", action: "updated" }]), times: 1 });
+    const { result, warnings } = await warningsOf(() => getAuditLogs(appId, "Production", "2000-01-01T00:00:00Z", opts()));
+    expect(result.map((r) => r.id)).toEqual(records.map((r) => r._id));
+    expect(warnings).toEqual([expect.stringMatching(/getAuditLogs\(.*\): skipped audit-log record "odd-record" \(item \d+ of the answer\), in a form .* \(creation_date: /)]);
   });
 
   it("names a hostile name escaped, quoted and bounded, and an item without a name by its place", async () => {
