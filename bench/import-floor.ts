@@ -17,7 +17,7 @@ import { blankCloudbeesEnv } from "./harness";
 import { row, seconds, table } from "./table";
 
 const REPO_ROOT = path.resolve(__dirname, "..");
-const CLI = path.join(REPO_ROOT, "dist", "sdk", "cli", "main.js");
+const CLI = path.join(REPO_ROOT, "dist", "cli", "main.js");
 const FM_PATH = "/feature-management/";
 const WRITES = ["POST", "PUT", "PATCH", "DELETE"];
 

@@ -41,7 +41,7 @@ import {
   type PulumiCli,
   type StackRunner,
 } from "../testing";
-import type { DriftReport } from "../sdk/cli/drift/report";
+import type { DriftReport } from "../cli/drift/report";
 import { printable } from "../provider/text/printable";
 import { productionEmulatorOptions, PROMOTION_CONTROLLER, promotionStackConfig } from "./promotion-stack";
 
@@ -230,7 +230,7 @@ async function managedController(emu: Emulator): Promise<void> {
 }
 
 /** The drift command as a user runs it (`npx pulumi-cloudbees drift`): npm start builds dist/ first. */
-const DRIFT_COMMAND = path.join(ROOT, "dist", "sdk", "cli", "main.js");
+const DRIFT_COMMAND = path.join(ROOT, "dist", "cli", "main.js");
 
 async function estateDrift(emu: Emulator): Promise<void> {
   console.log("\n######## pulumi-cloudbees drift: one report over the example stacks");

@@ -15,7 +15,7 @@
  * only at the start of a line (which no value reaches once on one line), but Azure Pipelines' `##vso[` (and the
  * runner's legacy `##[`) anywhere in it, so their second `#` is escaped too.
  *
- * The generated program's targets (a TypeScript literal or comment, a shell word) are sdk/cli/escape.ts's, on the
+ * The generated program's targets (a TypeScript literal or comment, a shell word) are cli/escape.ts's, on the
  * same set of characters.
  */
 

@@ -2,8 +2,8 @@
  * `pulumi-cloudbees import --bundle-tree`: where each controller's URL comes from (given, an instance of the
  * connection, a pattern, CloudBees CI's layout), what is noted instead when it is not known, and the program's text.
  */
-import { programText, type Installation } from "../../sdk/cli/program-text";
-import { controllerUrlOf, type ControllerReadings } from "../../sdk/cli/controller-text";
+import { programText, type Installation } from "../../cli/program-text";
+import { controllerUrlOf, type ControllerReadings } from "../../cli/controller-text";
 
 const OC = "https://ci.example.com/cjoc/";
 const bundle = (name: string, usedBy: string[]) => ({ name, url: "", regex: "", availabilityPatternFromYaml: false, availableFor: usedBy, usedBy });

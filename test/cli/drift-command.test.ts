@@ -7,15 +7,15 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { parseDriftArgs } from "../../sdk/cli/drift/args";
-import { assembleReport, exitCodeOf } from "../../sdk/cli/drift/assemble";
-import { readReport, reportText, REPORT_SCHEMA } from "../../sdk/cli/drift/command";
-import { readPreviewEvents } from "../../sdk/cli/drift/events";
-import { bounded, checkStack } from "../../sdk/cli/drift/run-stack";
-import { EXIT, type DriftReport, type StackReport } from "../../sdk/cli/drift/report";
-import { mergeReports, parseShard, shardOf } from "../../sdk/cli/drift/shard";
-import { driftCommand } from "../../sdk/cli/drift/command";
-import { causeType } from "../../sdk/cli/drift/causes";
+import { parseDriftArgs } from "../../cli/drift/args";
+import { assembleReport, exitCodeOf } from "../../cli/drift/assemble";
+import { readReport, reportText, REPORT_SCHEMA } from "../../cli/drift/command";
+import { readPreviewEvents } from "../../cli/drift/events";
+import { bounded, checkStack } from "../../cli/drift/run-stack";
+import { EXIT, type DriftReport, type StackReport } from "../../cli/drift/report";
+import { mergeReports, parseShard, shardOf } from "../../cli/drift/shard";
+import { driftCommand } from "../../cli/drift/command";
+import { causeType } from "../../cli/drift/causes";
 
 const FIXTURES = path.join(__dirname, "..", "fixtures", "drift");
 const lines = (name: string) => fs.readFileSync(path.join(FIXTURES, name), "utf8").split("\n");

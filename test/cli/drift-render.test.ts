@@ -1,5 +1,5 @@
 /**
- * The drift report's renderers (sdk/cli/drift/render-markdown.ts, render-html.ts) on hand-made reports: every status,
+ * The drift report's renderers (cli/drift/render-markdown.ts, render-html.ts) on hand-made reports: every status,
  * hostile server text in paths, values, names and errors, 100 KB values, and an estate of 200 stacks. The Markdown is
  * read back by markdown-it with raw HTML on (as GitHub's step summary allows <details>), so a value that escaped its
  * cell or became markup would show in the rendered HTML. The page's behaviour in a browser is
@@ -9,9 +9,9 @@ import { createHash } from "node:crypto";
 // Typed here, not by @types/markdown-it: its declarations do not compile without skipLibCheck, and the docs' code
 // blocks are compiled with every installed type package and without it (test/docs/code-blocks.test.ts).
 const MarkdownIt = require("markdown-it") as new (options: { html: boolean; linkify: boolean }) => { render(text: string): string };
-import { renderHtml } from "../../sdk/cli/drift/render-html";
-import { renderMarkdown } from "../../sdk/cli/drift/render-markdown";
-import type { DriftReport } from "../../sdk/cli/drift/report";
+import { renderHtml } from "../../cli/drift/render-html";
+import { renderMarkdown } from "../../cli/drift/render-markdown";
+import type { DriftReport } from "../../cli/drift/report";
 import { estateReport, HOSTILE, hostileReport } from "./drift-reports";
 
 const markdown = new MarkdownIt({ html: true, linkify: true });

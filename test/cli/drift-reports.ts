@@ -1,8 +1,8 @@
 /**
- * Hand-made drift reports (sdk/cli/drift/report.ts) for the renderers' tests: one of every status with hostile server
+ * Hand-made drift reports (cli/drift/report.ts) for the renderers' tests: one of every status with hostile server
  * text in its paths, values, names and errors, and an estate of many stacks with a few drifted, over several runs.
  */
-import type { DriftedResource, DriftReport, StackReport, StackStatus } from "../../sdk/cli/drift/report";
+import type { DriftedResource, DriftReport, StackReport, StackStatus } from "../../cli/drift/report";
 
 /** Text that would break Markdown, a GFM table, HTML or a CI log if it were rendered as it is. */
 export const HOSTILE = {
@@ -26,7 +26,7 @@ function stack(id: string, status: StackStatus, extra: Partial<StackReport> = {}
 }
 
 /**
- * A report of `stacks` with its summary counted from them (the command's own counting, sdk/cli/drift, is not what
+ * A report of `stacks` with its summary counted from them (the command's own counting, cli/drift, is not what
  * these tests are about: a renderer shows whatever summary it is given).
  */
 function report(stacks: StackReport[], extra: Partial<DriftReport> = {}): DriftReport {

@@ -1,10 +1,10 @@
 /**
- * The escaping functions of the generated program (sdk/cli/escape.ts), one per place server text can land: each
+ * The escaping functions of the generated program (cli/escape.ts), one per place server text can land: each
  * hostile string must come back exactly (a literal's value, a shell word as bash reads it) or stay inert (a comment).
  */
 import { execFileSync } from "node:child_process";
 import * as ts from "typescript";
-import { shellWord, tsComment, tsString } from "../../sdk/cli/escape";
+import { shellWord, tsComment, tsString } from "../../cli/escape";
 import { LINE_TERMINATORS } from "../harness/hostile-text";
 const HOSTILE = [
   ...Object.entries(LINE_TERMINATORS).map(([name, t]) => [name, `a${t}globalThis.ran = true; //`] as const),

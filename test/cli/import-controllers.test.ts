@@ -16,7 +16,7 @@ import { ProgramRunner } from "../harness";
 import { adminConfig, assertBuiltPackage, BLANK_ENV, REPO_ROOT } from "../resources/helpers";
 import { cliEnvironment } from "./cli-environment";
 
-const BIN = path.join(REPO_ROOT, "dist", "sdk", "cli", "main.js");
+const BIN = path.join(REPO_ROOT, "dist", "cli", "main.js");
 const A = "team-a/controller-a";
 const A2 = "team-a/controller-2";
 const B = "team-b/controller-b";

@@ -18,7 +18,7 @@ import { FeatureManagementClient, OperationsCenterClient } from "../../provider"
 import { assertBuiltPackage, BLANK_ENV, REPO_ROOT } from "../resources/helpers";
 import { cliEnvironment } from "./cli-environment";
 
-const BIN = path.join(REPO_ROOT, "dist", "sdk", "cli", "main.js");
+const BIN = path.join(REPO_ROOT, "dist", "cli", "main.js");
 const LS = "\u2028";
 const PS = "\u2029";
 /** Code that writes the marker of `route` when it runs (no "/" in it: bundle ids come from folder names). */

@@ -15,7 +15,7 @@ import { FeatureManagementClient } from "../../provider";
 import { assertBuiltPackage, REPO_ROOT } from "../resources/helpers";
 import { cliEnvironment } from "./cli-environment";
 
-const BIN = path.join(REPO_ROOT, "dist", "sdk", "cli", "main.js");
+const BIN = path.join(REPO_ROOT, "dist", "cli", "main.js");
 const FM = "/feature-management/public-api/applications";
 
 let emu: Emulator;

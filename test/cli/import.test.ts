@@ -13,11 +13,11 @@ import { promisify } from "node:util";
 import * as ts from "typescript";
 import { startEmulator, type Emulator } from "../../emulator";
 import { FeatureManagementClient, OperationsCenterClient } from "../../provider";
-import { programText } from "../../sdk/cli/program-text";
+import { programText } from "../../cli/program-text";
 import { ProgramRunner } from "../harness";
 import { adminConfig, assertBuiltPackage, BLANK_ENV, LIST_PATH, REPO_ROOT, requests } from "../resources/helpers";
 
-const BIN = path.join(REPO_ROOT, "dist", "sdk", "cli", "main.js");
+const BIN = path.join(REPO_ROOT, "dist", "cli", "main.js");
 const TEAMS = ["team-01", "team-02", "team-03", "team-04", "team-05", "team-06", "team-07", "team-08"];
 /** 40 controllers: five per team folder. */
 const CONTROLLERS = TEAMS.flatMap((t) => [1, 2, 3, 4, 5].map((i) => `${t}/controller-${i}`));

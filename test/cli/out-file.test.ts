@@ -15,7 +15,7 @@ import { expectOneQuotedLine, HOSTILE_VALUES } from "../harness/hostile-text";
 import { assertBuiltPackage, REPO_ROOT } from "../resources/helpers";
 import { cliEnvironment } from "./cli-environment";
 
-const BIN = path.join(REPO_ROOT, "dist", "sdk", "cli", "main.js");
+const BIN = path.join(REPO_ROOT, "dist", "cli", "main.js");
 /** A bundle id a server may hold: a folder name may carry any character but "/" and NUL. */
 const HOSTILE_BUNDLE = "evil\n::error::forged\u001b[2J\u2028##vso[task.complete result=Succeeded]\u202e";
 

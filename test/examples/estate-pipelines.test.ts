@@ -17,7 +17,7 @@ import { allCalls, block, calls, parseJenkinsfile, type Expr, type Statement } f
 
 const ROOT = path.join(__dirname, "..", "..");
 const DIR = path.join(ROOT, "examples", "pipelines");
-const MAIN = path.join(ROOT, "dist", "sdk", "cli", "main.js");
+const MAIN = path.join(ROOT, "dist", "cli", "main.js");
 
 type Step = { name?: string; id?: string; uses?: string; run?: string; if?: string; env?: Record<string, string>; with?: Record<string, unknown> };
 type Job = { needs?: string; strategy?: { "fail-fast"?: boolean; matrix: { shard: number[] } }; steps: Step[] };

@@ -35,6 +35,18 @@ describe("the core imports no face", () => {
     ]);
   });
 
+  it("the commands (cli/) stand above everything: no file under provider/ or sdk/ imports them", () => {
+    const sdk = providerSources("sdk");
+    expect(sdk.has("sdk/index.ts")).toBe(true);
+    expect(violations(new Map([...providerSources(), ...sdk]))).toEqual([]);
+    const files = new Map([
+      ["sdk/resources/x.ts", `import { driftCommand } from "../../cli/drift/command";`],
+      ["provider/hygiene/y.ts", `import { md } from "../../cli/report/markdown";`],
+      ["sdk/functions/ok.ts", `import { getFlags } from "../../provider/functions";`],
+    ]);
+    expect(violations(files).map((v) => `${v.file} -> ${v.face}`)).toEqual(["sdk/resources/x.ts -> cli/ (the commands)", "provider/hygiene/y.ts -> cli/ (the commands)"]);
+  });
+
   it("reads no specifier from comments", () => {
     expect(specifiersOf(`// require("../../sdk/functions")\n/* import "../../sdk" */\nimport { a } from "./a";`)).toEqual(["./a"]);
   });

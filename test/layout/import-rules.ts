@@ -5,7 +5,9 @@ import * as ts from "typescript";
 
 /**
  * Which way imports may run: the core (provider/) is below both faces, the TypeScript one (sdk/) and the plugin
- * (provider/plugin/). A core file imports neither face; the plugin does not import the other face.
+ * (provider/plugin/). A core file imports neither face; the plugin does not import the other face. The commands
+ * (cli/) stand above them all: neither the core nor a face imports them (a program that imports the package never
+ * loads a command).
  */
 
 export const ROOT = path.resolve(__dirname, "..", "..");
@@ -19,10 +21,11 @@ export interface Violation {
   face: string;
 }
 
-/** Where a file stands: the plugin face, the core, or outside both (sdk/, tests, scripts...). */
-function layerOf(file: string): "plugin" | "core" | undefined {
+/** Where a file stands: the plugin face, the core, the TypeScript face, or outside them (cli/, tests, scripts...). */
+function layerOf(file: string): "plugin" | "core" | "sdk" | undefined {
   if (file.startsWith("provider/plugin/")) return "plugin";
   if (file.startsWith("provider/")) return "core";
+  if (file.startsWith("sdk/")) return "sdk";
   return undefined;
 }
 
@@ -36,6 +39,7 @@ function faceOf(file: string, specifier: string): string | undefined {
   else if (specifier === "pulumi-cloudbees" || (specifier.startsWith("pulumi-cloudbees/") && !specifier.startsWith("pulumi-cloudbees/provider"))) target = "sdk";
   else return undefined;
   if (target === "sdk" || target.startsWith("sdk/")) return "sdk/ (the TypeScript face)";
+  if (target === "cli" || target.startsWith("cli/")) return "cli/ (the commands)";
   if (target === "provider/plugin" || target.startsWith("provider/plugin/")) return "provider/plugin/ (the plugin face)";
   return undefined;
 }
@@ -55,16 +59,18 @@ export function violations(files: Map<string, string>): Violation[] {
     for (const specifier of specifiersOf(text)) {
       const face = faceOf(file, specifier);
       if (!face) continue;
-      // The plugin is a face itself: only the other face is out of its reach.
+      // The plugin is a face itself: only the other face (and the commands) are out of its reach.
       if (layer === "plugin" && face.startsWith("provider/plugin/")) continue;
+      // The TypeScript face may reach the core and itself: only the commands are out of its reach.
+      if (layer === "sdk" && !face.startsWith("cli/")) continue;
       out.push({ file, specifier, face });
     }
   }
   return out;
 }
 
-/** Every .ts file under provider/, by its path relative to the repository. */
-export function providerSources(): Map<string, string> {
+/** Every .ts file under `folder` (provider/ by default), by its path relative to the repository. */
+export function providerSources(folder = "provider"): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (dir: string): void => {
     for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
@@ -73,6 +79,6 @@ export function providerSources(): Map<string, string> {
       else if (entry.name.endsWith(".ts")) out.set(rel, fs.readFileSync(path.join(ROOT, rel), "utf8"));
     }
   };
-  walk("provider");
+  walk(folder);
   return out;
 }

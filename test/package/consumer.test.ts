@@ -159,6 +159,9 @@ it(`installs offline next to the newest @pulumi/pulumi (${NEWEST}), typechecks, 
   // `npx cloudbees-emulator` starts the emulator from the project's bin.
   const banner = await startAndStop(p.dir, ["--offline", "cloudbees-emulator", "--port", "0"], /curl -u/);
   expect(banner).toMatch(/operations center\s+http:\/\/127\.0\.0\.1:\d+\/cjoc\//);
+  // `npx pulumi-cloudbees` runs the commands (dist/cli/main.js) from the project's bin.
+  const help = await run("npx", ["--offline", "pulumi-cloudbees", "drift", "--help"], p.dir);
+  expect({ code: help.code, usage: help.output.split("\n")[0] }).toEqual({ code: 0, usage: "Usage: pulumi-cloudbees drift [options]" });
 });
 
 // Issue 31: with the tsconfig.json of `pulumi new typescript` (no skipLibCheck, no esModuleInterop) zod's

@@ -1,5 +1,5 @@
 /**
- * `pulumi-cloudbees drift` as a user runs it (`node dist/sdk/cli/main.js drift --stacks-file stacks.yaml`), on the
+ * `pulumi-cloudbees drift` as a user runs it (`node dist/cli/main.js drift --stacks-file stacks.yaml`), on the
  * real CLI against one emulator: six stacks, each project with a file backend of its own in its folder: the YAML
  * program of examples/plugin/yaml (yaml-a), the same on an application of its own without the bundle's resources
  * (yaml-b, clean; its second stack `staging` held by a lock file), the dynamic providers' program
@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { OperationsCenterClient } from "../../provider";
-import type { DriftReport } from "../../sdk/cli/drift/report";
+import type { DriftReport } from "../../cli/drift/report";
 import { emulatorConnection } from "../../testing/emulator-config";
 import { featureManagementClientAs } from "../../testing/out-of-band";
 import { comparable, driftReport, lockStack, pathsOf, placeProgram, readReport, runDriftCommand, startDriftEstate, statuses, writeStacksFile, writtenTexts, type DriftEstate } from "./drift-estate";

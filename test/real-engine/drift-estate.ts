@@ -7,13 +7,13 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { DriftReport } from "../../sdk/cli/drift/report";
+import type { DriftReport } from "../../cli/drift/report";
 import { ROOT } from "../package/consumer-project";
 import { CliProject } from "./languages/cli-project";
 import { nodeProject } from "./languages/toolchains";
 import { run, workspace, type Run } from "./tier-cli";
 
-const MAIN = path.join(ROOT, "dist", "sdk", "cli", "main.js");
+const MAIN = path.join(ROOT, "dist", "cli", "main.js");
 
 export interface DriftEstate {
   /** The folder of the projects and of stacks.yaml, where the command runs. */

@@ -1,5 +1,5 @@
 /**
- * The drift page (sdk/cli/drift/render-html.ts) in a real browser: Debian's chromium (/usr/bin/chromium), driven by
+ * The drift page (cli/drift/render-html.ts) in a real browser: Debian's chromium (/usr/bin/chromium), driven by
  * playwright-core with the system browser (playwright's own browser download cannot reach this machine's network).
  * A 200-stack report over four runs, opened from a file:// URL as a pipeline's artifact is: its filters show the rows
  * they should, nothing leaves the page (no request, no CSP violation), hostile server text shows as text and runs
@@ -13,7 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { renderHtml } from "../../sdk/cli/drift/render-html";
+import { renderHtml } from "../../cli/drift/render-html";
 import { estateReport, hostileReport } from "../cli/drift-reports";
 import { REAL_RUN_REPORT } from "./real-drift-report";
 

@@ -5,7 +5,7 @@
  * what changes from run to run is fixed: times (generatedAt, firstSeen, changedAt, and in notes) and durations.
  */
 import * as path from "node:path";
-import type { DriftReport } from "../../sdk/cli/drift/report";
+import type { DriftReport } from "../../cli/drift/report";
 
 export const REAL_RUN_REPORT = path.join(__dirname, "..", "fixtures", "drift", "real-run.json");
 

@@ -53,7 +53,7 @@ export function assertBuiltPackage(): void {
     throw new Error("pulumi-cloudbees does not resolve from the repository root: run `npm run build && node scripts/link-self.js`");
   }
   const built = fs.statSync(resolved).mtimeMs;
-  for (const folder of ["provider", "sdk", "emulator", "testing"]) {
+  for (const folder of ["provider", "sdk", "cli", "emulator", "testing"]) {
     if (Math.min(built, newestMtime(path.join(REPO_ROOT, "dist", folder), ".js")) < newestMtime(path.join(REPO_ROOT, folder), ".ts")) {
       throw new Error(`dist/${folder} is older than ${folder}/: run \`npm run build\` (npm test does it for you)`);
     }

@@ -11,8 +11,8 @@
  * Where the URL is one of the connection's instances, the program names the instance (`instance`), so that its own
  * credentials, when set, are used. Pure: the same installation and options give the same declarations.
  */
-import { fullPathProblem } from "../../provider/clients/inputs";
-import type { BundleSummary } from "../../provider/functions/results";
+import { fullPathProblem } from "../provider/clients/inputs";
+import type { BundleSummary } from "../provider/functions/results";
 import { compare, Names, raw, statement } from "./code-text";
 import { tsComment, tsString } from "./escape";
 

@@ -6,7 +6,7 @@
  */
 import { typeNameOf } from "./warnings";
 import type { Cause, StackReport } from "./report";
-import { noun } from "./noun";
+import { noun } from "../report/noun";
 
 export function groupCauses(stacks: StackReport[]): Cause[] {
   const groups = new Map<string, Cause>();

@@ -4,6 +4,7 @@
  * resolves anything: one in error, locked or timed out has drift unknown, not gone, and one not in this run (another
  * shard's, or no longer given) was not looked at.
  */
+import { cmp } from "../report/text";
 import type { DriftReport, ResolvedPath, StackReport } from "./report";
 
 const keyOf = (stack: string, urn: string, path: string) => `${stack}\n${urn}\n${path}`;
@@ -30,8 +31,4 @@ export function applyHistory(stacks: StackReport[], previous: DriftReport | unde
     if (!current.has(key) && read.has(stack)) resolved.push({ stack, urn, path, firstSeen });
   }
   return resolved.sort((a, b) => cmp(keyOf(a.stack, a.urn, a.path), keyOf(b.stack, b.urn, b.path)));
-}
-
-export function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

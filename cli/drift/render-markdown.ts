@@ -5,34 +5,21 @@
  * step summary takes: what is left out is counted and found in drift-report.json.
  *
  * Server text stays data: every path, value, name and error is made printable (no line break, control character or
- * CI command: render-text.ts) and its Markdown punctuation backslash-escaped, so no value ends a table cell, opens a
+ * CI command) and its Markdown punctuation backslash-escaped (../report/markdown.ts), so no value ends a table cell, opens a
  * code span, link or HTML tag, or starts a line. The same report always gives the same text.
  */
+import { count, document, list, md, table } from "../report/markdown";
+import { noun } from "../report/noun";
+import { seconds, sortedBy, valueText } from "../report/text";
 import type { Cause, DriftedResource, DriftReport, ResolvedPath, StackReport, StackStatus } from "./report";
-import { seconds, shown, stacksById, valueText } from "./render-text";
-import { noun } from "./noun";
 
-/** Rows (or lines) shown before the rest of a list folds into <details>. */
-const FOLD_AT = 10;
 /** Path rows shown per stack, and in the whole summary: 1,000 rows of ≤ 2 values stay well under 1 MiB. */
 const MAX_ROWS_PER_STACK = 100;
 const MAX_ROWS = 1000;
-/** Characters of a value, an error or a name shown; the full value is in drift-report.json. */
+/** Characters of a value shown; the full value is in drift-report.json. */
 const VALUE_CHARS = 200;
-const TEXT_CHARS = 300;
 
 const ICON: Record<StackStatus, string> = { clean: "🟢", drifted: "🟠", error: "🔴", locked: "🔒", timeout: "⏱️" };
-
-/**
- * Server text as Markdown text: printable, then every character that Markdown or a GFM table reads as syntax
- * backslash-escaped (`\|` stays in its cell, also after a `\`, since every `\` is doubled first). `::`, `://` and `@`
- * lose their meaning too (a CI command's opening, a bare URL or address that GitHub would link, a mention).
- */
-export function md(text: string, max = TEXT_CHARS): string {
-  return shown(text, max)
-    .replace(/[\\`*_[\]<>&|~#!$@]/g, (c) => `\\${c}`)
-    .replace(/:(?=[:/])/g, "\\:");
-}
 
 export function renderMarkdown(report: DriftReport): string {
   const lines: string[] = ["## Drift report", ""];
@@ -40,9 +27,9 @@ export function renderMarkdown(report: DriftReport): string {
   lines.push(`Run of ${md(report.generatedAt)} by pulumi-cloudbees ${md(report.toolVersion)}${shard}`, "");
   lines.push(...summaryTable(report), "");
   if (report.causes.length > 0) lines.push("### Causes", "", ...causesTable(report.causes), "");
-  lines.push("### Stacks", "", ...stackSections(stacksById(report)));
+  lines.push("### Stacks", "", ...stackSections(sortedBy(report.stacks, (s) => s.id)));
   if (report.resolved.length > 0) lines.push("### Resolved since the previous report", "", ...resolvedList(report.resolved), "");
-  return `${lines.join("\n").replace(/\n+$/, "")}\n`;
+  return document(lines);
 }
 
 function summaryTable(report: DriftReport): string[] {
@@ -52,11 +39,6 @@ function summaryTable(report: DriftReport): string[] {
     "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     `| ${[s.stacks, s.clean, s.drifted, s.error, s.locked, s.timeout, s.driftedResources, s.driftedPaths, s.newPaths, s.resolvedPaths].map(count).join(" | ")} |`,
   ];
-}
-
-/** A count from the report: a number as it is, anything else (a hand-edited report) as escaped text. */
-function count(n: unknown): string {
-  return typeof n === "number" && Number.isFinite(n) ? String(n) : md(String(n), 20);
 }
 
 function causesTable(causes: Cause[]): string[] {
@@ -72,25 +54,6 @@ function members(list: string[]): string {
     return md(space < 0 ? m : `${m.slice(0, space)}: ${urn.slice(urn.lastIndexOf("::") + 2)}`, 120);
   });
   return named.join(", ") + (list.length > 3 ? ` and ${list.length - 3} more` : "");
-}
-
-/**
- * A table whose rows past FOLD_AT fold into <details> (a second table with the same header: GitHub renders Markdown in
- * <details> after a blank line).
- */
-function table(header: string[], rows: string[], more: string): string[] {
-  if (rows.length <= FOLD_AT) return [...header, ...rows];
-  return [...header, ...rows.slice(0, FOLD_AT), "", ...details(`${rows.length - FOLD_AT} ${more}`, [...header, ...rows.slice(FOLD_AT)])];
-}
-
-function list(lines: string[], more: string): string[] {
-  if (lines.length <= FOLD_AT) return lines;
-  return [...lines.slice(0, FOLD_AT), "", ...details(`${lines.length - FOLD_AT} ${more}`, lines.slice(FOLD_AT))];
-}
-
-/** `summary` is the renderer's own text (numbers and words): no server text inside HTML. */
-function details(summary: string, body: string[]): string[] {
-  return [`<details><summary>${summary}</summary>`, "", ...body, "", "</details>"];
 }
 
 function stackSections(stacks: StackReport[]): string[] {

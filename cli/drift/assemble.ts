@@ -3,7 +3,8 @@
  * the previous report, causes, the summary; and the command's exit code from it.
  */
 import { groupCauses } from "./causes";
-import { applyHistory, cmp } from "./history";
+import { cmp } from "../report/text";
+import { applyHistory } from "./history";
 import { EXIT, REPORT_SCHEMA_VERSION, type DriftReport, type ReportSummary, type StackReport } from "./report";
 
 export interface AssembleOptions {

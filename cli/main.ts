@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 /**
- * The `pulumi-cloudbees` command (package.json `bin`): `import`, and `drift` (sdk/cli/drift/command.ts).
+ * The `pulumi-cloudbees` command (package.json `bin`): `import`, and `drift` (cli/drift/command.ts).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { replaceFile, writeNewFile } from "../../provider/files/safe-write";
-import { printable, quoted } from "../../provider/text/printable";
-import { fullPathProblem } from "../../provider/clients/inputs";
+import { replaceFile, writeNewFile } from "../provider/files/safe-write";
+import { printable, quoted } from "../provider/text/printable";
+import { fullPathProblem } from "../provider/clients/inputs";
 import { patternUrl, type ControllerOptions } from "./controller-text";
 import { shellWord } from "./escape";
 import { readStackConfigFile } from "./stack-config-file";
@@ -115,7 +115,7 @@ export async function main(argv: string[]): Promise<void> {
   }
   // Loaded once the arguments are known to be good: the functions load @pulumi/pulumi, a second of CPU.
   const { importProgram } = require("./import") as typeof import("./import");
-  const { closeClients } = require("../../provider/config") as typeof import("../../provider/config");
+  const { closeClients } = require("../provider/config") as typeof import("../provider/config");
   try {
     const { text, installation, skipped, controllers: configurations } = await importProgram({
       settings,

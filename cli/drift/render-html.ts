@@ -8,12 +8,12 @@
  * attributes alike); the per-stack rows go to the script as JSON in a <script type="application/json">, with every
  * `<` written `\u003c` so that no value can close that element, and the script puts them in with textContent only.
  */
-import { createHash } from "node:crypto";
+import { contentSecurityPolicy, h, scriptJson } from "../report/html";
+import { noun } from "../report/noun";
+import { seconds, shown, sortedBy, valueText } from "../report/text";
 import { byGeneratedAt, chartRuns, driftChart } from "./drift-chart";
 import { PAGE_SCRIPT, PAGE_STYLE } from "./page-assets";
 import type { DriftReport, StackReport, StackStatus } from "./report";
-import { seconds, shown, stacksById, valueText } from "./render-text";
-import { noun } from "./noun";
 
 /** Path rows the page holds at most: the DOM stays light; drift-report.json has the rest. */
 const MAX_PAGE_ROWS = 20000;
@@ -23,36 +23,14 @@ const TEXT_CHARS = 500;
 const MAX_LISTED = 200;
 const STATUSES: StackStatus[] = ["clean", "drifted", "error", "locked", "timeout"];
 
-const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-/** Server text as HTML text or a double-quoted attribute's value: printable, cut to `max`, escaped. */
-export function h(text: string, max = TEXT_CHARS): string {
-  return shown(String(text), max).replace(/[&<>"']/g, (c) => ENTITIES[c]);
-}
-
-/** `data` as the text of a <script type="application/json">: JSON, with no `<` that could end the element. */
-export function scriptJson(data: unknown): string {
-  return JSON.stringify(data).replace(/</g, "\\u003c");
-}
-
-function sha256(text: string): string {
-  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
-}
-
-const CSP = [
-  "default-src 'none'",
-  `script-src ${sha256(PAGE_SCRIPT)}`,
-  `style-src ${sha256(PAGE_STYLE)}`,
-  "base-uri 'none'",
-  "form-action 'none'",
-].join("; ");
+const CSP = contentSecurityPolicy(PAGE_SCRIPT, PAGE_STYLE);
 
 export function renderHtml(reports: DriftReport[]): string {
   if (reports.length === 0) throw new Error("renderHtml needs at least one drift report");
   const runs = chartRuns(reports);
   // The newest run (of equal times, the last given).
   const newest = byGeneratedAt(reports)[reports.length - 1];
-  const stacks = stacksById(newest);
+  const stacks = sortedBy(newest.stacks, (s) => s.id);
   const shard = newest.shard ? ` · shard ${h(String(newest.shard.index), 10)}/${h(String(newest.shard.count), 10)}` : "";
   return [
     "<!DOCTYPE html>",

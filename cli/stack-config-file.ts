@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import { parse as parseYaml } from "yaml";
-import { CONNECTIONS_KEY, SETTINGS, type RawConfig, type SettingName, type SettingSpec } from "../../provider/config/settings";
-import { printable, quoted } from "../../provider/text/printable";
+import { CONNECTIONS_KEY, SETTINGS, type RawConfig, type SettingName, type SettingSpec } from "../provider/config/settings";
+import { printable, quoted } from "../provider/text/printable";
 
 /**
  * The `cloudbees:*` settings (and `cloudbees:connections`) of a stack config file (`config:` of `Pulumi.<stack>.yaml`). An encrypted value fails

@@ -10,15 +10,15 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { instanceSettings, resolveConnection } from "../../provider/config/connections";
-import { resolveSettings, type RawConfig, type SettingValues } from "../../provider/config/settings";
-import { inferVisibility } from "../../provider/resources/global-availability-pattern/controller";
-import { getApplications } from "../../provider/functions/applications";
-import { getEnvironments, getExperiments, getFlags, getTargetGroups } from "../../provider/functions/feature-flags";
-import type { FunctionHost } from "../../provider/functions/host";
-import { getBundles } from "../../provider/functions/operations-center";
-import { getTeamMembers } from "../../provider/functions/team-members";
-import { quoted } from "../../provider/text/printable";
+import { instanceSettings, resolveConnection } from "../provider/config/connections";
+import { resolveSettings, type RawConfig, type SettingValues } from "../provider/config/settings";
+import { inferVisibility } from "../provider/resources/global-availability-pattern/controller";
+import { getApplications } from "../provider/functions/applications";
+import { getEnvironments, getExperiments, getFlags, getTargetGroups } from "../provider/functions/feature-flags";
+import type { FunctionHost } from "../provider/functions/host";
+import { getBundles } from "../provider/functions/operations-center";
+import { getTeamMembers } from "../provider/functions/team-members";
+import { quoted } from "../provider/text/printable";
 import { notDeclaredWhy, planControllers } from "./controller-text";
 import { matchesWhole, pathNameProblemOf, programText, uniquelyNamed, type ApplicationFlags, type Installation, type ProgramOptions } from "./program-text";
 

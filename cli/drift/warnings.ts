@@ -5,7 +5,7 @@
  * "controller ... differs from its bundle ...: <paths>". Through the plugin a warning carries its URN; from a dynamic
  * provider's host it arrives as printed text, so it is matched by type and label or id.
  */
-import { printable } from "../../../provider/text/printable";
+import { printable } from "../../provider/text/printable";
 
 export interface ProviderWarning {
   text: string;

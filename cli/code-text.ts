@@ -3,7 +3,7 @@
  * `tsString`), `new cloudbees.X(...)` statements within the line width, and unique names derived from ids.
  */
 import { tsString } from "./escape";
-import { trimCharacter } from "../../provider/text/trim";
+import { trimCharacter } from "../provider/text/trim";
 
 const MAX_LINE = 120;
 

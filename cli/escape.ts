@@ -7,7 +7,7 @@
  * (provider/text/printable.ts), which is the target of the CLI's own messages. The program goes to standard output
  * without --out, a CI job's log: a CI command (`##vso[`) in a literal or a comment is escaped too.
  */
-import { CI_COMMAND, UNSAFE_CHARACTERS, unicodeEscape } from "../../provider/text/printable";
+import { CI_COMMAND, UNSAFE_CHARACTERS, unicodeEscape } from "../provider/text/printable";
 
 const UNSAFE = UNSAFE_CHARACTERS;
 const HAS_UNSAFE = new RegExp(UNSAFE.source);

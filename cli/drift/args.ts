@@ -1,11 +1,10 @@
 /**
  * `pulumi-cloudbees drift` and `drift merge`: their options, checked before anything runs, and their --help.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
+import { distinctStacks, readStacksFile, stackTarget, type StackTarget } from "../stacks/stacks-file";
 import { parseShard, type Shard } from "./shard";
-import type { StackTarget } from "./run-stack";
 
 export const DRIFT_USAGE = `Usage: pulumi-cloudbees drift [options]
        pulumi-cloudbees drift merge <drift-report.json>... --out <folder> [--fail-on any|new]
@@ -89,14 +88,10 @@ export function parseDriftArgs(argv: string[], cwd = process.cwd()): ParsedComma
   if (failOn === "new" && values.previous === undefined) throw new Error("--fail-on new needs --previous (without it all drift is new)");
   const stacks = [
     ...(values["stacks-file"] !== undefined ? readStacksFile(path.resolve(cwd, values["stacks-file"])) : []),
-    ...(values.stack ?? []).map((s) => target(s, cwd)),
+    ...(values.stack ?? []).map((s) => stackTarget(s, cwd)),
   ];
   if (!stacks.length) throw new Error("no stacks: give --stack <folder>#<stack> or --stacks-file <file>");
-  const ids = new Set<string>();
-  for (const s of stacks) {
-    if (ids.has(s.id)) throw new Error(`the stack ${JSON.stringify(s.id)} is given twice`);
-    ids.add(s.id);
-  }
+  distinctStacks(stacks);
   return {
     kind: "drift",
     args: {
@@ -115,40 +110,4 @@ export function parseDriftArgs(argv: string[], cwd = process.cwd()): ParsedComma
 function integer(text: string, option: string): number {
   if (!/^\d+$/.test(text)) throw new Error(`${option} ${JSON.stringify(text)} is not a whole number`);
   return Number(text);
-}
-
-/** `<folder>#<stack>`, the folder relative to `base`. */
-function target(text: string, base: string): StackTarget {
-  const at = text.lastIndexOf("#");
-  if (at <= 0 || at === text.length - 1) throw new Error(`--stack ${JSON.stringify(text)}: expected <folder>#<stack>, e.g. infra/flags#prod`);
-  return entry(text.slice(0, at), text.slice(at + 1), base);
-}
-
-function entry(folder: string, stack: string, base: string): StackTarget {
-  if (!/^[\w.\-/]+$/.test(stack)) throw new Error(`stack name ${JSON.stringify(stack)} is not a stack name`);
-  return { id: `${folder}#${stack}`, folder, stack, dir: path.resolve(base, folder) };
-}
-
-function readStacksFile(file: string): StackTarget[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (e) {
-    throw new Error(`--stacks-file ${JSON.stringify(file)} cannot be read: ${(e as Error).message}`);
-  }
-  let doc: unknown;
-  try {
-    doc = (require("yaml") as typeof import("yaml")).parse(text);
-  } catch (e) {
-    throw new Error(`--stacks-file ${JSON.stringify(file)} is neither YAML nor JSON: ${(e as Error).message.split("\n")[0]}`);
-  }
-  const list = Array.isArray(doc) ? doc : (doc as { stacks?: unknown } | null)?.stacks;
-  if (!Array.isArray(list)) throw new Error(`--stacks-file ${JSON.stringify(file)}: expected a list of stacks, or {stacks: [...]}`);
-  const base = path.dirname(file);
-  return list.map((item, i) => {
-    if (typeof item === "string") return target(item, base);
-    const { folder, stack } = (item ?? {}) as { folder?: unknown; stack?: unknown };
-    if (typeof folder !== "string" || typeof stack !== "string") throw new Error(`--stacks-file ${JSON.stringify(file)}: item ${i + 1} needs folder and stack`);
-    return entry(folder, stack, base);
-  });
 }

@@ -3,7 +3,7 @@
  * shared state), and `merge` puts shard reports back together into the report an unsharded run would have written.
  */
 import { assembleReport } from "./assemble";
-import { cmp } from "./history";
+import { cmp } from "../report/text";
 import type { DriftReport, ResolvedPath, StackReport } from "./report";
 
 export interface Shard {

@@ -2,22 +2,21 @@
  * `pulumi-cloudbees drift` and `drift merge`: run the stacks in a bounded pool, write drift-report.json, answer the
  * exit code (report.ts EXIT).
  */
-import { execFileSync } from "node:child_process";
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { replaceFile } from "../../../provider/files/safe-write";
-import { printable } from "../../../provider/text/printable";
+import { printable } from "../../provider/text/printable";
+import { readJsonReport, toolVersion, writeReportFiles } from "../report/files";
+import { noun } from "../report/noun";
+import { inPool } from "../report/pool";
+import { Progress, type ProgressItem, type ProgressWords } from "../report/progress";
+import { answersVersion, noPulumiMessage } from "../stacks/run-pulumi";
 import { DRIFT_USAGE, parseDriftArgs, type DriftArgs } from "./args";
 import { assembleReport, exitCodeOf } from "./assemble";
-import { inPool } from "./pool";
-import { Progress } from "./progress";
-import { EXIT, REPORT_SCHEMA_VERSION, type DriftReport } from "./report";
+import { EXIT, REPORT_SCHEMA_VERSION, type DriftReport, type StackReport } from "./report";
 import { renderHtml } from "./render-html";
 import { renderMarkdown } from "./render-markdown";
 import { checkStack } from "./run-stack";
 export { REPORT_SCHEMA } from "./schema";
 import { mergeReports, shardOf } from "./shard";
-import { noun } from "./noun";
 
 export const REPORT_FILE = "drift-report.json";
 /** For a pipeline's summary (GitHub's step summary) and for a person: render-markdown.ts, render-html.ts. */
@@ -56,7 +55,7 @@ export async function driftCommand(argv: string[], err: NodeJS.WriteStream = pro
 async function runDrift(a: DriftArgs, say: (text: string) => void, err: NodeJS.WriteStream): Promise<number> {
   // Without a CLI nothing can run: said once, exit "could not run", rather than every stack in error.
   if (!answersVersion(a.pulumi)) {
-    say(`the Pulumi CLI ${JSON.stringify(a.pulumi)} does not answer \`pulumi version\`: install Pulumi (https://www.pulumi.com/docs/install/) or give its path with --pulumi`);
+    say(noPulumiMessage(a.pulumi));
     return EXIT.couldNotRun;
   }
   const generatedAt = new Date().toISOString();
@@ -70,10 +69,10 @@ async function runDrift(a: DriftArgs, say: (text: string) => void, err: NodeJS.W
     }
   }
   const stacks = shardOf(a.stacks, a.shard);
-  const progress = new Progress(stacks.length, err);
+  const progress = new Progress(stacks.length, DRIFT_PROGRESS, err);
   const results = await inPool(stacks, a.concurrency, async (t) => {
     const r = await checkStack(t, { pulumi: a.pulumi, timeoutMs: a.timeoutMs });
-    progress.stackDone(r);
+    progress.itemDone(progressItem(r));
     return r;
   });
   const report = assembleReport(results, { generatedAt, toolVersion: toolVersion(), ...(previous ? { previous } : {}), ...(a.shard ? { shard: a.shard } : {}) });
@@ -88,17 +87,19 @@ async function runDrift(a: DriftArgs, say: (text: string) => void, err: NodeJS.W
 
 /** A report written by this command (its schema version), or an Error naming the file and what is wrong. */
 export function readReport(file: string): DriftReport {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(fs.readFileSync(file, "utf8"));
-  } catch (e) {
-    throw new Error(`the report ${JSON.stringify(file)} cannot be read as JSON: ${(e as Error).message.split("\n")[0]}`);
-  }
-  const r = doc as Partial<DriftReport> | null;
-  if (!r || typeof r !== "object" || r.schemaVersion !== REPORT_SCHEMA_VERSION || !Array.isArray(r.stacks) || !Array.isArray(r.resolved) || typeof r.generatedAt !== "string") {
-    throw new Error(`the report ${JSON.stringify(file)} is not a drift-report.json of schema version ${REPORT_SCHEMA_VERSION}`);
-  }
-  return r as DriftReport;
+  return readJsonReport<DriftReport>(file, `a drift-report.json of schema version ${REPORT_SCHEMA_VERSION}`, (doc) => {
+    const r = doc as Partial<DriftReport>;
+    return r.schemaVersion === REPORT_SCHEMA_VERSION && Array.isArray(r.stacks) && Array.isArray(r.resolved) && typeof r.generatedAt === "string";
+  });
+}
+
+/** How the drift command's progress says itself. */
+export const DRIFT_PROGRESS: ProgressWords = { command: "drift", items: "stacks", verb: "checked", flagged: "drifted" };
+
+/** A stack's line of progress: its status, and its paths when drifted. */
+export function progressItem(s: StackReport): ProgressItem {
+  const drifted = s.status === "drifted";
+  return { id: s.id, status: s.status, flagged: drifted, durationMs: s.durationMs, ...(drifted ? { detail: `${s.counts.paths} ${noun(s.counts.paths, "path")}` } : {}) };
 }
 
 /** Two-space JSON, a clean stack on one line: a report of many stacks diffs cleanly in Git and stays short. */
@@ -112,28 +113,9 @@ export function reportText(report: DriftReport): string {
  * and never written through a link (safe-write.ts).
  */
 async function writeReport(folder: string, report: DriftReport, previous?: DriftReport): Promise<void> {
-  fs.mkdirSync(folder, { recursive: true });
-  await replaceFile(path.join(folder, REPORT_FILE), reportText(report));
-  await replaceFile(path.join(folder, MARKDOWN_FILE), renderMarkdown(report));
-  await replaceFile(path.join(folder, PAGE_FILE), renderHtml(previous ? [previous, report] : [report]));
-}
-
-function answersVersion(pulumi: string): boolean {
-  try {
-    execFileSync(pulumi, ["version"], { stdio: "ignore", timeout: 30_000, env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function toolVersion(): string {
-  for (const p of ["../../../package.json", "../../../../package.json"]) {
-    try {
-      return (require(p) as { version: string }).version;
-    } catch {
-      // Next place: from sources or from dist/.
-    }
-  }
-  return "unknown";
+  await writeReportFiles(folder, [
+    [REPORT_FILE, reportText(report)],
+    [MARKDOWN_FILE, renderMarkdown(report)],
+    [PAGE_FILE, renderHtml(previous ? [previous, report] : [report])],
+  ]);
 }

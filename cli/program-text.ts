@@ -8,16 +8,16 @@
  * run as code when the program loads. An object the resources would refuse (a name with a control character, say)
  * is not declared: a note names it instead.
  */
-import type { Application } from "../../provider/clients/feature-management-types";
-import type { TeamMemberInfo } from "../../provider/functions/team-members";
-import { SERVICE_DEFAULTS, type Condition, type Environment, type Experiment, type Flag, type TargetGroup } from "../../provider/clients/feature-flag-types";
-import { sameAvailableValues } from "../../provider/resources/feature-flags/canonical";
-import { pathNameProblem } from "../../provider/resources/feature-flags/rules";
-import { fullPathProblem } from "../../provider/clients/inputs";
-import { MAX_ID_LENGTH } from "../../provider/clients/limits";
-import { controlCharacterProblem } from "../../provider/resources/shared/check";
-import { patternToControllers } from "../../provider/resources/shared/pattern";
-import type { BundleSummary } from "../../provider/functions/results";
+import type { Application } from "../provider/clients/feature-management-types";
+import type { TeamMemberInfo } from "../provider/functions/team-members";
+import { SERVICE_DEFAULTS, type Condition, type Environment, type Experiment, type Flag, type TargetGroup } from "../provider/clients/feature-flag-types";
+import { sameAvailableValues } from "../provider/resources/feature-flags/canonical";
+import { pathNameProblem } from "../provider/resources/feature-flags/rules";
+import { fullPathProblem } from "../provider/clients/inputs";
+import { MAX_ID_LENGTH } from "../provider/clients/limits";
+import { controlCharacterProblem } from "../provider/resources/shared/check";
+import { patternToControllers } from "../provider/resources/shared/pattern";
+import type { BundleSummary } from "../provider/functions/results";
 import { tsComment, tsString } from "./escape";
 import { compare, Names, raw, statement, type Value } from "./code-text";
 import { controllerHeader, controllerStatements, notDeclaredWhy, planControllers, type ControllerOptions, type ControllerReadings } from "./controller-text";

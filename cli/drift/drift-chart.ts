@@ -4,7 +4,7 @@
  * by far), each point with a <title> that names its run and counts. Every text from a report is HTML-escaped.
  */
 import type { DriftReport } from "./report";
-import { noun } from "./noun";
+import { noun } from "../report/noun";
 
 const WIDTH = 640;
 const ROW = 64;

@@ -3,23 +3,15 @@
  * stack's folder, a child process of its own with its own event log (never `stack select`, never a shared workspace
  * file), killed at its deadline. What it says becomes the stack's status: clean, drifted, error, locked, timeout.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { printable } from "../../../provider/text/printable";
+import { bounded as boundedText } from "../report/text";
+import { lastLines, NO_STACK, pulumiEnvironment, runChild } from "../stacks/run-pulumi";
+import { projectFolderProblem, type StackTarget } from "../stacks/stacks-file";
 import { readPreviewEvents } from "./events";
 import { fileBackendLocks } from "./locks";
 import { MAX_ERROR_CHARS, type StackReport } from "./report";
-
-export interface StackTarget {
-  /** `<folder>#<stack>`, the folder as given. */
-  id: string;
-  folder: string;
-  stack: string;
-  /** The folder resolved. */
-  dir: string;
-}
 
 export interface RunOptions {
   pulumi: string;
@@ -29,8 +21,6 @@ export interface RunOptions {
 
 /** The CLI's words for a stack another update holds: Pulumi Cloud's 409, a file backend's lock. */
 const LOCKED = /the stack is currently locked|\[409\] Conflict|Another update is currently in progress/i;
-/** The CLI's words for a stack that is not there. */
-const NO_STACK = /no stack named '([^']*)' found/;
 
 export async function checkStack(t: StackTarget, o: RunOptions): Promise<StackReport> {
   const started = Date.now();
@@ -42,10 +32,8 @@ export async function checkStack(t: StackTarget, o: RunOptions): Promise<StackRe
     counts: { resources: 0, drifted: 0, paths: 0 },
     ...rest,
   });
-  if (!fs.statSync(t.dir, { throwIfNoEntry: false })?.isDirectory()) return done("error", { error: bounded(`the folder ${JSON.stringify(t.folder)} does not exist`) });
-  if (!["Pulumi.yaml", "Pulumi.yml"].some((f) => fs.existsSync(path.join(t.dir, f)))) {
-    return done("error", { error: bounded(`the folder ${JSON.stringify(t.folder)} has no Pulumi.yaml: give a Pulumi project's folder`) });
-  }
+  const problem = projectFolderProblem(t);
+  if (problem) return done("error", { error: bounded(problem) });
   // Previews run side by side: ts-node's compile cache, which their programs' processes tear, off unless set
   // (nodejs/node#51555: V8 aborts on a torn blob, and the stack would read as an error).
   const env = { DISABLE_V8_COMPILE_CACHE: "1", ...process.env, ...o.env };
@@ -58,7 +46,7 @@ export async function checkStack(t: StackTarget, o: RunOptions): Promise<StackRe
   try {
     const args = ["preview", "--refresh", "--expect-no-changes", "--non-interactive", "--color", "never", "--stack", t.stack, "--event-log", log];
     // --event-log is among the CLI's debug commands' flags.
-    const result = await runChild(o.pulumi, args, t.dir, { ...env, PULUMI_DEBUG_COMMANDS: "true", PULUMI_SKIP_UPDATE_CHECK: "true" }, o.timeoutMs);
+    const result = await runChild(o.pulumi, args, t.dir, pulumiEnvironment({ ...env, PULUMI_DEBUG_COMMANDS: "true" }), o.timeoutMs);
     const events = readPreviewEvents(fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n") : []);
     const drifted = events.resources.length;
     const counts = { resources: events.resourceCount, drifted, paths: events.resources.reduce((n, r) => n + r.paths.length + (r.truncatedPaths ?? 0), 0) };
@@ -81,55 +69,7 @@ export async function checkStack(t: StackTarget, o: RunOptions): Promise<StackRe
   }
 }
 
-interface ChildResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-}
-
-/** The child's output is kept to its last 64 KiB each: the report keeps only the end of an error. */
-function runChild(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    // Its own process group, so that the deadline stops the language host and plugins with it.
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-    let stdout = "";
-    let stderr = "";
-    const keep = (s: string, d: Buffer) => (s + d.toString()).slice(-65536);
-    child.stdout.on("data", (d: Buffer) => (stdout = keep(stdout, d)));
-    child.stderr.on("data", (d: Buffer) => (stderr = keep(stderr, d)));
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child.pid);
-    }, timeoutMs);
-    child.on("error", (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, timedOut });
-    });
-  });
-}
-
-function killGroup(pid: number | undefined): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // Already gone.
-  }
-}
-
-function lastLines(text: string): string {
-  return text.trim().split("\n").filter((l) => l.trim()).slice(-20).join("\n");
-}
-
 /** Printable (control characters escaped, line breaks kept) and at most MAX_ERROR_CHARS. */
 export function bounded(text: string): string {
-  // A language host may color its messages whatever --color says: the colors go, other control characters are escaped.
-  const clean = printable(text.replace(/\u001b\[[0-9;]*m/g, "").trim(), { keepNewlines: true });
-  return clean.length > MAX_ERROR_CHARS ? `${clean.slice(0, MAX_ERROR_CHARS)}…` : clean;
+  return boundedText(text, MAX_ERROR_CHARS);
 }
