@@ -21,6 +21,7 @@ import { importRows } from "./import-floor";
 import { scaleRows } from "./scale";
 import { flagRows } from "./flag-rows";
 import { driftEstateRows } from "./drift-estate";
+import { codeReferenceRows } from "./code-references";
 import { timed, wave } from "./steps";
 import { median, ms, row, seconds, table } from "./table";
 
@@ -53,7 +54,7 @@ function rssMb(pid: number): number {
 
 /** The sections that stand alone (their own emulator and hosts), for `--only <section>`. */
 // drift (bench/drift-estate.ts) is only here: its 200 stacks under the real CLI take longer than the whole bench's 10 minutes.
-const SECTIONS: Record<string, () => Promise<void>> = { scale: () => scaleRows(), import: importRows, controllers: controllerConfigurationRows, plugin: pluginStartRows, drift: () => driftEstateRows() };
+const SECTIONS: Record<string, () => Promise<void>> = { scale: () => scaleRows(), import: importRows, controllers: controllerConfigurationRows, plugin: pluginStartRows, drift: () => driftEstateRows(), "code-references": codeReferenceRows };
 
 /** `--only <section>` (or `--only=<section>`): that section's name; undefined: the whole bench. */
 function onlySection(argv: string[]): string | undefined {
