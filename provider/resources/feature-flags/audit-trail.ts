@@ -16,6 +16,7 @@
  */
 import type { FeatureManagementClient } from "../../clients/feature-management-client";
 import type { AuditLog } from "../../clients/feature-flag-types";
+import type { ReadableList } from "../../clients/readable-list-types";
 import { ResponseTooLargeError } from "../../http/errors";
 import { bounded } from "../../http/response-text";
 import { quoted } from "../../text/printable";
@@ -49,10 +50,12 @@ export interface DriftSubject {
 }
 
 /** The records of a read, and why it stopped before the log's end (undefined: it read to the end). */
-interface Records {
+export interface AuditLogRecords {
   records: AuditLog[];
   stoppedEarly?: string;
 }
+
+type Records = AuditLogRecords;
 
 interface LogRead {
   from: Date;
@@ -119,43 +122,56 @@ export class AuditTrail {
     return read;
   }
 
-  /**
-   * The log from `from`, page after page, within MAX_PAGES, MAX_RECORDS and MAX_LOG_BYTES: `stoppedEarly` says which
-   * bound ended it. A page over the bytes left ends the read (a first page over them fails it: nothing was read).
-   */
-  private async pages(applicationId: string, environment: string, from: Date): Promise<Records> {
-    const seen = new Set<string>();
-    const records: AuditLog[] = [];
-    let start = from;
-    let bytesLeft = MAX_LOG_BYTES;
-    const stopped = (why: string): Records => ({ records, stoppedEarly: `the read stopped after ${records.length} records: ${why}` });
-    for (let page = 0; page < MAX_PAGES; page++) {
-      if (bytesLeft <= 0) return stopped(`its pages passed ${MAX_LOG_BYTES} bytes`);
-      let answer: AuditLog[];
-      let size: number;
-      try {
-        const list = await this.client.readAuditLogList(applicationId, environment, start, { maxResponseBytes: bytesLeft });
-        answer = readableEntries(list, "audit-log record", `reading the audit logs of application ${quoted(applicationId)} in environment ${quoted(environment)}`);
-        // A record it cannot read still fills the page: a page of 30 is full, and the next one is read.
-        size = answer.length + list.unreadable.length;
-      } catch (e) {
-        if (e instanceof ResponseTooLargeError && records.length) return stopped(`its pages passed ${MAX_LOG_BYTES} bytes`);
-        throw e;
-      }
-      bytesLeft -= Buffer.byteLength(JSON.stringify(answer));
-      const fresh = answer.filter((r) => !seen.has(r._id));
-      for (const r of fresh.slice(0, MAX_RECORDS - records.length)) {
-        seen.add(r._id);
-        records.push(r);
-      }
-      if (size < PAGE_SIZE || fresh.length === 0) return { records };
-      if (records.length >= MAX_RECORDS) return stopped(`at most ${MAX_RECORDS} are read`);
-      const last = answer.reduce((max, r) => Math.max(max, timeOf(r)), -Infinity);
-      if (!Number.isFinite(last)) return { records };
-      start = new Date(last);
-    }
-    return stopped(`at most ${MAX_PAGES} pages are read`);
+  private pages(applicationId: string, environment: string, from: Date): Promise<Records> {
+    const operation = `reading the audit logs of application ${quoted(applicationId)} in environment ${quoted(environment)}`;
+    return readAuditLogPages(this.client, applicationId, environment, from, (list) => readableEntries(list, "audit-log record", operation));
   }
+}
+
+/**
+ * The log of one application environment from `from`, page after page, within MAX_PAGES, MAX_RECORDS and
+ * MAX_LOG_BYTES: `stoppedEarly` says which bound ended it. A page over the bytes left ends the read (a first page over
+ * them fails it: nothing was read). `entriesOf` takes each page's readable records and says the others as its caller
+ * does (a warning in a deployment, an error in a command's report).
+ */
+export async function readAuditLogPages(
+  client: FeatureManagementClient,
+  applicationId: string,
+  environment: string,
+  from: Date,
+  entriesOf: (list: ReadableList<AuditLog>) => AuditLog[],
+): Promise<AuditLogRecords> {
+  const seen = new Set<string>();
+  const records: AuditLog[] = [];
+  let start = from;
+  let bytesLeft = MAX_LOG_BYTES;
+  const stopped = (why: string): AuditLogRecords => ({ records, stoppedEarly: `the read stopped after ${records.length} records: ${why}` });
+  for (let page = 0; page < MAX_PAGES; page++) {
+    if (bytesLeft <= 0) return stopped(`its pages passed ${MAX_LOG_BYTES} bytes`);
+    let answer: AuditLog[];
+    let size: number;
+    try {
+      const list = await client.readAuditLogList(applicationId, environment, start, { maxResponseBytes: bytesLeft });
+      answer = entriesOf(list);
+      // A record it cannot read still fills the page: a page of 30 is full, and the next one is read.
+      size = answer.length + list.unreadable.length;
+    } catch (e) {
+      if (e instanceof ResponseTooLargeError && records.length) return stopped(`its pages passed ${MAX_LOG_BYTES} bytes`);
+      throw e;
+    }
+    bytesLeft -= Buffer.byteLength(JSON.stringify(answer));
+    const fresh = answer.filter((r) => !seen.has(r._id));
+    for (const r of fresh.slice(0, MAX_RECORDS - records.length)) {
+      seen.add(r._id);
+      records.push(r);
+    }
+    if (size < PAGE_SIZE || fresh.length === 0) return { records };
+    if (records.length >= MAX_RECORDS) return stopped(`at most ${MAX_RECORDS} are read`);
+    const last = answer.reduce((max, r) => Math.max(max, timeOf(r)), -Infinity);
+    if (!Number.isFinite(last)) return { records };
+    start = new Date(last);
+  }
+  return stopped(`at most ${MAX_PAGES} pages are read`);
 }
 
 /** The process's audit trail for this client: one per deployment, as the lists are. */
@@ -173,7 +189,7 @@ function startOf(writtenAt: unknown): number {
   return Number.isFinite(at) ? at : Date.now() - DEFAULT_LOOKBACK_MS;
 }
 
-function timeOf(record: AuditLog): number {
+export function timeOf(record: AuditLog): number {
   const at = Date.parse(record.creation_date);
   return Number.isFinite(at) ? at : -Infinity;
 }
