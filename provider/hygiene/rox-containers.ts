@@ -120,47 +120,49 @@ const MODIFIERS = new Set(["public", "private", "protected", "readonly", "static
 
 const is = (tok: Tok | undefined, t: Tok["t"], v?: string) => tok !== undefined && tok.t === t && (v === undefined || tok.v === v);
 
-/** The own keys of the object literal opening at `toks[at]` (`{`), and the index after its `}`. */
-function objectKeys(toks: Tok[], at: number): { keys: ContainerKey[]; end: number } {
+/**
+ * The keys `keyAt` picks in the balanced body opening at `toks[at]` (`{`), up to its `}`: it is given each token
+ * that is no bracket, with its depth (1: the body's own level).
+ */
+function bodyKeys(toks: Tok[], at: number, keyAt: (k: number, depth: number) => Tok | undefined): ContainerKey[] {
   const keys: ContainerKey[] = [];
   let depth = 0;
-  let k = at;
-  for (; k < toks.length; k++) {
+  for (let k = at; k < toks.length; k++) {
     const tok = toks[k]!;
     if (tok.t === "p" && OPEN.has(tok.v)) depth++;
     else if (tok.t === "p" && CLOSE.has(tok.v)) {
-      if (--depth === 0) return { keys, end: k + 1 };
-    } else if (depth === 1 && (tok.t === "id" || tok.t === "str") && (is(toks[k - 1], "p", "{") || is(toks[k - 1], "p", ","))) {
-      const next = toks[k + 1];
-      if (is(next, "p", ":") || is(next, "p", ",") || is(next, "p", "}")) keys.push({ key: tok.v, line: tok.line, column: tok.col });
+      if (--depth === 0) break;
+    } else {
+      const key = keyAt(k, depth);
+      if (key) keys.push({ key: key.v, line: key.line, column: key.col });
     }
   }
-  return { keys, end: k };
+  return keys;
 }
 
-/** The fields of the class body opening at `toks[at]`, and the index after its `}`. */
-function classKeys(toks: Tok[], at: number): { keys: ContainerKey[]; end: number } {
-  const keys: ContainerKey[] = [];
-  let depth = 0;
-  let k = at;
-  for (; k < toks.length; k++) {
+/** The own keys of the object literal opening at `toks[at]`: `key:`, `"key":` and shorthand `key,` / `key }`. */
+function objectKeys(toks: Tok[], at: number): ContainerKey[] {
+  return bodyKeys(toks, at, (k, depth) => {
     const tok = toks[k]!;
-    if (tok.t === "p" && OPEN.has(tok.v)) depth++;
-    else if (tok.t === "p" && CLOSE.has(tok.v)) {
-      if (--depth === 0) return { keys, end: k + 1 };
-    } else if (tok.t === "id" && tok.v === "this" && is(toks[k + 1], "p", ".") && is(toks[k + 2], "id") && is(toks[k + 3], "p", "=") && !is(toks[k + 4], "p", "=")) {
-      const key = toks[k + 2]!;
-      keys.push({ key: key.v, line: key.line, column: key.col });
-    } else if (depth === 1 && (tok.t === "id" || tok.t === "str") && !MODIFIERS.has(tok.v)) {
-      // A field starts a member: after the body's `{`, a `;`, a member's `}`, a modifier, or on a line of its own.
-      const prev = toks[k - 1]!;
-      const starts = k - 1 === at || is(prev, "p", ";") || is(prev, "p", "}") || (prev.t === "id" && MODIFIERS.has(prev.v)) || prev.line < tok.line;
-      let next = k + 1;
-      if (is(toks[next], "p", "!") || is(toks[next], "p", "?")) next++;
-      if (starts && (is(toks[next], "p", "=") || is(toks[next], "p", ":") || is(toks[next], "p", ";"))) keys.push({ key: tok.v, line: tok.line, column: tok.col });
-    }
-  }
-  return { keys, end: k };
+    if (depth !== 1 || (tok.t !== "id" && tok.t !== "str") || !(is(toks[k - 1], "p", "{") || is(toks[k - 1], "p", ","))) return undefined;
+    const next = toks[k + 1];
+    return is(next, "p", ":") || is(next, "p", ",") || is(next, "p", "}") ? tok : undefined;
+  });
+}
+
+/** The fields of the class body opening at `toks[at]`: `key = `, `key: Type`, `key!:`, and `this.key = ` inside it. */
+function classKeys(toks: Tok[], at: number): ContainerKey[] {
+  return bodyKeys(toks, at, (k, depth) => {
+    const tok = toks[k]!;
+    if (tok.t === "id" && tok.v === "this" && is(toks[k + 1], "p", ".") && is(toks[k + 2], "id") && is(toks[k + 3], "p", "=") && !is(toks[k + 4], "p", "=")) return toks[k + 2];
+    if (depth !== 1 || (tok.t !== "id" && tok.t !== "str") || MODIFIERS.has(tok.v)) return undefined;
+    // A field starts a member: after the body's `{`, a `;`, a member's `}`, a modifier, or on a line of its own.
+    const prev = toks[k - 1]!;
+    const starts = k - 1 === at || is(prev, "p", ";") || is(prev, "p", "}") || (prev.t === "id" && MODIFIERS.has(prev.v)) || prev.line < tok.line;
+    let next = k + 1;
+    if (is(toks[next], "p", "!") || is(toks[next], "p", "?")) next++;
+    return starts && (is(toks[next], "p", "=") || is(toks[next], "p", ":") || is(toks[next], "p", ";")) ? tok : undefined;
+  });
 }
 
 /** The name a `=` at `toks[at]` assigns: `const name: Type = ` or `name = ` (`a.b.name = ` too). */
@@ -192,7 +194,7 @@ export function roxFacts(text: string): RoxFacts {
         at += 2;
       }
       const target = toks[at];
-      if (is(target, "p", "{")) facts.registrations.push({ namespace, container: { inline: objectKeys(toks, at).keys } });
+      if (is(target, "p", "{")) facts.registrations.push({ namespace, container: { inline: objectKeys(toks, at) } });
       else if (is(target, "id", "new") && is(toks[at + 1], "id")) facts.registrations.push({ namespace, container: { className: toks[at + 1]!.v } });
       else if (is(target, "id")) {
         // `register(a.b.flags)`: the last name before `)`.
@@ -202,12 +204,12 @@ export function roxFacts(text: string): RoxFacts {
     } else if (tok.t === "id" && tok.v === "class" && is(toks[k + 1], "id")) {
       let open = k + 2;
       while (open < toks.length && open < k + 64 && !is(toks[open], "p", "{")) open++;
-      if (is(toks[open], "p", "{")) facts.declarations.push({ name: toks[k + 1]!.v, kind: "class", keys: classKeys(toks, open).keys });
+      if (is(toks[open], "p", "{")) facts.declarations.push({ name: toks[k + 1]!.v, kind: "class", keys: classKeys(toks, open) });
     } else if (is(tok, "p", "=") && !is(toks[k - 1], "p", "=") && !is(toks[k - 1], "p", "!")) {
       const next = toks[k + 1];
       const name = is(next, "p", "{") || is(next, "id", "new") ? assignedName(toks, k) : undefined;
       if (name === undefined) continue;
-      if (is(next, "p", "{")) facts.declarations.push({ name, kind: "object", keys: objectKeys(toks, k + 1).keys });
+      if (is(next, "p", "{")) facts.declarations.push({ name, kind: "object", keys: objectKeys(toks, k + 1) });
       else if (is(toks[k + 2], "id")) facts.instances.set(name, toks[k + 2]!.v);
     }
   }
