@@ -13,7 +13,7 @@
  * figure, with no target, sets the scan beside a matcher of every pattern at once: GNU grep -F over the tracked
  * files (`git ls-files -z | xargs -0 grep -F -n -H -f`), the same lines asserted.
  *
- * Runnable alone: `npm run bench -- --only code-references`.
+ * Runnable alone: `npm run bench -- --only code-references`; `BENCH_CODE_REFERENCE_FILES` sets the files' count.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -89,24 +89,24 @@ function makeRepository(dir: string, flags: string[], spellings: string[][]): vo
   git("-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-q", "-m", "generated tree");
 }
 
+/** The lines a grep's `-n` output names, as `file:line` (the generated paths hold no colon). */
+const namedLines = (stdout: string) =>
+  stdout
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => l.split(":", 2).join(":"));
+
 /** The lines git grep names, as `file:line`. */
 function gitGrep(dir: string, patterns: string): string[] {
   const r = spawnSync("git", ["grep", "--no-color", "-F", "-n", "-f", patterns], { cwd: dir, encoding: "utf8", maxBuffer: 1 << 30 });
   if (r.status !== 0) throw new Error(`git grep: ${r.status} ${r.stderr}`);
-  return r.stdout
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => l.split(":", 2).join(":"));
+  return namedLines(r.stdout);
 }
 
 /** The lines GNU grep names in the tracked files, as `file:line`; undefined without grep and xargs. */
 function gnuGrep(dir: string, patterns: string): string[] | undefined {
   const r = spawnSync("sh", ["-c", `git ls-files -z | xargs -0 grep -F -n -H -f '${patterns}' --`], { cwd: dir, encoding: "utf8", maxBuffer: 1 << 30 });
-  if (r.status !== 0) return undefined;
-  return r.stdout
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => l.split(":", 2).join(":"));
+  return r.status === 0 ? namedLines(r.stdout) : undefined;
 }
 
 /** Our hits, and the lines they stand on as `file:line`. */
