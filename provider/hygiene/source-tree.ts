@@ -9,7 +9,8 @@
  * - Symbolic links are followed after the rest of the tree, once: a link pointing out of the root is not followed
  *   (`symlink-outside`), a link to something already read is not read again (`symlink-seen`: a loop ends there),
  *   a link to nothing is `symlink-broken`. What a link leads to is named by the link's path.
- * - A root that does not exist is `missing-root`; a root that is a file is read as the one file of its tree.
+ * - A root that does not exist is `missing-root`; a root that is a file is read as the one file of its tree, named
+ *   by its name as given.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -90,7 +91,7 @@ class TreeWalk {
       this.skipped("", missing ? "missing-root" : "unreadable", missing ? "no such file or folder" : errorText(e));
       return;
     }
-    if (st.isFile()) this.file(this.rootReal, this.rootReal, path.basename(this.rootReal));
+    if (st.isFile()) this.file(this.rootReal, this.rootReal, path.basename(this.root));
     else if (st.isDirectory()) this.dir(this.rootReal, this.rootReal, "", []);
     else this.skipped("", "not-a-file", "neither a file nor a folder");
     for (let link = this.links.shift(); link; link = this.links.shift()) this.link(link);
