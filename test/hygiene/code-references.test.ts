@@ -204,25 +204,13 @@ describe("bounds and bad input", () => {
     expect(() => scanOne("many.ts", { maxFileBytes: 0 })).toThrow('maxFileBytes is a whole number above 0, not "0"');
   });
 
-  it("takes about the same time for 600 flags as for 1: one pass, not one per spelling", () => {
+  // Speed is the bench's (bench/code-references.ts: one pass against git grep and GNU grep), never a test's.
+  it("finds every hit of 600 flags in one scan of a large file", () => {
     const flags = Array.from({ length: 600 }, (_, i) => `flag-${i}-of-the-shop`);
     const line = (i: number) => `  if (client.isEnabled("flag-${i % 700}-of-the-shop") && FLAG_${i % 700}_OF_THE_SHOP) value${i} = compute("text", ${i});\n`;
     write("big.ts", Array.from({ length: 5_000 }, (_, i) => line(i)).join(""));
-    const time = (names: string[]) => {
-      let best = Infinity;
-      for (let rep = 0; rep < 3; rep++) {
-        const t = performance.now();
-        scanOne("big.ts", { flags: names, maxReferencesPerFile: 100_000, maxFileBytes: 8 << 20 });
-        best = Math.min(best, performance.now() - t);
-      }
-      return best;
-    };
-    const one = time(flags.slice(0, 1));
-    const many = time(flags);
     // Two hits (the name, and its UPPER_SNAKE alias) on each line naming one of the 600.
     const lines = Array.from({ length: 5_000 }, (_, i) => i % 700 < 600).filter(Boolean).length;
     expect(scanOne("big.ts", { flags, maxReferencesPerFile: 100_000, maxFileBytes: 8 << 20 }).references).toHaveLength(2 * lines);
-    // The hits themselves cost (8,600 against 16): the bound is loose; a pass per spelling would be 2,400 passes.
-    expect(many / one).toBeLessThan(6);
   });
 });
