@@ -3,37 +3,72 @@
  *
  * | operation | calls | notes |
  * |---|---|---|
- * | check | nothing | name usable in a URL path; availableValues a non-empty set of distinct options |
- * | diff | nothing | applicationId, name or availableValues (as a set) change replaces: the service fixes them. A replacement that keeps the name deletes the old flag first (deleteBeforeReplace), or the engine's late delete would remove the new one |
+ * | check | nothing | name usable in a URL path; availableValues a non-empty set of distinct options; onDelete "archive" or "delete"; a change of availableValues while the state says onDelete "archive" is refused (the old flag would be kept under the new one's name) |
+ * | diff | nothing | applicationId, name or availableValues (as a set) change replaces: the service fixes them. A replacement that keeps the name deletes the old flag first (deleteBeforeReplace), or the engine's late delete would remove the new one. onDelete changes in place |
  * | create | the shared GET .../environments and GET .../{first environment}/flags; PUT .../flags only when no flag has the name | takeover of a flag with the same values without a write; other values: fails with the fix |
  * | read | the shared GET .../environments and GET .../{first environment}/flags | gone: dropped |
- * | update | PUT .../{environment}/flags/{name} with the flag's configuration there and the new isPermanent (the shared GET .../environments and GET .../{environment}/experiments find an environment where it is configured) | only isPermanent changes in place; the service changes it only with a configuration |
- * | delete | DELETE .../flags/{name} | the flag and its configuration in every environment; already gone: nothing to do |
+ * | update | PUT .../{environment}/flags/{name} with the flag's configuration there and the new isPermanent (the shared GET .../environments and GET .../{environment}/experiments find an environment where it is configured); onDelete alone: nothing | only isPermanent and onDelete change in place; the service changes permanence only with a configuration |
+ * | delete | onDelete "delete" (the default): DELETE .../flags/{name}. onDelete "archive": the shared GET .../environments and GET .../{environment}/experiments, then PUT .../{environment}/experiments for each configuration not archived and off already | delete: the flag and its configuration in every environment. archive: the flag, its values and its configurations stay, each archived and off; an environment without one is left as it is; a lost answer is settled by reading the list again. Already gone: nothing to do |
  */
 import type { Flag, FlagOption } from "../../clients/feature-flag-types";
 import { InputChecker } from "../shared/check";
 import { operationFailed } from "../shared/errors";
 import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } from "../shared/types";
-import { containsUnknown, plain } from "../shared/values";
+import { containsUnknown, isUnknown, plain } from "../shared/values";
 import { DEFAULT_AVAILABLE_VALUES, sameAvailableValues } from "../feature-flags/canonical";
 import { concernsFlag } from "../feature-flags/audit-trail";
 import { configurationOf, declared, deleteOrFail, driftedKeys, featureFlags, listOrFail, listOrGone, replacedKeys, sameIdentity, unreadableFailure, warnChecked, writeOrFail, writtenAtOf, writtenNow, type FeatureFlags } from "../feature-flags/common";
 import { experimentFlag, flagName, prefixOf, removal, upsert } from "../feature-flags/lists";
 import { named } from "../shared/named-list";
 import { checkAvailableValues, pathName } from "../feature-flags/rules";
-import { idOf, INPUT_KEYS, TYPE_NAME, type FlagOutputs } from "./types";
+import { idOf, INPUT_KEYS, ON_DELETE_VALUES, TYPE_NAME, type FlagOnDelete, type FlagOutputs } from "./types";
+import { archiveFlag } from "./archive";
 import { quoted } from "../../text/printable";
 
 const IDENTITY = ["applicationId", "name"];
 
-async function check(_olds: Props, news: Props): Promise<CheckResult> {
+async function check(olds: Props, news: Props): Promise<CheckResult> {
   const c = new InputChecker(news, INPUT_KEYS);
   c.text("applicationId", { required: true, example: "5f1e2d3c4b5a69788796a5b4" });
   pathName(c, "name", "checkout.newFlow");
   checkAvailableValues(c, "availableValues", news.availableValues);
   c.boolean("isPermanent", { required: false });
+  checkOnDelete(c, news.onDelete);
+  checkArchivedReplacement(c, olds, news);
   warnChecked(c, `${TYPE_NAME} "${String(news.name)}"`);
   return c.result();
+}
+
+function checkOnDelete(c: InputChecker, value: unknown): void {
+  if (value === undefined || value === null || isUnknown(value)) return;
+  if (typeof value === "string" && (ON_DELETE_VALUES as readonly string[]).includes(value)) return;
+  c.fail(
+    "onDelete",
+    `onDelete must be "archive" (removing the resource keeps the flag, its configuration in every environment archived ` +
+      `and turned off) or "delete" (the default: removing it deletes the flag in every environment), got ` +
+      (typeof value === "string" ? quoted(value) : `${Array.isArray(value) ? "a list" : typeof value}`),
+  );
+}
+
+/** What removing the resource does: onDelete as the state (or the program) has it, absent meaning "delete". */
+function onDeleteOf(props: Props): FlagOnDelete {
+  return props.onDelete === "archive" ? "archive" : "delete";
+}
+
+/**
+ * A change of availableValues replaces the flag under the same name, deleting the old one first: with onDelete
+ * "archive" in the state (a delete uses the state's inputs, whatever the program now says) the old flag would be
+ * kept, and the new one could not be created over it. Refused before anything is written.
+ */
+function checkArchivedReplacement(c: InputChecker, olds: Props, news: Props): void {
+  if (onDeleteOf(olds) !== "archive" || containsUnknown(news.availableValues)) return;
+  if (news.applicationId !== olds.applicationId || news.name !== olds.name || sameAvailableValues(valuesOf(news), valuesOf(olds))) return;
+  c.fail(
+    "availableValues",
+    `a change of availableValues replaces flag ${quoted(String(news.name))} under the same name, which deletes the old flag ` +
+      `first, and its onDelete is "archive": the old flag would be kept and the new one could not be created. Fix: set ` +
+      `onDelete: "delete" and run up, then change availableValues (or keep them, and give the new values to a flag of another name)`,
+  );
 }
 
 function valuesOf(props: Props): FlagOption[] {
@@ -44,15 +79,19 @@ async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> 
   const replaces = replacedKeys(IDENTITY, olds, news);
   if (containsUnknown(news.availableValues) || !sameAvailableValues(valuesOf(news), valuesOf(olds))) replaces.push("availableValues");
   const permanence = declared(news, "isPermanent") && news.isPermanent !== (olds.isPermanent ?? false);
+  // An update that sends nothing: what a later delete does is kept in the state.
+  const onDelete = isUnknown(news.onDelete) || onDeleteOf(news) !== onDeleteOf(olds);
   // Said even when no input of ours replaces: a connection change (withConnection) replaces with the same name too.
-  return { changes: replaces.length > 0 || permanence, replaces, deleteBeforeReplace: sameIdentity(IDENTITY, olds, news) };
+  return { changes: replaces.length > 0 || permanence || onDelete, replaces, deleteBeforeReplace: sameIdentity(IDENTITY, olds, news) };
 }
 
 function outputsOf(inputs: Props, flag: Flag): FlagOutputs {
   const held = flag.availableValues ?? DEFAULT_AVAILABLE_VALUES;
   // The program's order when it is the same set: a refresh must not show a reordering as a change.
   const availableValues = declared(inputs, "availableValues") && sameAvailableValues(valuesOf(inputs), held) ? valuesOf(inputs) : held;
-  return { applicationId: String(inputs.applicationId), name: flag.name, availableValues, isPermanent: flag.isPermanent ?? false };
+  const outs: FlagOutputs = { applicationId: String(inputs.applicationId), name: flag.name, availableValues, isPermanent: flag.isPermanent ?? false };
+  if (declared(inputs, "onDelete")) outs.onDelete = onDeleteOf(inputs);
+  return outs;
 }
 
 /** The flag of the name as the application's shared flag list has it; undefined when the application has none. */
@@ -132,6 +171,7 @@ async function read(id: string, props: Props): Promise<ReadResult> {
   const inputs: Props = { applicationId, name: flag.name };
   if (declared(props, "availableValues")) inputs.availableValues = outs.availableValues;
   if (declared(props, "isPermanent")) inputs.isPermanent = outs.isPermanent;
+  if (outs.onDelete) inputs.onDelete = outs.onDelete;
   if (driftedKeys(["availableValues", "isPermanent"], props, inputs).length) await reportDrift(f, applicationId, props, "changed");
   return { id, props: plain({ ...outs, ...writtenAtOf(props) }), inputs };
 }
@@ -170,13 +210,19 @@ async function update(id: string, olds: Props, news: Props): Promise<{ outs: Pro
   const applicationId = String(news.applicationId);
   const name = String(news.name);
   const isPermanent = declared(news, "isPermanent") ? news.isPermanent === true : olds.isPermanent === true;
-  if (isPermanent !== (olds.isPermanent === true)) await setPermanence(featureFlags(operation, id), operation, id, applicationId, name, isPermanent);
-  return { outs: plain({ ...outputsOf(news, { name, availableValues: valuesOf(olds), isPermanent }), writtenAt: writtenNow() }) };
+  const writes = isPermanent !== (olds.isPermanent === true);
+  if (writes) await setPermanence(featureFlags(operation, id), operation, id, applicationId, name, isPermanent);
+  // onDelete alone sends nothing: writtenAt (when this stack last wrote the flag) stays.
+  return { outs: plain({ ...outputsOf(news, { name, availableValues: valuesOf(olds), isPermanent }), ...(writes ? { writtenAt: writtenNow() } : writtenAtOf(olds)) }) };
 }
 
 async function remove(id: string, props: Props): Promise<void> {
   const applicationId = String(props.applicationId);
   const name = String(props.name);
+  if (onDeleteOf(props) === "archive") {
+    const operation = `archiving ${TYPE_NAME}`;
+    return archiveFlag(featureFlags(operation, id), operation, id, applicationId, name, valuesOf(props));
+  }
   const operation = `deleting ${TYPE_NAME}`;
   const f = featureFlags(operation, id);
   // Already gone (or its application is): nothing left to delete.

@@ -3,6 +3,15 @@ import type { FlagOption } from "../../clients/feature-flag-types";
 
 export const TYPE_NAME = "Flag";
 
+/**
+ * What removing the resource does to the flag on the service: `delete` (the default) deletes it in every
+ * environment; `archive` keeps it, with its values and its configuration in every environment, each configuration
+ * archived and turned off.
+ */
+export type FlagOnDelete = "archive" | "delete";
+
+export const ON_DELETE_VALUES: readonly FlagOnDelete[] = ["archive", "delete"];
+
 export interface FlagInputs {
   applicationId: string;
   /** The flag's name (with its namespace, e.g. `checkout.newFlow`): fixed once created. */
@@ -11,6 +20,8 @@ export interface FlagInputs {
   availableValues?: FlagOption[];
   /** A permanent flag (kept in code for good). Default false. */
   isPermanent?: boolean;
+  /** Default `delete`. Changes nothing on the service until the resource is removed. */
+  onDelete?: FlagOnDelete;
 }
 
 export interface FlagOutputs {
@@ -19,6 +30,8 @@ export interface FlagOutputs {
   /** As the service holds them (the program's order when it gives the same set). */
   availableValues: FlagOption[];
   isPermanent: boolean;
+  /** As given (absent: `delete`). */
+  onDelete?: FlagOnDelete;
 }
 
 /** `<applicationId>/<name>` */
@@ -27,4 +40,4 @@ export function idOf(applicationId: string, name: string): string {
 }
 
 /** The inputs a program gives (check fails on any other field). */
-export const INPUT_KEYS = ["applicationId", "name", "availableValues", "isPermanent"];
+export const INPUT_KEYS = ["applicationId", "name", "availableValues", "isPermanent", "onDelete"];
