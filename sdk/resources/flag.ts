@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { FlagOption } from "../../provider/clients/feature-flag-types";
+import type { FlagOnDelete } from "../../provider/resources/flag/types";
 import type { ConnectionArgs } from "./connection-args";
 import { DynamicResource } from "./dynamic-resource";
 
@@ -19,12 +20,21 @@ export interface FlagArgs extends ConnectionArgs {
   availableValues?: pulumi.Input<pulumi.Input<FlagOption>[]>;
   /** A permanent flag, meant to stay in the code for good. Default false. Compared and written only when given. */
   isPermanent?: pulumi.Input<boolean>;
+  /**
+   * What removing the resource (from the program, or by destroy) does to the flag on the service. `"delete"` (the
+   * default): deletes the flag, in every environment. `"archive"`: keeps the flag and its values, and its
+   * configuration in every environment where it has one, each archived and turned off (`archived: true`, `enabled:
+   * false`: it serves what an unconfigured flag serves, `false` or the code's default), so that nothing the service
+   * holds is lost. A change sends nothing; the state must hold it before the removal, so set it and `up` first.
+   */
+  onDelete?: pulumi.Input<FlagOnDelete>;
 }
 
 /**
  * A feature flag of an application: it exists in every environment; its configuration in one environment is a
  * `FlagConfiguration`. An existing flag of the name with the same available values is taken over without a write.
- * Destroy deletes the flag, in every environment. Needs `cloudbees:featureManagementToken`.
+ * Destroy deletes the flag, in every environment, or archives it there (`onDelete: "archive"`). Needs
+ * `cloudbees:featureManagementToken`.
  */
 export class Flag extends DynamicResource {
   declare readonly applicationId: pulumi.Output<string>;
@@ -33,6 +43,8 @@ export class Flag extends DynamicResource {
   /** The flag's values, as the service holds them. */
   declare readonly availableValues: pulumi.Output<FlagOption[]>;
   declare readonly isPermanent: pulumi.Output<boolean>;
+  /** As given (absent: `"delete"`). */
+  declare readonly onDelete: pulumi.Output<FlagOnDelete | undefined>;
   /** When this stack last wrote (or took over) it: a refresh that finds drift names the changes the audit log has since. */
   declare readonly writtenAt: pulumi.Output<string>;
   /** The connection it lives on, as given (absent: `default`). */
@@ -43,7 +55,7 @@ export class Flag extends DynamicResource {
       "flag",
       "Flag",
       name,
-      { writtenAt: undefined, connection: args.connection, applicationId: args.applicationId, name: args.name, availableValues: args.availableValues, isPermanent: args.isPermanent },
+      { writtenAt: undefined, connection: args.connection, applicationId: args.applicationId, name: args.name, availableValues: args.availableValues, isPermanent: args.isPermanent, onDelete: args.onDelete },
       opts,
     );
   }

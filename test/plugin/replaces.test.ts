@@ -12,7 +12,7 @@ const schema = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "gene
 const SAMPLES: Record<string, Record<string, unknown>> = {
   Application: { name: "shop", adoptExisting: true },
   Environment: { applicationId: "a1", name: "Staging", description: "d" },
-  Flag: { applicationId: "a1", name: "checkout.newFlow", availableValues: [false, true], isPermanent: false },
+  Flag: { applicationId: "a1", name: "checkout.newFlow", availableValues: [false, true], isPermanent: false, onDelete: "archive" },
   FlagConfiguration: {
     applicationId: "a1", environment: "Production", flag: "f", enabled: true, value: true, labels: ["l"], description: "d", stickinessProperty: "p", archived: false,
     conditions: [{ group: { name: "beta" }, value: true }], platforms: [{ name: "Android", value: false }],

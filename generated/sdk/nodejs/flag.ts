@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * A feature flag of an application: it exists in every environment; its configuration in one environment is a `FlagConfiguration`. An existing flag of the name with the same available values is taken over without a write. Destroy deletes the flag, in every environment. Needs `cloudbees:featureManagementToken`.
+ * A feature flag of an application: it exists in every environment; its configuration in one environment is a `FlagConfiguration`. An existing flag of the name with the same available values is taken over without a write. Destroy deletes the flag, in every environment, or archives it there (`onDelete: "archive"`). Needs `cloudbees:featureManagementToken`.
  */
 export class Flag extends pulumi.CustomResource {
     /**
@@ -55,6 +55,10 @@ export class Flag extends pulumi.CustomResource {
      */
     declare public readonly name: pulumi.Output<string>;
     /**
+     * As given (absent: `"delete"`).
+     */
+    declare public readonly onDelete: pulumi.Output<string | undefined>;
+    /**
      * When this stack last wrote (or took over) it: a refresh that finds drift names the changes the audit log has since.
      */
     declare public /*out*/ readonly writtenAt: pulumi.Output<string>;
@@ -81,6 +85,7 @@ export class Flag extends pulumi.CustomResource {
             resourceInputs["connection"] = args?.connection;
             resourceInputs["isPermanent"] = args?.isPermanent;
             resourceInputs["name"] = args?.name;
+            resourceInputs["onDelete"] = args?.onDelete;
             resourceInputs["writtenAt"] = undefined /*out*/;
         } else {
             resourceInputs["applicationId"] = undefined /*out*/;
@@ -88,6 +93,7 @@ export class Flag extends pulumi.CustomResource {
             resourceInputs["connection"] = undefined /*out*/;
             resourceInputs["isPermanent"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
+            resourceInputs["onDelete"] = undefined /*out*/;
             resourceInputs["writtenAt"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
@@ -121,4 +127,8 @@ export interface FlagArgs {
      * The flag's name, with its namespace as the code registers it (`checkout.newFlow`). The service fixes it once created: changing it replaces the flag (its configurations are lost with it).
      */
     name: pulumi.Input<string>;
+    /**
+     * What removing the resource (from the program, or by destroy) does to the flag on the service. `"delete"` (the default): deletes the flag, in every environment. `"archive"`: keeps the flag and its values, and its configuration in every environment where it has one, each archived and turned off (`archived: true`, `enabled: false`: it serves what an unconfigured flag serves, `false` or the code's default), so that nothing the service holds is lost. A change sends nothing; the state must hold it before the removal, so set it and `up` first.
+     */
+    onDelete?: pulumi.Input<string | undefined>;
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A feature flag of an application: it exists in every environment; its configuration in one environment is a `FlagConfiguration`. An existing flag of the name with the same available values is taken over without a write. Destroy deletes the flag, in every environment. Needs `cloudbees:featureManagementToken`.
+// A feature flag of an application: it exists in every environment; its configuration in one environment is a `FlagConfiguration`. An existing flag of the name with the same available values is taken over without a write. Destroy deletes the flag, in every environment, or archives it there (`onDelete: "archive"`). Needs `cloudbees:featureManagementToken`.
 type Flag struct {
 	pulumi.CustomResourceState
 
@@ -26,6 +26,8 @@ type Flag struct {
 	IsPermanent pulumi.BoolOutput `pulumi:"isPermanent"`
 	// The flag's name: what `FlagConfiguration.flag` and a condition's `dependency.flag` take.
 	Name pulumi.StringOutput `pulumi:"name"`
+	// As given (absent: `"delete"`).
+	OnDelete pulumi.StringPtrOutput `pulumi:"onDelete"`
 	// When this stack last wrote (or took over) it: a refresh that finds drift names the changes the audit log has since.
 	WrittenAt pulumi.StringOutput `pulumi:"writtenAt"`
 }
@@ -93,6 +95,8 @@ type flagArgs struct {
 	IsPermanent *bool `pulumi:"isPermanent"`
 	// The flag's name, with its namespace as the code registers it (`checkout.newFlow`). The service fixes it once created: changing it replaces the flag (its configurations are lost with it).
 	Name string `pulumi:"name"`
+	// What removing the resource (from the program, or by destroy) does to the flag on the service. `"delete"` (the default): deletes the flag, in every environment. `"archive"`: keeps the flag and its values, and its configuration in every environment where it has one, each archived and turned off (`archived: true`, `enabled: false`: it serves what an unconfigured flag serves, `false` or the code's default), so that nothing the service holds is lost. A change sends nothing; the state must hold it before the removal, so set it and `up` first.
+	OnDelete *string `pulumi:"onDelete"`
 }
 
 // The set of arguments for constructing a Flag resource.
@@ -107,6 +111,8 @@ type FlagArgs struct {
 	IsPermanent pulumi.BoolPtrInput
 	// The flag's name, with its namespace as the code registers it (`checkout.newFlow`). The service fixes it once created: changing it replaces the flag (its configurations are lost with it).
 	Name pulumi.StringInput
+	// What removing the resource (from the program, or by destroy) does to the flag on the service. `"delete"` (the default): deletes the flag, in every environment. `"archive"`: keeps the flag and its values, and its configuration in every environment where it has one, each archived and turned off (`archived: true`, `enabled: false`: it serves what an unconfigured flag serves, `false` or the code's default), so that nothing the service holds is lost. A change sends nothing; the state must hold it before the removal, so set it and `up` first.
+	OnDelete pulumi.StringPtrInput
 }
 
 func (FlagArgs) ElementType() reflect.Type {
@@ -219,6 +225,11 @@ func (o FlagOutput) IsPermanent() pulumi.BoolOutput {
 // The flag's name: what `FlagConfiguration.flag` and a condition's `dependency.flag` take.
 func (o FlagOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Flag) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
+}
+
+// As given (absent: `"delete"`).
+func (o FlagOutput) OnDelete() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Flag) pulumi.StringPtrOutput { return v.OnDelete }).(pulumi.StringPtrOutput)
 }
 
 // When this stack last wrote (or took over) it: a refresh that finds drift names the changes the audit log has since.

@@ -23,7 +23,8 @@ class FlagArgs:
                  name: pulumi.Input[_builtins.str],
                  available_values: pulumi.Input[Optional[Sequence[Any]]] = None,
                  connection: pulumi.Input[Optional[_builtins.str]] = None,
-                 is_permanent: pulumi.Input[Optional[_builtins.bool]] = None):
+                 is_permanent: pulumi.Input[Optional[_builtins.bool]] = None,
+                 on_delete: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Flag resource.
 
@@ -32,6 +33,7 @@ class FlagArgs:
         :param pulumi.Input[Sequence[Any]] available_values: The values the flag can take, a set (order does not matter): `[false, true]` (the default) for a boolean flag, strings or numbers for the others (`""` among them, or none at all `[]`, as the service keeps). The service fixes them once created: a change replaces the flag, deleting the old one first since the name stays the same.
         :param pulumi.Input[_builtins.str] connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`), whose operations center (or feature-flag account) this resource is on. Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. The state holds the name only, never a URL or a token. Changing it replaces the resource (it is another server).
         :param pulumi.Input[_builtins.bool] is_permanent: A permanent flag, meant to stay in the code for good. Default false. Compared and written only when given.
+        :param pulumi.Input[_builtins.str] on_delete: What removing the resource (from the program, or by destroy) does to the flag on the service. `"delete"` (the default): deletes the flag, in every environment. `"archive"`: keeps the flag and its values, and its configuration in every environment where it has one, each archived and turned off (`archived: true`, `enabled: false`: it serves what an unconfigured flag serves, `false` or the code's default), so that nothing the service holds is lost. A change sends nothing; the state must hold it before the removal, so set it and `up` first.
         """
         pulumi.set(__self__, "application_id", application_id)
         pulumi.set(__self__, "name", name)
@@ -41,6 +43,8 @@ class FlagArgs:
             pulumi.set(__self__, "connection", connection)
         if is_permanent is not None:
             pulumi.set(__self__, "is_permanent", is_permanent)
+        if on_delete is not None:
+            pulumi.set(__self__, "on_delete", on_delete)
 
     @_builtins.property
     @pulumi.getter(name="applicationId")
@@ -102,6 +106,18 @@ class FlagArgs:
     def is_permanent(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "is_permanent", value)
 
+    @_builtins.property
+    @pulumi.getter(name="onDelete")
+    def on_delete(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        What removing the resource (from the program, or by destroy) does to the flag on the service. `"delete"` (the default): deletes the flag, in every environment. `"archive"`: keeps the flag and its values, and its configuration in every environment where it has one, each archived and turned off (`archived: true`, `enabled: false`: it serves what an unconfigured flag serves, `false` or the code's default), so that nothing the service holds is lost. A change sends nothing; the state must hold it before the removal, so set it and `up` first.
+        """
+        return pulumi.get(self, "on_delete")
+
+    @on_delete.setter
+    def on_delete(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "on_delete", value)
+
 
 @pulumi.type_token("cloudbees:index:Flag")
 class Flag(pulumi.CustomResource):
@@ -114,9 +130,10 @@ class Flag(pulumi.CustomResource):
                  connection: pulumi.Input[Optional[_builtins.str]] = None,
                  is_permanent: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
+                 on_delete: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A feature flag of an application: it exists in every environment; its configuration in one environment is a `FlagConfiguration`. An existing flag of the name with the same available values is taken over without a write. Destroy deletes the flag, in every environment. Needs `cloudbees:featureManagementToken`.
+        A feature flag of an application: it exists in every environment; its configuration in one environment is a `FlagConfiguration`. An existing flag of the name with the same available values is taken over without a write. Destroy deletes the flag, in every environment, or archives it there (`onDelete: "archive"`). Needs `cloudbees:featureManagementToken`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -125,6 +142,7 @@ class Flag(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] connection: The connection to use: a name under `cloudbees:connections` in the stack config (`prod`), whose operations center (or feature-flag account) this resource is on. Default `default`: the top-level `cloudbees:*` settings and the `CLOUDBEES_*` variables. The state holds the name only, never a URL or a token. Changing it replaces the resource (it is another server).
         :param pulumi.Input[_builtins.bool] is_permanent: A permanent flag, meant to stay in the code for good. Default false. Compared and written only when given.
         :param pulumi.Input[_builtins.str] name: The flag's name, with its namespace as the code registers it (`checkout.newFlow`). The service fixes it once created: changing it replaces the flag (its configurations are lost with it).
+        :param pulumi.Input[_builtins.str] on_delete: What removing the resource (from the program, or by destroy) does to the flag on the service. `"delete"` (the default): deletes the flag, in every environment. `"archive"`: keeps the flag and its values, and its configuration in every environment where it has one, each archived and turned off (`archived: true`, `enabled: false`: it serves what an unconfigured flag serves, `false` or the code's default), so that nothing the service holds is lost. A change sends nothing; the state must hold it before the removal, so set it and `up` first.
         """
         ...
     @overload
@@ -133,7 +151,7 @@ class Flag(pulumi.CustomResource):
                  args: FlagArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A feature flag of an application: it exists in every environment; its configuration in one environment is a `FlagConfiguration`. An existing flag of the name with the same available values is taken over without a write. Destroy deletes the flag, in every environment. Needs `cloudbees:featureManagementToken`.
+        A feature flag of an application: it exists in every environment; its configuration in one environment is a `FlagConfiguration`. An existing flag of the name with the same available values is taken over without a write. Destroy deletes the flag, in every environment, or archives it there (`onDelete: "archive"`). Needs `cloudbees:featureManagementToken`.
 
         :param str resource_name: The name of the resource.
         :param FlagArgs args: The arguments to use to populate this resource's properties.
@@ -155,6 +173,7 @@ class Flag(pulumi.CustomResource):
                  connection: pulumi.Input[Optional[_builtins.str]] = None,
                  is_permanent: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
+                 on_delete: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -173,6 +192,7 @@ class Flag(pulumi.CustomResource):
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
+            __props__.__dict__["on_delete"] = on_delete
             __props__.__dict__["written_at"] = None
         replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["applicationId", "availableValues[*]", "connection", "name"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
@@ -203,6 +223,7 @@ class Flag(pulumi.CustomResource):
         __props__.__dict__["connection"] = None
         __props__.__dict__["is_permanent"] = None
         __props__.__dict__["name"] = None
+        __props__.__dict__["on_delete"] = None
         __props__.__dict__["written_at"] = None
         return Flag(resource_name, opts=opts, __props__=__props__)
 
@@ -245,6 +266,14 @@ class Flag(pulumi.CustomResource):
         The flag's name: what `FlagConfiguration.flag` and a condition's `dependency.flag` take.
         """
         return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="onDelete")
+    def on_delete(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        As given (absent: `"delete"`).
+        """
+        return pulumi.get(self, "on_delete")
 
     @_builtins.property
     @pulumi.getter(name="writtenAt")
