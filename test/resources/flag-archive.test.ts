@@ -22,6 +22,14 @@ const held = (name: string) => w.emu.state.flags(app).find((f) => f.name === nam
 const configurations = (name: string): Record<string, FlagConfiguration> => held(name)?.configurations ?? {};
 const flag = (name: string, inputs: Record<string, unknown> = {}) => w.ff("flag", name, { applicationId: app, name, ...inputs } as never);
 const experiments = (env: string) => `/applications/${app}/${env}/experiments`;
+/** A flag (with `inputs`) configured by hand in `env`, value true; then a new deployment. */
+async function configuredFlag(name: string, env: string, inputs: Record<string, unknown> = {}) {
+  const f = flag(name, inputs);
+  await f.up();
+  await w.fm.putExperiment(app, env, { type: "experiment", flag: name, value: true });
+  await w.nextDeployment();
+  return f;
+}
 /** The requests archiving reads when nothing is left to write: the environments, then each one's configurations. */
 const READS = () => [`GET /applications/${app}/environments`, ...["Production", "Staging", "Development"].map((e) => `GET ${experiments(e)}`)];
 
@@ -113,10 +121,7 @@ it("a FlagConfiguration of the flag deleted first in the same deployment (the en
 });
 
 it("the default deletes the flag and its configuration in every environment", async () => {
-  const f = flag("gone");
-  await f.up();
-  await w.fm.putExperiment(app, "Staging", { type: "experiment", flag: "gone", value: true });
-  await w.nextDeployment();
+  const f = await configuredFlag("gone", "Staging");
   const mark = w.mark();
   await f.destroy();
   expect(lines(w.since(mark))).toEqual([`DELETE /applications/${app}/flags/gone`]);
@@ -127,10 +132,7 @@ describe("a write whose answer is lost", () => {
   const PUT_PATH = (env: string) => `${FM_PREFIX.slice(0, -1)}${experiments(env)}`;
 
   it("after the service archived: settled by reading the list again, done without a third write", async () => {
-    const f = flag("lost", { onDelete: "archive" });
-    await f.up();
-    await w.fm.putExperiment(app, "Production", { type: "experiment", flag: "lost", value: true });
-    await w.nextDeployment();
+    const f = await configuredFlag("lost", "Production", { onDelete: "archive" });
     // Both tries of the provider's client (cloudbees:maxRetries 1) acted, and neither answer arrived.
     w.emu.faults.inject({ method: "PUT", path: PUT_PATH("Production"), dropAfterHandling: true, times: 2 });
     const mark = w.mark();
@@ -146,10 +148,7 @@ describe("a write whose answer is lost", () => {
   });
 
   it("before the service acted: the step fails, naming the flag, the resource stays; the next destroy archives it", async () => {
-    const f = flag("dropped", { onDelete: "archive" });
-    await f.up();
-    await w.fm.putExperiment(app, "Staging", { type: "experiment", flag: "dropped", value: true });
-    await w.nextDeployment();
+    const f = await configuredFlag("dropped", "Staging", { onDelete: "archive" });
     w.emu.faults.inject({ method: "PUT", path: PUT_PATH("Staging"), drop: true, times: 2 });
     const failure = (await f.destroy().catch((e: unknown) => e)) as ProviderHostError;
     expect(failure).toBeInstanceOf(ProviderHostError);
