@@ -16,6 +16,9 @@ import type { Emulator, EmulatorImpressions, EmulatorOptions, EmulatorStateView 
 
 export type {
   AppliedBundleView,
+  ConfigHistoryEntry,
+  ConfigHistorySettings,
+  ConfigurationChangeBy,
   ConfigurationFile,
   RunningConfigurationView,
   AuditLogRecord,
@@ -176,6 +179,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     items: (instance) => instanceOf(instance).items.fullNames(),
     runningConfiguration: (instance) => instanceOf(instance).runningConfiguration(),
+    configHistory: (instance, filter) => instanceOf(instance).history.entries(filter),
     applications: (account) => featureManagement.applications(account),
     featureManagementRateLimit: () => featureManagement.rateLimitEnabled(),
     environments: (applicationId) => modelOf(applicationId).environments(),
@@ -234,8 +238,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     setReloadRefusal: (instance, reason) => {
       instanceOf(instance).reloadRefusal = reason;
     },
-    changeConfiguration: (instance, file, path, value) => instanceOf(instance).changeConfiguration(file, path, value),
-    installPlugin: (instance, id, version) => instanceOf(instance).changeConfiguration("plugins.yaml", id, version ?? true),
+    changeConfiguration: (instance, file, path, value, by) => instanceOf(instance).changeConfiguration(file, path, value, by),
+    installPlugin: (instance, id, version, by) => instanceOf(instance).changeConfiguration("plugins.yaml", id, version ?? true, by),
+    setConfigHistory: (instance, settings) => instanceOf(instance).history.configure(settings),
     restartController: (instance) => withReadings(readings, () => instanceOf(instance).restart()),
     state,
     close: () => server.close(),

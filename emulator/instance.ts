@@ -2,6 +2,7 @@ import YAML from "yaml";
 import { applyQuiet, countLevels, formatMessage, validateBundle } from "./bundle-validation";
 import { exportConfiguration, exportItem, concatenateYaml, instanceName, ITEM_EXPORT_SECTIONS, JENKINS_FILE_NAME } from "./configuration-export";
 import { changeAtPath, changeItem, changePlugin, ConfigurationChangeError } from "./configuration-change";
+import { ConfigHistory, DEFAULT_CHANGE_BY, requestUser, SYSTEM_USER } from "./config-history";
 import { isMapping, MISSING_DESCRIPTOR, parseYaml } from "./descriptor";
 import { logDate, logFolder } from "./dates";
 import type { EffectiveBundle } from "./effective-bundle";
@@ -39,6 +40,7 @@ import { LastZip, NotAZipError, unzip, zipFiles } from "./zip";
 import { reading } from "./readings";
 import { illFormedReason } from "./well-formed";
 import { quoted } from "../provider/text/printable";
+import type { ConfigurationChangeBy } from "./types";
 
 /** What the OC knows about the bundle assigned to an instance. */
 export type AssignedBundle =
@@ -69,7 +71,7 @@ interface UpdateLogVersion {
 interface Route {
   method: string;
   pattern: RegExp;
-  handle(req: EmulatorRequest, match: RegExpExecArray): Promise<Reply> | Reply;
+  handle(req: EmulatorRequest, match: RegExpExecArray): Promise<Reply> | Reply | undefined;
 }
 
 const messages = (findings: EffectiveBundle["findings"], quiet: boolean): string[] =>
@@ -83,6 +85,8 @@ export class Instance {
   /** What the instance runs (exports show it); see running-configuration.ts. */
   private running: RunningConfiguration;
   private readonly encryption = new SecretEncryption();
+  /** The Job Configuration History plugin's records (config-history.ts). */
+  readonly history = new ConfigHistory((plain) => this.encryption.encrypt(plain));
   private updateLog: UpdateLogVersion[] = [];
   private readonly exportZip = new LastZip();
   private sequence = 0;
@@ -94,7 +98,9 @@ export class Instance {
 
   constructor(private readonly ctx: InstanceContext) {
     this.running = defaultRunning(ctx.label, ctx.url);
+    this.history.saved(this.running, this.items, SYSTEM_USER);
     this.routes = [
+      { method: "GET", pattern: /^(?:job\/[^/]+\/)*jobConfigHistory\/.*$/, handle: (r, m) => this.history.handle(r, m[0]) },
       { method: "GET", pattern: /^casc-bundle-mgnt\/casc-bundle-update-log$/, handle: () => this.updateLogReply() },
       { method: "GET", pattern: /^casc-bundle-mgnt\/check-bundle-update$/, handle: (r) => this.checkUpdate(queryFlag(r.query, "quiet")) },
       { method: "POST", pattern: /^casc-bundle-mgnt\/reload-bundle$/, handle: () => this.reload() },
@@ -219,6 +225,7 @@ export class Instance {
     this.items.upsert(this.items.rootChildren(), this.bundleItems(assigned.effective).nodes);
     this.running = applyBundle(this.running, assigned.effective, defaultJenkins(this.ctx.label, this.ctx.url), restart);
     this.applied = { bundle: assigned.bundle, effective: assigned.effective };
+    this.history.saved(this.running, this.items, SYSTEM_USER);
   }
 
   private logVersion(effective: EffectiveBundle): void {
@@ -252,13 +259,15 @@ export class Instance {
   startWith(running: RunningConfiguration, items: ItemNode[]): void {
     this.running = copyRunning(running);
     this.items.upsert(this.items.rootChildren(), items);
+    this.history.saved(this.running, this.items, SYSTEM_USER);
   }
 
   /**
    * A change made in the UI (no API call): jenkins.yaml and rbac.yaml by dotted path, plugins.yaml by plugin id,
    * items.yaml by item full name (value: the item as items.yaml writes it, {kind, name?, ...}). undefined removes.
+   * The history records it by `by`.
    */
-  changeConfiguration(file: string, path: string, value: unknown): void {
+  changeConfiguration(file: string, path: string, value: unknown, by: ConfigurationChangeBy = DEFAULT_CHANGE_BY): void {
     if (!(CHANGEABLE_FILES as readonly string[]).includes(file)) {
       throw new ConfigurationChangeError(`cannot change ${quoted(file)}: the files are ${CHANGEABLE_FILES.join(", ")}`);
     }
@@ -276,9 +285,11 @@ export class Instance {
         changePlugin(next, path, value);
         break;
       case "items.yaml":
-        return changeItem(this.items, path, structuredClone(value));
+        changeItem(this.items, path, structuredClone(value));
+        break;
     }
     this.running = next;
+    this.history.saved(this.running, this.items, by);
   }
 
   /** A copy of what the instance runs, secrets as given (for tests). */
@@ -342,6 +353,7 @@ export class Instance {
       throw e;
     }
     this.items.upsert(folder.children, nodes);
+    this.history.saved(this.running, this.items, requestUser(req));
     this.ctx.itemsChanged?.();
     return basePathOf(folder.fullName);
   }

@@ -15,6 +15,43 @@ export type { SelfManagedUrls } from "./self-managed";
 export type { DailyImpressions } from "../provider/clients/impression-types";
 /** The files changeConfiguration changes. */
 export type ConfigurationFile = "jenkins.yaml" | "plugins.yaml" | "items.yaml" | "rbac.yaml";
+/**
+ * Who makes a change "in the UI": a user id (`alice`), or an id with the display name the history shows
+ * (`{ id: "alice", fullName: "Alice Liddell" }`). Default: `admin`.
+ */
+export type ConfigurationChangeBy = string | { id: string; fullName?: string };
+
+/** One entry of a controller's configuration history, as the Job Configuration History plugin's api/json writes it. */
+export interface ConfigHistoryEntry {
+  _class: string;
+  changeReasonComment: string | null;
+  currentName: string;
+  /** `yyyy-MM-dd_HH-mm-ss`, the controller's local time (ConfigHistorySettings.utcOffsetMinutes), no zone. */
+  date: string;
+  hasConfig: boolean;
+  /** A system file without `.xml` (`config`, `jenkins.model.JenkinsLocationConfiguration`), or an item. */
+  job: string;
+  oldName: string;
+  operation: string;
+  /** The display name; `SYSTEM` for what configuration as code applied. */
+  user: string;
+  userID: string;
+}
+
+/** How a controller's Job Configuration History plugin answers (emulator/config-history.ts). */
+export interface ConfigHistorySettings {
+  /** false: the plugin is not installed, and its paths answer 404. Default true. */
+  installed: boolean;
+  /**
+   * false: the caller lacks the permission system entries need (Overall/Administer): the list answers 200 and
+   * holds no system entry, configOutput of a system file says "No permission to view config files". Default true.
+   */
+  systemHistoryVisible: boolean;
+  /** The controller's time zone, minutes east of UTC: the dates are its local time. Default 60. */
+  utcOffsetMinutes: number;
+  /** The plugin's maxEntriesPerPage: an item's list is cut to its newest entries. Default null (not set). */
+  maxEntriesPerPage: number | null;
+}
 /** A person given an API token of their own: `email` (checked as U3 checks it), `name` (default: the part before `@`), `account` (default: the first), `teamAdmin` (default false). */
 export type FeatureManagementUser = NewTokenOwner;
 
@@ -175,6 +212,11 @@ export interface EmulatorStateView {
   items(instance: string): string[];
   /** What a controller runs (full path; "" = OC): a copy, secrets as given (exports encrypt them). */
   runningConfiguration(instance: string): RunningConfigurationView;
+  /**
+   * A controller's configuration history as its api/json lists it for `filter` (`system`, the default; `all`, `jobs`,
+   * `deleted`, `created`) to a caller with every permission, newest first, whatever its settings.
+   */
+  configHistory(instance: string, filter?: string): ConfigHistoryEntry[];
   /** Applications of a feature-flag account, in creation order. */
   applications(account: string): { id: string; name: string }[];
   featureManagementRateLimit(): boolean;
@@ -260,11 +302,16 @@ export interface Emulator {
    * (`unclassified.location.adminAddress`, `jenkins.clouds[0].kubernetes.name`; an index one past the end appends);
    * plugins.yaml: a plugin id (a string value installs that version, any other the envelope's); items.yaml: an item
    * full name (value as items.yaml writes an item, `{kind: "folder"}`). undefined removes. Throws on a path that
-   * does not fit.
+   * does not fit. The configuration history records the change by `by` (default `admin`) for each file it changed.
    */
-  changeConfiguration(instance: string, file: ConfigurationFile, path: string, value: unknown): void;
-  /** Installs a plugin by hand: changeConfiguration(instance, "plugins.yaml", id, version ?? true). */
-  installPlugin(instance: string, id: string, version?: string): void;
+  changeConfiguration(instance: string, file: ConfigurationFile, path: string, value: unknown, by?: ConfigurationChangeBy): void;
+  /**
+   * Installs a plugin by hand: changeConfiguration(instance, "plugins.yaml", id, version ?? true, by). Like the real
+   * plugin, the configuration history records no entry for it (an installation saves no configuration file it keeps).
+   */
+  installPlugin(instance: string, id: string, version?: string, by?: ConfigurationChangeBy): void;
+  /** How an instance's Job Configuration History plugin answers from now on (only the settings given change). */
+  setConfigHistory(instance: string, settings: Partial<ConfigHistorySettings>): void;
   /**
    * Restarts a controller: its assigned bundle, when valid, is applied even when a reload answers "Bundle is not
    * hot reloadable" (installed plugins brought to the bundle's versions); otherwise the bundle in force is applied
