@@ -13,6 +13,7 @@ export type { DailyImpressions, FlagsStatusRead, ImpressionsForm, ImpressionsRea
 export { PROPERTY_OPERATORS, VERSION_OPERATORS, GROUP_OPERATORS, TARGET_GROUP_OPERATORS, ENVIRONMENT_PERMISSIONS } from "./clients/feature-flag-types";
 export type { CascClientOptions } from "./clients/casc-connection";
 export { InstanceClient, type QuietOption } from "./clients/instance-client";
+export type { ConfigHistoryEntry, ConfigHistoryOptions, ConfigHistoryRead } from "./clients/config-history-types";
 export { OperationsCenterClient } from "./clients/operations-center-client";
 // The CasC responses by the names the clients use (the record types inside them are the SDK functions' to name).
 export type {

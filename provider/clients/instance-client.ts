@@ -2,6 +2,14 @@ import type { HttpClient, RequestSpec } from "../http/http-client";
 import { bundleUpdateCheckSchema, createItemsResultSchema, instanceValidationSchema, jsonDocumentSchema, reloadResultSchema, updateLogSchema } from "./casc-schemas";
 import { type BundleUpdateCheck, type CreateItemsResult, type InstanceValidation, type ReadableUpdateLog, type ReloadResult, type UpdateLog } from "./casc-types";
 import { readableUpdateLogSchema } from "./casc-readable-schemas";
+import { configHistorySchema } from "./config-history-schemas";
+import {
+  CONFIG_HISTORY_DEADLINE_MS,
+  CONFIG_HISTORY_MAX_BYTES,
+  CONFIG_HISTORY_MAX_ENTRIES,
+  type ConfigHistoryOptions,
+  type ConfigHistoryRead,
+} from "./config-history-types";
 import { cascHttpClient, type CascClientOptions } from "./casc-connection";
 import { MAX_TEXT_BYTES } from "./limits";
 import {
@@ -58,6 +66,35 @@ export class InstanceClient {
       },
       bundleUpdateCheckSchema,
     );
+  }
+
+  /**
+   * Who saved which configuration file and when: the system entries of the Job Configuration History plugin
+   * (`jobConfigHistory/api/json?filter=system`, jenkinsci/job-config-history-plugin), the newest `maxEntries` (Jenkins'
+   * `tree` asks for one more, to tell a cut list). One request, never retried, with its own deadline and a bound on
+   * the answer's size: the history is an extra a caller gives up rather than wait for. An entry it cannot read is set
+   * apart; a date in another form is kept as written, without `localTime`. Without the plugin: NotFoundError. A
+   * caller without the permission system entries need gets an empty list (the plugin answers 200, never 403).
+   */
+  async readConfigHistory(options: ConfigHistoryOptions = {}): Promise<ConfigHistoryRead> {
+    const maxEntries = options.maxEntries ?? CONFIG_HISTORY_MAX_ENTRIES;
+    const { configs } = await this.http.json(
+      {
+        operation: "reading the configuration history",
+        method: "GET",
+        path: "jobConfigHistory/api/json",
+        query: { filter: "system", tree: `configs[job,date,userID,user,operation]{0,${maxEntries + 1}}` },
+        idempotency: "safe",
+        maxTimeoutMs: options.deadlineMs ?? CONFIG_HISTORY_DEADLINE_MS,
+        maxRetries: 0,
+        maxResponseBytes: CONFIG_HISTORY_MAX_BYTES,
+        notFoundHint: "The controller does not run the Job Configuration History plugin (jobConfigHistory).",
+      },
+      configHistorySchema,
+    );
+    const entries = configs.items.slice(0, maxEntries);
+    const unreadable = configs.unreadable.filter((u) => u.index < maxEntries);
+    return { entries, unreadable, cut: configs.items.length + configs.unreadable.length > maxEntries };
   }
 
   /** The whole configuration as YAML text, all files concatenated. */

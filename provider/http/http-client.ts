@@ -47,6 +47,10 @@ export interface RequestSpec {
   notFoundHint?: string;
   /** A deadline for this call when it is longer than the client's: a server that answers only when done. */
   minTimeoutMs?: number;
+  /** A deadline for this call when it is shorter than the client's: a read that may be given up (the rest goes on). */
+  maxTimeoutMs?: number;
+  /** Retries of this call at most, below the client's maxRetries (0: one request, whatever it answers). */
+  maxRetries?: number;
   /** Its answers hold credentials (a bundle token, a link file): no error quotes a 2xx body of it, JSON or not. */
   secretBody?: boolean;
   /** A redirect (3xx) is its success: Jenkins answers an action (stopAction, doDelete) by sending the browser on. */
@@ -184,7 +188,7 @@ export class HttpClient {
         failure = transport;
         retryable = isRetryableNetworkFailure(transport instanceof NetworkError ? transport.code : undefined, spec.idempotency);
       }
-      if (!retryable || attempt >= this.options.maxRetries) throw failure;
+      if (!retryable || attempt >= Math.min(this.options.maxRetries, spec.maxRetries ?? Infinity)) throw failure;
       const delay = retryDelayMs(attempt, {
         maxRetries: this.options.maxRetries,
         baseDelayMs: this.options.retryBaseDelayMs,
@@ -267,7 +271,7 @@ export class HttpClient {
   }
 
   private deadlineMs(spec: RequestSpec): number {
-    return Math.min(MAX_DEADLINE_MS, Math.max(this.options.timeoutMs, spec.minTimeoutMs ?? 0));
+    return Math.min(MAX_DEADLINE_MS, spec.maxTimeoutMs ?? Infinity, Math.max(this.options.timeoutMs, spec.minTimeoutMs ?? 0));
   }
 
   /**
