@@ -3,6 +3,7 @@
  */
 import * as path from "node:path";
 import { parseArgs } from "node:util";
+import { wholeNumber } from "../options";
 import { distinctStacks, readStacksFile, stackTarget, type StackTarget } from "../stacks/stacks-file";
 import { parseShard, type Shard } from "./shard";
 
@@ -81,9 +82,8 @@ export function parseDriftArgs(argv: string[], cwd = process.cwd()): ParsedComma
     return { kind: "merge", reports: positionals.slice(1).map((f) => path.resolve(cwd, f)), out, failOn };
   }
   if (positionals.length) throw new Error(`unexpected ${JSON.stringify(positionals[0])}: drift takes options, or \`merge\``);
-  const concurrency = integer(values.concurrency ?? "4", "--concurrency");
-  if (concurrency < 1 || concurrency > 16) throw new Error(`--concurrency ${concurrency} is outside 1-16`);
-  const timeout = integer(values.timeout ?? "600", "--timeout");
+  const concurrency = wholeNumber(values.concurrency ?? "4", "--concurrency", 1, 16);
+  const timeout = wholeNumber(values.timeout ?? "600", "--timeout");
   if (timeout < 1) throw new Error("--timeout must be at least 1 second");
   if (failOn === "new" && values.previous === undefined) throw new Error("--fail-on new needs --previous (without it all drift is new)");
   const stacks = [
@@ -105,9 +105,4 @@ export function parseDriftArgs(argv: string[], cwd = process.cwd()): ParsedComma
       pulumi: values.pulumi ?? "pulumi",
     },
   };
-}
-
-function integer(text: string, option: string): number {
-  if (!/^\d+$/.test(text)) throw new Error(`${option} ${JSON.stringify(text)} is not a whole number`);
-  return Number(text);
 }

@@ -16,6 +16,7 @@ import { EXIT, type DriftReport, type StackReport } from "../../cli/drift/report
 import { mergeReports, parseShard, shardOf } from "../../cli/drift/shard";
 import { driftCommand } from "../../cli/drift/command";
 import { causeType } from "../../cli/drift/causes";
+import { schemaProblems } from "./json-schema";
 
 const FIXTURES = path.join(__dirname, "..", "fixtures", "drift");
 const lines = (name: string) => fs.readFileSync(path.join(FIXTURES, name), "utf8").split("\n");
@@ -282,27 +283,3 @@ describe("each stack's preview", () => {
     }
   });
 });
-
-/** A small validator of the schema's own keywords (type, required, properties, additionalProperties, enum, const, items, $ref). */
-function schemaProblems(schema: Record<string, unknown>, value: unknown, root: Record<string, unknown>, at = "$"): string[] {
-  if (typeof schema.$ref === "string") return schemaProblems((root.$defs as Record<string, Record<string, unknown>>)[schema.$ref.split("/").pop()!]!, value, root, at);
-  const problems: string[] = [];
-  if ("const" in schema && value !== schema.const) problems.push(`${at}: not ${String(schema.const)}`);
-  if (Array.isArray(schema.enum) && !schema.enum.includes(value)) problems.push(`${at}: not one of ${schema.enum.join(", ")}`);
-  const type = schema.type as string | undefined;
-  if (type === "object") {
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return [`${at}: not an object`];
-    const obj = value as Record<string, unknown>;
-    for (const k of (schema.required as string[] | undefined) ?? []) if (!(k in obj)) problems.push(`${at}: no ${k}`);
-    const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-    for (const [k, v] of Object.entries(obj)) {
-      if (props[k]) problems.push(...schemaProblems(props[k]!, v, root, `${at}.${k}`));
-      else if (schema.additionalProperties === false) problems.push(`${at}: unexpected ${k}`);
-    }
-  } else if (type === "array") {
-    if (!Array.isArray(value)) return [`${at}: not an array`];
-    value.forEach((v, i) => problems.push(...schemaProblems(schema.items as Record<string, unknown>, v, root, `${at}[${i}]`)));
-  } else if (type === "string" && typeof value !== "string") problems.push(`${at}: not a string`);
-  else if (type === "integer" && !Number.isInteger(value)) problems.push(`${at}: not an integer`);
-  return problems;
-}
