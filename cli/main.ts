@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * The `pulumi-cloudbees` command (package.json `bin`): `import`, and `drift` (cli/drift/command.ts).
+ * The `pulumi-cloudbees` command (package.json `bin`): `import`, `drift` (cli/drift/command.ts) and `flags`
+ * (cli/flags/command.ts).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -14,6 +15,7 @@ import { readStackConfigFile } from "./stack-config-file";
 
 const USAGE = `Usage: pulumi-cloudbees import [options]
        pulumi-cloudbees drift [options]   (the drift check over many stacks: pulumi-cloudbees drift --help)
+       pulumi-cloudbees flags [options]   (flag hygiene, what can be removed: pulumi-cloudbees flags --help)
 
 Reads the operations center (and the feature-flag account, when its token is set) and writes a TypeScript Pulumi
 program declaring what is there: availability patterns set through the API, every assignment, the global
@@ -82,6 +84,11 @@ export async function main(argv: string[]): Promise<void> {
     // Its own options and exit codes; loaded only when asked for.
     const { driftCommand } = require("./drift/command") as typeof import("./drift/command");
     process.exitCode = await driftCommand(argv.slice(1));
+    return;
+  }
+  if (argv[0] === "flags") {
+    const { flagsCommand } = require("./flags/command") as typeof import("./flags/command");
+    process.exitCode = await flagsCommand(argv.slice(1));
     return;
   }
   let parsed: ReturnType<typeof parse>;

@@ -32,10 +32,15 @@ export class Progress {
   private flagged = 0;
 
   constructor(
-    private readonly total: number,
+    private total: number,
     private readonly words: ProgressWords,
     private readonly out: NodeJS.WriteStream = process.stderr,
   ) {}
+
+  /** The total, once known (a command that learns it after it starts). */
+  setTotal(total: number): void {
+    this.total = total;
+  }
 
   itemDone(item: ProgressItem): void {
     this.done++;
