@@ -37,9 +37,8 @@ export function withoutDeclaredInputs(props: Props): Props {
 
 /** The read's inputs cut to the declared names: nothing the program left out is added (values are the server's). */
 export function asDeclared(result: ReadResult, declared: readonly string[] | undefined): ReadResult {
-  if (result.props === undefined || declared === undefined) return result;
+  if (result.id === undefined || declared === undefined) return result;
   const props = { ...result.props, [DECLARED_INPUTS_KEY]: [...declared] };
-  if (!result.inputs) return { ...result, props };
   const inputs: Props = {};
   for (const k of declared) if (k in result.inputs) inputs[k] = result.inputs[k];
   return { ...result, props, inputs };

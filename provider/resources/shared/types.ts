@@ -30,13 +30,13 @@ export interface CreateResult {
   outs: Props;
 }
 
-export interface ReadResult {
-  /** Absent when the object is gone: the engine then drops the resource from the state. */
-  id?: string;
-  props?: Props;
-  /** The inputs that would produce what was read, so that the next diff shows drift. */
-  inputs?: Props;
-}
+/**
+ * What a read found: nothing when the object is gone (the engine then drops the resource from the state), else its
+ * id, its outputs and the inputs that would produce what was read. The inputs are not optional: a refresh's outcome
+ * is the provider's diff of the read inputs against the state's (pkg/resource/deploy/step.go, RefreshStep), so a read
+ * without them would show no drift to `pulumi refresh --preview-only` (the drift command's refresh mode).
+ */
+export type ReadResult = { id?: undefined; props?: undefined; inputs?: undefined } | { id: string; props: Props; inputs: Props };
 
 export interface UpdateResult {
   outs: Props;
