@@ -56,6 +56,9 @@ const ESTIMATES = {
   "real-engine/language-dynamic.test.ts": 23,
   "real-engine/language-hosts-sdk.test.ts": 19,
   "real-engine/importing-doc.test.ts": 18,
+  // Measured alone (user+sys of /usr/bin/time, 2026-12-05): two stacks' up and the flags command's stack exports, the
+  // Node.js project of the packed package already built (shared in a whole tier run).
+  "real-engine/flags-command.test.ts": 15,
   "real-engine/plugin-providers.test.ts": 13,
   "real-engine/policy-plugin.test.ts": 12,
   // Measured alone (user+sys of /usr/bin/time, chromium included): the drift page in Debian's chromium.
