@@ -71,7 +71,7 @@ async function runDrift(a: DriftArgs, say: (text: string) => void, err: NodeJS.W
   const stacks = shardOf(a.stacks, a.shard);
   const progress = new Progress(stacks.length, DRIFT_PROGRESS, err);
   const results = await inPool(stacks, a.concurrency, async (t) => {
-    const r = await checkStack(t, { pulumi: a.pulumi, timeoutMs: a.timeoutMs });
+    const r = await checkStack(t, { pulumi: a.pulumi, timeoutMs: a.timeoutMs, mode: a.mode, retries: a.retries, retryPauseMs: a.retryPauseMs });
     progress.itemDone(progressItem(r));
     return r;
   });

@@ -1,12 +1,20 @@
 /**
- * One stack's `pulumi preview --refresh` read from its engine events (`--event-log`, one JSON event per line; field
- * names as in the pinned CLI's sdk/go/common/apitype/events.go): each resource the preview would change, with the
- * paths between what the program declares (the step's `new` inputs) and what the refresh read from the service (its
- * `old` inputs), our providers' warnings tied to their resource, and the engine's errors.
+ * One stack's check read from its engine events (`--event-log`, one JSON event per line; field names as in the pinned
+ * CLI's sdk/go/common/apitype/events.go): each resource that drifted, with the paths between what the program declares
+ * and what the refresh read from the service, our providers' warnings tied to their resource, and the engine's errors.
+ *
+ * - `pulumi preview --refresh` (mode preview): the first step of a resource that is not quiet says what the engine
+ *   would do; its `new` inputs are the program's, its `old` inputs what the refresh read.
+ * - `pulumi refresh --preview-only` (mode refresh): each resource's `refresh` step, then its outcome in a
+ *   `resOutputsEvent` whose op is `update`, `delete` (gone on the service) or `same` (pkg/engine/update.go, ResultOp
+ *   of pkg/resource/deploy/step.go's RefreshStep); its `old` inputs are the state's (what the program declared at its
+ *   last `up`), its `new` inputs what the read returned. The detailed diff the engine keeps is the provider's diff of
+ *   the read against the state, inverted (an input the service lost is `add` there): turned back here, so that both
+ *   modes name a path's kind alike (add: declared only; delete: on the service only).
  */
 import { attribute, type Candidate, type ProviderWarning } from "./warnings";
 import { changedPaths, reportValue, valueAt, type PathChange } from "./paths";
-import { MAX_PATHS_PER_RESOURCE, type DriftedPath, type DriftedResource } from "./report";
+import { MAX_PATHS_PER_RESOURCE, type CheckMode, type DriftedPath, type DriftedResource } from "./report";
 
 interface StepState {
   id?: string;
@@ -31,9 +39,9 @@ interface EngineEvent {
 /** A drifted resource before the run's history is known (firstSeen and status come from the report's builder). */
 export type FoundResource = Omit<DriftedResource, "paths"> & { paths: Array<Omit<DriftedPath, "firstSeen" | "status">> };
 
-export interface PreviewEvents {
+export interface EngineEvents {
   resources: FoundResource[];
-  /** Resources of the program the preview saw (not the stack, not providers). */
+  /** Resources of the program the check saw (not the stack, not providers). */
   resourceCount: number;
   /** The engine's error diagnostics, in order. */
   errors: string[];
@@ -42,14 +50,19 @@ export interface PreviewEvents {
    * with the line it names, a Python traceback): why a preview failed when the engine gave no error diagnostic.
    */
   programErrors: string[];
-  /** The preview ran to its end (a summary event came). */
+  /** The check ran to its end (a summary event came). */
   finished: boolean;
 }
 
 /** Operations that change nothing. */
 const QUIET_OPS = new Set(["same", "refresh", "read", "discard", "remove-pending-replace"]);
 
-export function readPreviewEvents(lines: string[]): PreviewEvents {
+/** What `pulumi preview --refresh` said (readEngineEvents in mode preview). */
+export function readPreviewEvents(lines: string[]): EngineEvents {
+  return readEngineEvents(lines, "preview");
+}
+
+export function readEngineEvents(lines: string[], mode: CheckMode): EngineEvents {
   const steps = new Map<string, StepMetadata>();
   const seen = new Set<string>();
   const warnings: ProviderWarning[] = [];
@@ -72,13 +85,30 @@ export function readPreviewEvents(lines: string[]): PreviewEvents {
     }
     const d = event.diagnosticEvent;
     if (d && (d.severity === "warning" || d.severity === "info#err") && /^(warning: )?\w+ /.test(d.message)) warnings.push({ text: d.message, ...(d.urn ? { urn: d.urn } : {}) });
-    if (d && d.severity === "error" && !(!d.urn && /^(update|preview) failed\s*$/.test(d.message))) errors.push(d.message.trim());
+    if (d && d.severity === "error" && !(!d.urn && /^(update|preview|refresh) failed\s*$/.test(d.message))) errors.push(d.message.trim());
     if (d && d.severity === "info#err" && d.message.trim() && !/^warning: /.test(d.message)) programErrors.push(d.message.trimEnd());
     if (event.summaryEvent) finished = true;
   }
-  const resources = [...steps.values()].map(resourceOf);
+  const resources = [...steps.values()].map((m) => resourceOf(mode === "refresh" ? asNextUp(m) : m));
   attributeWarnings(resources, [...steps.values()], warnings);
   return { resources, resourceCount: seen.size, errors, programErrors, finished };
+}
+
+/**
+ * A refresh's outcome as the step the next `pulumi up --refresh` would make of it: declared (the state's inputs) on
+ * the `new` side and what was read on the `old` side, as a preview's step has them; a resource gone on the service
+ * is created again; a detailed diff's kinds turned back (the engine inverted them), `-replace` kinds making it a
+ * replace.
+ */
+function asNextUp(m: StepMetadata): StepMetadata {
+  const detailedDiff = m.detailedDiff ? Object.fromEntries(Object.entries(m.detailedDiff).map(([path, d]) => [path, { ...d, kind: invertedKind(d.kind) }])) : m.detailedDiff;
+  const replaces = Object.values(detailedDiff ?? {}).some((d) => d.kind.endsWith("-replace"));
+  const op = m.op === "delete" ? "create" : replaces ? "replace" : m.op;
+  return { ...m, op, old: m.op === "delete" ? null : m.new, new: m.old, detailedDiff };
+}
+
+function invertedKind(kind: string): string {
+  return kind.startsWith("add") ? kind.replace("add", "delete") : kind.startsWith("delete") ? kind.replace("delete", "add") : kind;
 }
 
 function resourceOf(m: StepMetadata): FoundResource {

@@ -11,6 +11,7 @@
 import { contentSecurityPolicy, h, scriptJson } from "../report/html";
 import { noun } from "../report/noun";
 import { seconds, shown, sortedBy, valueText } from "../report/text";
+import { checksLine, mixedModes, stackChecks } from "./checks-text";
 import { byGeneratedAt, chartRuns, driftChart } from "./drift-chart";
 import { PAGE_SCRIPT, PAGE_STYLE } from "./page-assets";
 import type { DriftReport, StackReport, StackStatus } from "./report";
@@ -32,6 +33,7 @@ export function renderHtml(reports: DriftReport[]): string {
   const newest = byGeneratedAt(reports)[reports.length - 1];
   const stacks = sortedBy(newest.stacks, (s) => s.id);
   const shard = newest.shard ? ` · shard ${h(String(newest.shard.index), 10)}/${h(String(newest.shard.count), 10)}` : "";
+  const checks = checksLine(newest.stacks);
   return [
     "<!DOCTYPE html>",
     '<html lang="en"><head><meta charset="utf-8">',
@@ -39,7 +41,7 @@ export function renderHtml(reports: DriftReport[]): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>Drift report ${h(newest.generatedAt, 40)}</title>`,
     `<style>${PAGE_STYLE}</style></head><body>`,
-    `<h1>Drift report</h1><p class="muted">Run of ${h(newest.generatedAt, 40)} by pulumi-cloudbees ${h(newest.toolVersion, 40)}${shard}</p>`,
+    `<h1>Drift report</h1><p class="muted">Run of ${h(newest.generatedAt, 40)} by pulumi-cloudbees ${h(newest.toolVersion, 40)}${shard}${checks ? ` · ${h(checks)}` : ""}</p>`,
     summaryTable(newest),
     `<h2>Drift over the runs</h2>${driftChart(runs, h)}`,
     causes(newest),
@@ -120,6 +122,7 @@ interface PageRow {
 /** What the script renders, every string already printable and cut: the page stays light whatever the values' size. */
 function pageData(stacks: StackReport[]): { stacks: { id: string; status: StackStatus; line: string; rows: PageRow[]; more: string }[] } {
   let budget = MAX_PAGE_ROWS;
+  const mixed = mixedModes(stacks);
   return {
     stacks: stacks.map((s) => {
       const rows: PageRow[] = [];
@@ -141,12 +144,12 @@ function pageData(stacks: StackReport[]): { stacks: { id: string; status: StackS
         }
       }
       const status = STATUSES.includes(s.status) ? s.status : "error";
-      return { id: shown(s.id, TEXT_CHARS), status, line: stackLine(s), rows, more: leftOut > 0 ? `${leftOut} more paths in drift-report.json` : "" };
+      return { id: shown(s.id, TEXT_CHARS), status, line: stackLine(s) + stackChecks(s, mixed), rows, more: leftOut > 0 ? `${leftOut} more paths in drift-report.json` : "" };
     }),
   };
 }
 
-/** A stack's one line under its name: its counts and time, or why it was not checked. */
+/** A stack's one line under its name: its counts and time, or why it was not checked (its mode and tries follow). */
 function stackLine(s: StackReport): string {
   const counts = s.counts ?? { resources: 0, drifted: 0, paths: 0 };
   if (s.status === "clean") return `${counts.resources} resources · ${seconds(s.durationMs)}`;

@@ -11,6 +11,7 @@
 import { count, document, list, md, table } from "../report/markdown";
 import { noun } from "../report/noun";
 import { seconds, sortedBy, valueText } from "../report/text";
+import { checksLine, mixedModes, stackChecks } from "./checks-text";
 import type { Cause, DriftedResource, DriftReport, ResolvedPath, StackReport, StackStatus } from "./report";
 
 /** Path rows shown per stack, and in the whole summary: 1,000 rows of ≤ 2 values stay well under 1 MiB. */
@@ -24,10 +25,11 @@ const ICON: Record<StackStatus, string> = { clean: "🟢", drifted: "🟠", erro
 export function renderMarkdown(report: DriftReport): string {
   const lines: string[] = ["## Drift report", ""];
   const shard = report.shard ? ` · shard ${report.shard.index}/${report.shard.count}` : "";
-  lines.push(`Run of ${md(report.generatedAt)} by pulumi-cloudbees ${md(report.toolVersion)}${shard}`, "");
+  const checks = checksLine(report.stacks);
+  lines.push(`Run of ${md(report.generatedAt)} by pulumi-cloudbees ${md(report.toolVersion)}${shard}${checks ? ` · ${checks}` : ""}`, "");
   lines.push(...summaryTable(report), "");
   if (report.causes.length > 0) lines.push("### Causes", "", ...causesTable(report.causes), "");
-  lines.push("### Stacks", "", ...stackSections(sortedBy(report.stacks, (s) => s.id)));
+  lines.push("### Stacks", "", ...stackSections(sortedBy(report.stacks, (s) => s.id), mixedModes(report.stacks)));
   if (report.resolved.length > 0) lines.push("### Resolved since the previous report", "", ...resolvedList(report.resolved), "");
   return document(lines);
 }
@@ -56,7 +58,8 @@ function members(list: string[]): string {
   return named.join(", ") + (list.length > 3 ? ` and ${list.length - 3} more` : "");
 }
 
-function stackSections(stacks: StackReport[]): string[] {
+function stackSections(stacks: StackReport[], mixed: boolean): string[] {
+  const oneLine = (s: StackReport) => stackLine(s, mixed);
   const out: string[] = [];
   let budget = MAX_ROWS;
   const leftOut: StackReport[] = [];
@@ -65,7 +68,7 @@ function stackSections(stacks: StackReport[]): string[] {
       leftOut.push(stack);
       continue;
     }
-    const { lines, rows } = driftedStack(stack, budget);
+    const { lines, rows } = driftedStack(stack, budget, mixed);
     budget -= rows;
     out.push(...lines, "");
   }
@@ -81,12 +84,13 @@ function stackSections(stacks: StackReport[]): string[] {
   return out;
 }
 
-/** A stack on one line: clean (its resource count), drifted (its counts), or not checked (why). */
-function oneLine(stack: StackReport): string {
+/** A stack on one line: clean (its resource count), drifted (its counts), or not checked (why); its mode and tries. */
+function stackLine(stack: StackReport, mixed: boolean): string {
   const head = `- ${ICON[stack.status] ?? ""} ${md(stack.id)}: ${md(stack.status, 20)}`;
-  if (stack.status === "clean") return `${head} · ${count(stack.counts?.resources)} resources · ${seconds(stack.durationMs)}`;
-  if (stack.status === "drifted") return `${head} · ${countsText(stack)} · ${seconds(stack.durationMs)}`;
-  return `${head}: ${md(stack.error ?? "(no reason given)")} · ${seconds(stack.durationMs)}`;
+  const tail = `${seconds(stack.durationMs)}${stackChecks(stack, mixed)}`;
+  if (stack.status === "clean") return `${head} · ${count(stack.counts?.resources)} resources · ${tail}`;
+  if (stack.status === "drifted") return `${head} · ${countsText(stack)} · ${tail}`;
+  return `${head}: ${md(stack.error ?? "(no reason given)")} · ${tail}`;
 }
 
 function countsText(stack: StackReport): string {
@@ -95,7 +99,7 @@ function countsText(stack: StackReport): string {
 }
 
 /** A drifted stack's heading and table of paths, at most `budget` rows (and MAX_ROWS_PER_STACK). */
-function driftedStack(stack: StackReport, budget: number): { lines: string[]; rows: number } {
+function driftedStack(stack: StackReport, budget: number, mixed: boolean): { lines: string[]; rows: number } {
   const room = Math.min(budget, MAX_ROWS_PER_STACK);
   const rows: string[] = [];
   const notes: string[] = [];
@@ -112,7 +116,7 @@ function driftedStack(stack: StackReport, budget: number): { lines: string[]; ro
     for (const note of resource.notes ?? []) notes.push(`- ${md(resource.name, 120)}: ${md(note)}`);
   }
   const header = ["| Resource | Path | Declared → actual | Changed | Drift |", "| --- | --- | --- | --- | --- |"];
-  const lines = [`#### ${ICON.drifted} ${md(stack.id)}: drifted`, "", `${countsText(stack)} · ${seconds(stack.durationMs)}`, ""];
+  const lines = [`#### ${ICON.drifted} ${md(stack.id)}: drifted`, "", `${countsText(stack)} · ${seconds(stack.durationMs)}${stackChecks(stack, mixed)}`, ""];
   lines.push(...table(header, rows, "more paths"));
   if (leftOut > 0) lines.push("", `${leftOut} more paths left out here; drift-report.json has them.`);
   if (notes.length > 0) lines.push("", "Providers' notes:", "", ...list(notes, "more notes"));

@@ -28,6 +28,15 @@ export const MAX_ERROR_CHARS = 4000;
  */
 export type StackStatus = "clean" | "drifted" | "error" | "locked" | "timeout";
 
+/**
+ * How a stack was checked: `preview` runs `pulumi preview --refresh --expect-no-changes` (the program runs: drift
+ * in the services and what the program would change), `refresh` runs `pulumi refresh --preview-only
+ * --expect-no-changes` (no program: the providers recorded in the state read each resource with the configuration
+ * recorded there). docs/drift-detection.md says when to choose which.
+ */
+export type CheckMode = "preview" | "refresh";
+export const CHECK_MODES: readonly CheckMode[] = ["preview", "refresh"];
+
 export interface DriftReport {
   schemaVersion: typeof REPORT_SCHEMA_VERSION;
   /** When this run started, ISO 8601 UTC. */
@@ -65,6 +74,13 @@ export interface StackReport {
   folder: string;
   stack: string;
   status: StackStatus;
+  /**
+   * How it was checked, and the checks run: 1, or more when a check failed for a reason that may pass (retry.ts) and
+   * was run again. Always written; absent only in a report of an earlier version (a --previous, a shard).
+   */
+  mode?: CheckMode;
+  tries?: number;
+  /** Of all its tries, the pauses between them included. */
   durationMs: number;
   /** Resources the preview saw, those drifted, and their drifted paths. */
   counts: { resources: number; drifted: number; paths: number };
@@ -79,7 +95,11 @@ export interface DriftedResource {
   type: string;
   /** The resource's name (the URN's last part). */
   name: string;
-  /** The operation the engine would make: update, replace, create (gone on the service), delete, ... */
+  /**
+   * The operation the engine would make: update, replace, create (gone on the service), delete, ... In the refresh
+   * mode, what the next `pulumi up --refresh` would make of the refresh's outcome: update (replace where the
+   * provider's detailed diff says so), or create for a resource the refresh found gone.
+   */
   op: string;
   paths: DriftedPath[];
   /** Paths left out past MAX_PATHS_PER_RESOURCE. */
