@@ -11,6 +11,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
+import { parseFlagsArgs } from "../../cli/flags/args";
 import { FLAGS_REPORT_SCHEMA } from "../../cli/flags/command";
 import { EXIT, type FlagReport, type FlagsReport } from "../../cli/flags/report";
 import { startEmulator, type Emulator } from "../../emulator";
@@ -209,11 +210,25 @@ describe("arguments", () => {
     [["--alias", "nope"], /--alias "nope": expected <flag>=<spelling>/],
     [["--delimiters", "ab"], /--delimiters: "a" is not a delimiter/],
     [["--stacks", "missing.yaml"], /--stacks ".*missing\.yaml" cannot be read/],
-  ])("%j: could not run (3), saying why and the usage", async (args, why) => {
-    const r = await flags(args as string[]);
+    [["extra"], /unexpected "extra": flags takes options only/],
+  ])("%j is refused before anything is read", (args, why) => {
+    expect(() => parseFlagsArgs(args as string[], estate.dir)).toThrow(why);
+  });
+
+  it("a refused argument: could not run (3), saying why and the usage", async () => {
+    const r = await flags(["--stale-days", "0"]);
     expect(r.code).toBe(EXIT.couldNotRun);
-    expect(r.stderr).toMatch(why);
-    expect(r.stderr).toContain("Usage: pulumi-cloudbees flags [options]");
+    expect(r.stderr).toMatch(/^pulumi-cloudbees flags: --stale-days 0 is outside 1-365\n\nUsage: pulumi-cloudbees flags \[options\]/);
+  });
+
+  it("the defaults", () => {
+    const parsed = parseFlagsArgs([], estate.dir);
+    expect(parsed).toEqual({
+      kind: "flags",
+      args: { applications: [], critical: [], roxy: [], staleDays: 30, sources: [], contextLines: 0, delimiters: ['"', "'", "`"], aliases: {}, pulumi: "pulumi", timeoutMs: 120_000, failOn: "any", out: path.join(estate.dir, "flags-report") },
+    });
+    const aliases = parseFlagsArgs(["--alias", "a.b=A_B", "--alias", "a.b=ab", "--alias", "c=x=y"], estate.dir);
+    expect(aliases.kind === "flags" && aliases.args.aliases).toEqual({ "a.b": ["A_B", "ab"], c: ["x=y"] });
   });
 
   it("without the feature-flag token: could not run, naming the setting", async () => {
