@@ -7,8 +7,11 @@
  * application of its own, the Python SDK installed from its wheel), and a YAML program naming a type the schema
  * lacks (broken). After `pulumi up`, alice@example.com changes the three flag configurations and a person team-a's
  * availability pattern. The report names each drifted path with declared and actual values and who changed the
- * flags; a second run carries firstSeen; a repaired stack's paths come back resolved; two shards merged equal the
- * unsharded run; no token of the emulator reaches a file or the command's output.
+ * flags; the refresh mode (pulumi refresh --preview-only), run with 30 % of the emulator's requests answering 503 and
+ * the bundle list failing past the provider's own retries, gives every stack its true status and the same drifted
+ * paths, and says which stacks took more than one try; a second run carries firstSeen; a repaired stack's paths
+ * come back resolved; two shards merged equal the unsharded run; no token of the emulator reaches a file or the
+ * command's output.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -25,7 +28,8 @@ const APPS = { "yaml-a": "checkout-service", "yaml-b": "billing-service", dynami
 let emu: Emulator;
 let estate: DriftEstate;
 const place = (name: string, program: string, edit: (text: string) => string, file: string) => placeProgram(estate, name, `plugin/${program}`, file, edit);
-const drift = (out: string, ...args: string[]) => driftReport(estate, out, "--concurrency", "2", ...args);
+// The preview mode unless a run says otherwise.
+const drift = (out: string, ...args: string[]) => driftReport(estate, out, "--concurrency", "2", ...(args.includes("--mode") ? [] : ["--mode", "preview"]), ...args);
 
 async function changeFlagAsAlice(app: string): Promise<void> {
   const id = emu.state.applications("acme").find((a) => a.name === app)!.id;
@@ -106,6 +110,34 @@ it("a first run: exit 1, each stack's status, the drifted paths with declared an
   expect(r.stderr).toMatch(/6 stacks: 1 clean, 3 drifted \(5 paths, 5 new, 0 resolved\), 1 error, 1 locked, 0 timeout/);
 });
 
+it("the refresh mode under faults (30 % of requests 503, the bundle list past the provider's retries): every stack its true status, the same drifted paths, the tries each took", async () => {
+  // Seeded, and the first eight bundle lists refused: each of those fails a check (the provider tries four times), so a
+  // stack is checked again whatever order the stacks run in.
+  emu.faults.random({ rate: 0.3, seed: 65, kinds: ["503"] });
+  emu.faults.inject({ path: "/cjoc/casc-bundle/list", method: "GET", status: 503, times: 8 });
+  let refresh: DriftReport;
+  try {
+    const { r, report } = await drift("refresh", "--mode", "refresh", "--retries", "2", "--retry-pause", "1");
+    expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 1 });
+    refresh = report;
+  } finally {
+    emu.faults.clear();
+  }
+  expect(emu.faults.pending()).toEqual([]);
+  // The refresh runs no program: the broken one, with nothing in its state, has nothing that drifted.
+  expect(statuses(refresh)).toEqual({ ...statuses(first), "broken#dev": "clean" });
+  // Both runs' first sight is their own start: firstSeen aside.
+  const drifted = (r: DriftReport) => (comparable(r) as { stacks: DriftReport["stacks"] }).stacks.filter((s) => s.status === "drifted").map((s) => ({ id: s.id, counts: s.counts, resources: s.resources }));
+  expect(drifted(refresh)).toEqual(drifted(first));
+  expect(drifted(first).map((s) => s.id)).toEqual(["dynamic#dev", "python#dev", "yaml-a#dev"]);
+  expect(new Set(refresh.stacks.map((s) => s.mode))).toEqual(new Set(["refresh"]));
+  expect(new Set(first.stacks.map((s) => s.mode))).toEqual(new Set(["preview"]));
+  const tries = refresh.stacks.map((s) => s.tries!);
+  expect(Math.max(...tries)).toBeGreaterThan(1);
+  expect(Math.max(...tries)).toBeLessThanOrEqual(3);
+  expect(fs.readFileSync(path.join(estate.root, "refresh", "drift-report.md"), "utf8")).toMatch(/checked by pulumi refresh --preview-only \(mode refresh\) · \d+ stacks? checked again after a passing fault/);
+});
+
 it("two shards merged equal the unsharded run (but for when and which shard)", async () => {
   const one = await drift("shard-1", "--shard", "1/2");
   const two = await drift("shard-2", "--shard", "2/2");
@@ -142,8 +174,8 @@ it("after `pulumi up --refresh` repairs yaml-a, its path is resolved and the sta
 
 it("no token of the emulator in any file the command wrote, nor in its output", () => {
   const c = emulatorConnection(emu);
-  const { files, texts } = writtenTexts(estate, ["run-1", "run-2", "run-3", "shard-1", "shard-2", "merged"]);
-  expect(files.length).toBeGreaterThanOrEqual(18);
+  const { files, texts } = writtenTexts(estate, ["run-1", "refresh", "run-2", "run-3", "shard-1", "shard-2", "merged"]);
+  expect(files.length).toBeGreaterThanOrEqual(21);
   for (const token of [c.apiToken, c.featureManagementToken, emu.state.controllerToken("team-b/controller-b"), emu.state.controllerToken("team-a/controller-a")]) {
     expect({ token, leaks: texts.filter((t) => t.includes(token)).length }).toEqual({ token, leaks: 0 });
   }
