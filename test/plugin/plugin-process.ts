@@ -183,3 +183,19 @@ export class PluginProcess {
     }
   }
 }
+
+/**
+ * A plugin started before the tests of the current block and closed after them, configured with an operations
+ * center that is never called (for check alone): `const plugin = checkingPlugin(); ... plugin().check(...)`.
+ */
+export function checkingPlugin(): () => PluginProcess {
+  let plugin: PluginProcess | undefined;
+  beforeAll(async () => {
+    plugin = await PluginProcess.start();
+    await plugin.configure({ operationsCenterUrl: "https://ci.example.com/cjoc/" });
+  });
+  afterAll(async () => {
+    await plugin?.close();
+  });
+  return () => plugin!;
+}

@@ -9,7 +9,7 @@ import { resources, type ProviderKind } from "../../provider/resources";
 import { SECRET_INPUTS_KEY } from "../../provider/resources/shared/secret-inputs";
 import { printable } from "../../provider/text/printable";
 import { secret } from "../../testing/engine/values";
-import { PluginProcess, urnOf } from "../plugin/plugin-process";
+import { checkingPlugin, urnOf } from "../plugin/plugin-process";
 import { REPO_ROOT } from "./helpers";
 
 const SECRET = "hunter2 is\nmy-s3cr3t-Zq9x";
@@ -60,20 +60,13 @@ describe("the TypeScript face's controllers, the secret inputs named in __secret
 });
 
 describe("the plugin, the secret inputs wrapped as the engine sends them", () => {
-  let plugin: PluginProcess;
-  beforeAll(async () => {
-    plugin = await PluginProcess.start();
-    await plugin.configure({ operationsCenterUrl: "https://ci.example.com/cjoc/" });
-  });
-  afterAll(async () => {
-    await plugin?.close();
-  });
+  const plugin = checkingPlugin();
 
   it.each(INPUTS)("%s.%s", async (type, input) => {
     for (const [, value] of SHAPES) {
-      const { failures } = await plugin.check(urnOf(type, "leaky"), {}, { [input]: secret(value) } as never);
+      const { failures } = await plugin().check(urnOf(type, "leaky"), {}, { [input]: secret(value) } as never);
       expectNoSecret(failures, input);
     }
-    expect(plugin.stderr).not.toContain("s3cr3t");
+    expect(plugin().stderr).not.toContain("s3cr3t");
   });
 });

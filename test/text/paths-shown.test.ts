@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { validateBundle, preValidateBundles, getEffectiveBundle, getBundle } from "../../sdk";
 import { resources } from "../../provider/resources";
 import { HIDDEN } from "../../provider/text/credentials";
-import { PluginProcess, urnOf } from "../plugin/plugin-process";
+import { checkingPlugin, urnOf } from "../plugin/plugin-process";
 
 const COMMIT = "3f786850e387550fdab836ed7e6dc881de23001b";
 const DIGEST = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
@@ -42,14 +42,7 @@ describe("the functions (TypeScript face): the path in full, in the call and in 
 });
 
 describe("the resources' check failures: the path in full, the property named", () => {
-  let plugin: PluginProcess;
-  beforeAll(async () => {
-    plugin = await PluginProcess.start();
-    await plugin.configure({ operationsCenterUrl: "https://ci.example.com/cjoc/" });
-  });
-  afterAll(async () => {
-    await plugin?.close();
-  });
+  const plugin = checkingPlugin();
 
   const cases = (missing: string) =>
     [
@@ -61,7 +54,7 @@ describe("the resources' check failures: the path in full, the property named", 
   it.each(PATHS)("%s", async (_where, missing) => {
     for (const [type, kind, news, property] of cases(missing)) {
       const ours = await resources[kind].check({}, news);
-      const theirs = await plugin.check(urnOf(type, "paths"), {}, news as never);
+      const theirs = await plugin().check(urnOf(type, "paths"), {}, news as never);
       for (const { failures } of [ours, theirs]) {
         const about = failures.filter((f) => f.property === property);
         expect([type, property, about.length > 0]).toEqual([type, property, true]);
