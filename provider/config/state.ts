@@ -29,6 +29,8 @@ export interface ProviderState {
   auditTrails?: Map<object, unknown>;
   /** What each watched controller runs, read once per deployment (resources/controller-configuration/running.ts). */
   controllerReads?: Map<string, unknown>;
+  /** Each drifted controller's configuration history, read once per deployment (controller-configuration/who-changed.ts). */
+  controllerHistoryReads?: Map<string, unknown>;
   /** The program's bundle trees and the views made of them, read once per process (controller-configuration/expected.ts). */
   bundleTrees?: Map<string, unknown>;
   expectedViews?: Map<string, unknown>;

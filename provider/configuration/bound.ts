@@ -1,5 +1,5 @@
 import { ABSENT, shortHash } from "./canonical";
-import type { Entry } from "./entry";
+import { type Entry, sideDigest } from "./entry";
 import { keyOf, pathText } from "./keys";
 
 // The bound on compared paths: state keeps one digest per path, so a bundle with thousands of declared leaves must
@@ -12,15 +12,16 @@ import { keyOf, pathText } from "./keys";
 export const MAX_CONFIGURATION_PATHS = 1000;
 
 function foldedDigest(children: readonly Entry[], side: "expected" | "running", parentDepth: number): string {
-  if (children.every((c) => c[side] === ABSENT)) return ABSENT;
-  const parts = children.map((c) => `${pathText(c.segments.slice(parentDepth))}=${c[side]}`).sort();
+  if (children.every((c) => sideDigest(c, side) === ABSENT)) return ABSENT;
+  const parts = children.map((c) => `${pathText(c.segments.slice(parentDepth))}=${sideDigest(c, side)}`).sort();
   return shortHash(parts.join("\n"));
 }
 
 function fold(children: readonly Entry[]): Entry {
   const { file, segments } = children[0]!;
   const parent = segments.slice(0, -1);
-  return { file, segments: parent, expected: foldedDigest(children, "expected", parent.length), running: foldedDigest(children, "running", parent.length) };
+  const digests = { expected: foldedDigest(children, "expected", parent.length), running: foldedDigest(children, "running", parent.length) };
+  return { file, segments: parent, expected: undefined, running: undefined, digests };
 }
 
 const parentKeyOf = (e: Entry): string => keyOf(e.file, e.segments.slice(0, -1));

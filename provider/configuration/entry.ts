@@ -1,25 +1,34 @@
 import { digestOf, EMPTY_MAPPING, PRESENT } from "./canonical";
 import { isMapping } from "./view";
 
-/** One compared path: its file, its segments (keys.ts) and the digest of each side (ABSENT where missing). */
+/**
+ * One compared path: its file, its segments (keys.ts) and each side's value as compared (normalized; undefined or
+ * null where the side lacks the key). A folded entry (bound.ts) stands for what is below it: it has `digests`.
+ */
 export interface Entry {
   file: string;
   segments: string[];
-  expected: string;
-  running: string;
+  expected: unknown;
+  running: unknown;
+  digests?: { expected: string; running: string };
+}
+
+/** A side's digest (ABSENT where it lacks the key). */
+export function sideDigest(entry: Entry, side: "expected" | "running"): string {
+  return entry.digests ? entry.digests[side] : digestOf(entry[side]);
 }
 
 /**
- * The running side's digest of a leaf the expected side declares: a secret or variable the bundle declares
- * (PRESENT) is there when the controller has any non-empty value at that path (it shows the variable resolved, the
- * secret encrypted); anything else by value.
+ * The running side's value of a leaf the expected side declares, as compared: a secret or variable the bundle
+ * declares (PRESENT) is there when the controller has any non-empty value at that path (it shows the variable
+ * resolved, the secret encrypted); anything else as it is.
  */
-export function runningLeafDigest(expected: unknown, running: unknown): string {
-  if (expected === PRESENT && running !== undefined && running !== null && running !== "" && (typeof running !== "object" || running === PRESENT)) return digestOf(PRESENT);
-  if (expected === EMPTY_MAPPING && isMapping(running)) return digestOf(EMPTY_MAPPING);
+export function runningLeafValue(expected: unknown, running: unknown): unknown {
+  if (expected === PRESENT && running !== undefined && running !== null && running !== "" && (typeof running !== "object" || running === PRESENT)) return PRESENT;
+  if (expected === EMPTY_MAPPING && isMapping(running)) return EMPTY_MAPPING;
   // JCasC's export leaves an empty value out (bundleutils' fetch writes `value: ''` back: its missing-env-values test).
-  if (expected === "" && (running === undefined || running === null)) return digestOf("");
-  return digestOf(running);
+  if (expected === "" && (running === undefined || running === null)) return "";
+  return running;
 }
 
 /**

@@ -5,6 +5,7 @@ export { exportedView, type ExportedView } from "./exported";
 export { exportTextFiles } from "./export-text";
 export { configurationDigests, type ConfigurationDigests } from "./digests";
 export { describeDrift, effectOfChange } from "./drift";
+export { formOf, hiddenForm, programSecretReason, digestOfForm, sameValues, reasonOfForm, isDigestForm, hiddenReason, isSecretName, MAX_SHOWN_LENGTH, JCASC_MASK, type Secrecy } from "./shown";
 export { MAX_CONFIGURATION_PATHS } from "./bound";
 export { ABSENT, PRESENT, digestOf, canonicalJson } from "./canonical";
 export {

@@ -1,5 +1,5 @@
-import { ABSENT, canonicalJson, digestOf, EMPTY_MAPPING } from "./canonical";
-import { type Entry, runningLeafDigest } from "./entry";
+import { canonicalJson, EMPTY_MAPPING } from "./canonical";
+import { type Entry, runningLeafValue } from "./entry";
 import { identitySegment, indexSegment, keySegment } from "./keys";
 import { CONFIGURATION_FILES, isMapping, ownValue } from "./view";
 
@@ -55,7 +55,7 @@ function runningByIdentity(list: unknown): Map<string, unknown> {
   return out;
 }
 
-function leaf(out: Entry[], segments: string[], expected: string, running: string): void {
+function leaf(out: Entry[], segments: string[], expected: unknown, running: unknown): void {
   out.push({ file: FILE, segments, expected, running });
 }
 
@@ -64,16 +64,16 @@ function walkList(expected: unknown[], running: unknown, segments: string[], out
   if (identified) {
     const others = runningByIdentity(running);
     for (const [id, entry] of identified) walk(entry, others.get(id), [...segments, identitySegment(id)], out);
-    for (const [id, entry] of others) if (!identified.has(id)) leaf(out, [...segments, identitySegment(id)], ABSENT, digestOf(entry));
+    for (const [id, entry] of others) if (!identified.has(id)) leaf(out, [...segments, identitySegment(id)], undefined, entry);
     return;
   }
   if (expected.length > 0 && expected.every(isMapping)) {
     const others = Array.isArray(running) ? running : [];
     expected.forEach((entry, i) => walk(entry, others[i], [...segments, indexSegment(i)], out));
-    for (let i = expected.length; i < others.length; i++) leaf(out, [...segments, indexSegment(i)], ABSENT, digestOf(others[i]));
+    for (let i = expected.length; i < others.length; i++) leaf(out, [...segments, indexSegment(i)], undefined, others[i]);
     return;
   }
-  leaf(out, segments, digestOf(expected), digestOf(running));
+  leaf(out, segments, expected, running);
 }
 
 function walk(expected: unknown, running: unknown, segments: string[], out: Entry[]): void {
@@ -81,12 +81,12 @@ function walk(expected: unknown, running: unknown, segments: string[], out: Entr
   if (Array.isArray(expected)) return walkList(expected, running, segments, out);
   if (isMapping(expected)) {
     const keys = Object.keys(expected);
-    if (keys.length === 0) return leaf(out, segments, digestOf(EMPTY_MAPPING), runningLeafDigest(EMPTY_MAPPING, running));
+    if (keys.length === 0) return leaf(out, segments, EMPTY_MAPPING, runningLeafValue(EMPTY_MAPPING, running));
     const inner = isMapping(running) ? running : undefined;
     for (const key of keys) walk(expected[key], ownValue(inner, key), [...segments, keySegment(key)], out);
     return;
   }
-  leaf(out, segments, digestOf(expected), runningLeafDigest(expected, running));
+  leaf(out, segments, expected, runningLeafValue(expected, running));
 }
 
 /** The compared paths of jenkins.yaml (both views normalized), declared by `expected`. */

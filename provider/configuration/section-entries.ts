@@ -1,4 +1,3 @@
-import { ABSENT, digestOf } from "./canonical";
 import { type Entry, projectOnto } from "./entry";
 import { namedSegment, pluginSegment } from "./keys";
 import { CONFIGURATION_FILES, isMapping } from "./view";
@@ -8,9 +7,9 @@ import { CONFIGURATION_FILES, isMapping } from "./view";
 // whole set (plugins, the catalog, RBAC under its sync strategy, items under sync or remove-all); an entry is compared
 // on the properties the expected entry gives it (projectOnto), a running-only entry as a whole.
 
-const INSTALLED = digestOf("installed");
+const INSTALLED = "installed";
 
-/** plugins.yaml: one key per plugin id of either side, "installed" or ABSENT. */
+/** plugins.yaml: one key per plugin id of either side, "installed" or absent. */
 export function pluginEntries(expected: readonly string[] | undefined, running: readonly string[] | undefined): Entry[] {
   if (expected === undefined) return [];
   const mine = new Set(expected);
@@ -18,8 +17,8 @@ export function pluginEntries(expected: readonly string[] | undefined, running: 
   return [...new Set([...mine, ...theirs])].map((id) => ({
     file: CONFIGURATION_FILES.plugins,
     segments: [pluginSegment(id)],
-    expected: mine.has(id) ? INSTALLED : ABSENT,
-    running: theirs.has(id) ? INSTALLED : ABSENT,
+    expected: mine.has(id) ? INSTALLED : undefined,
+    running: theirs.has(id) ? INSTALLED : undefined,
   }));
 }
 
@@ -34,7 +33,7 @@ export function catalogPlugins(catalog: unknown): Map<string, unknown> {
   return out;
 }
 
-/** plugin-catalog.yaml: one key per included plugin of either side, the digest of its version (or url). */
+/** plugin-catalog.yaml: one key per included plugin of either side, its version (or url). */
 export function catalogEntries(expected: unknown, running: unknown): Entry[] {
   if (expected === undefined) return [];
   const mine = catalogPlugins(expected);
@@ -42,8 +41,8 @@ export function catalogEntries(expected: unknown, running: unknown): Entry[] {
   return [...new Set([...mine.keys(), ...theirs.keys()])].map((id) => ({
     file: CONFIGURATION_FILES.catalog,
     segments: [pluginSegment(id)],
-    expected: digestOf(mine.get(id)),
-    running: digestOf(theirs.get(id)),
+    expected: mine.get(id),
+    running: theirs.get(id),
   }));
 }
 
@@ -64,8 +63,8 @@ function namedEntries(file: string, kind: "role" | "group", expected: unknown, r
     return {
       file,
       segments: [namedSegment(kind, name)],
-      expected: digestOf(own),
-      running: digestOf(own === undefined ? other : projectOnto(own, other)),
+      expected: own,
+      running: own === undefined ? other : projectOnto(own, other),
     };
   });
 }
@@ -123,8 +122,8 @@ export function itemEntries(expected: ConfigurationItems | undefined, running: C
     return {
       file: CONFIGURATION_FILES.items,
       segments: [namedSegment("item", name)],
-      expected: digestOf(own),
-      running: digestOf(own === undefined ? other : projectOnto(own, other)),
+      expected: own,
+      running: own === undefined ? other : projectOnto(own, other),
     };
   });
 }

@@ -4,6 +4,7 @@ import type { ResourceController } from "./shared/types";
 import { keepingDeclaredInputs } from "./shared/declared-inputs";
 import { withConnection, type ConnectionInputsSpec } from "./shared/with-connection";
 import { withSecretInputs } from "./shared/secret-inputs";
+import { withProgramSecrets } from "./controller-configuration/program-secrets";
 
 // Each controller's module loads at its kind's first call (shared/loaded-on-first-use.ts): a host loads only what its
 // program uses. (`require`, not `import`: an import would load them all with this module.)
@@ -65,7 +66,8 @@ const featureFlagResources = {
  * instanceUrl or instance.
  */
 const controllerResources = {
-  controllerConfiguration: served(controllerConfiguration, { instanceLevel: true, instanceRequired: true }),
+  // Told which of its value inputs the program marks secret (controller-configuration/secret-values.ts).
+  controllerConfiguration: withProgramSecrets(served(controllerConfiguration, { instanceLevel: true, instanceRequired: true })),
 } satisfies Record<string, ResourceController>;
 
 /**

@@ -6,18 +6,21 @@
  * | operation | calls | notes |
  * |---|---|---|
  * | check | nothing (reads the local bundle tree) | controllerPath, bundleTreePath, bundleId required; instanceUrl or instance; ignore paths; computes `configuration` (what the bundle declares) and `pendingUpdate: "none"` |
- * | diff | nothing | controllerPath, instanceUrl change replaces; any other input, a digest of `configuration` or `pendingUpdate` updates |
+ * | diff | nothing | controllerPath, instanceUrl change replaces; any other input, a value of `configuration` (compared by its digest, whatever its form) or `pendingUpdate` updates |
  * | create, update | GET check-bundle-update and core-casc-export/zipExport (shared within the deployment); when it differs: POST reload-bundle, then both again | fails naming what a reload could not put back, the controller's words and the way out; a create records the resource as it found it (drifted) |
- * | read | the same two reads | `configuration` as the controller runs it, over the paths the bundle declares; `pendingUpdate` when it is behind; a warning with the drifted paths |
+ * | read | the same two reads; when a drifted path lives in a file the configuration history records, GET jobConfigHistory/api/json (once per controller and deployment) | `configuration` as the controller runs it, over the paths the bundle declares; `pendingUpdate` when it is behind; a warning with the drifted paths, then one per path: who changed it and when (who-changed.ts), from what to what |
  * | delete | nothing | the controller keeps what it runs |
  *
  * What is compared (provider/configuration): a value the bundle declares; a setting it leaves out is the controller's
- * own (a default, or one an export adds) and is neither drift nor overwritten. Secrets count by presence only. The
+ * own (a default, or one an export adds) and is neither drift nor overwritten. Secrets count by presence only; a value
+ * is written as it is, or as its digest with the reason where it can hold a secret (provider/configuration/shown.ts,
+ * secret-values.ts). The
  * bundle is read from the program's folder (the provider's working directory) in check and in read, so a preview
  * shows what a change to a bundle, or to a parent, does to each controller before anything is checked out.
  */
 import { needsRestart, type BundleUpdateCheck } from "../../clients/casc-types";
-import { configurationDigests, describeDrift, exportedView, ignorePathProblem, type ConfigurationView } from "../../configuration";
+import { ABSENT } from "../../configuration";
+import { configurationDigests, describeDrift, exportedView, ignorePathProblem, sameValues, type ConfigurationView, type Secrecy } from "../../configuration";
 import { expectedFrom } from "./expected";
 import { NotFoundError, outcomeUnknown } from "../../http/errors";
 import { bounded } from "../../http/response-text";
@@ -29,6 +32,9 @@ import type { CheckResult, DiffResult, Props, ReadResult, ResourceController } f
 import { containsUnknown, isUnknown, plain, sameJson } from "../shared/values";
 import { forgetRunning, readRunning, type RunningConfiguration } from "./running";
 import { COMPUTED_KEYS, idOf, INPUT_KEYS, NO_PENDING_UPDATE, TYPE_NAME } from "./types";
+import { driftedKeys, MAX_PATH_NOTES, pathNote } from "./drift-notes";
+import { secrecyOf } from "./secret-values";
+import { whoChanged } from "./who-changed";
 
 const ignoreOf = (inputs: Props): string[] => (Array.isArray(inputs.ignore) ? inputs.ignore.map(String) : []);
 
@@ -60,13 +66,28 @@ async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> 
   const replaces = ["controllerPath", "instanceUrl"].filter((k) => isUnknown(news[k]) || (news[k] ?? null) !== (olds[k] ?? null));
   const changes =
     replaces.length > 0 ||
-    ["bundleTreePath", "bundleId", "ignore", "configuration", "pendingUpdate"].some((k) => containsUnknown(news[k]) || !sameJson(news[k] ?? null, olds[k] ?? null));
+    ["bundleTreePath", "bundleId", "ignore", "pendingUpdate"].some((k) => containsUnknown(news[k]) || !sameJson(news[k] ?? null, olds[k] ?? null)) ||
+    !sameConfiguration(olds.configuration, news.configuration);
   return { changes, replaces, deleteBeforeReplace: false };
+}
+
+/**
+ * Two `configuration` records hold the same values, whatever form each was written in (a digest by an earlier
+ * version, a value shown, its digest kept), and the same program secrets (a change of those rewrites the state).
+ */
+function sameConfiguration(olds: unknown, news: unknown): boolean {
+  if (containsUnknown(news)) return false;
+  const record = (v: unknown) => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+  const [a, b] = [record(olds), record(news)];
+  if (a === undefined || b === undefined) return sameJson(olds ?? null, news ?? null);
+  return sameValues(a, b) && secrecyOf(a).programSecret === secrecyOf(b).programSecret;
 }
 
 /** What the controller runs, as the comparison sees it. */
 interface Observed {
   configuration: Record<string, string>;
+  /** What the bundle declares, in the same forms (for the warnings). */
+  expected: Record<string, string>;
   drift: string[];
   pendingUpdate: string;
   bundleVersion: string;
@@ -81,19 +102,19 @@ function pendingOf(update: BundleUpdateCheck): string {
   return bounded(printable(`${current} -> ${next} (${update["update-type"] ?? "RELOAD"})`), 300);
 }
 
-function observe(expected: ConfigurationView, running: RunningConfiguration, ignore: string[], label: string): Observed {
+function observe(expected: ConfigurationView, running: RunningConfiguration, ignore: string[], label: string, secrecy: Secrecy): Observed {
   const exported = exportedView(running.files);
   for (const problem of exported.problems) warn(`${TYPE_NAME} (${label}): the controller's export: ${problem}`);
   // A file read only in part is left out of the comparison (what could not be read is not "missing"), and said.
   if (exported.incomplete.length > 0) {
     warn(`${TYPE_NAME} (${label}): ${exported.incomplete.join(", ")} could not be read whole from the controller's export, so ${exported.incomplete.length === 1 ? "it is" : "they are"} left out of the comparison this time`);
   }
-  const digests = configurationDigests(expected, exported.view, [...ignore, ...exported.incomplete]);
+  const digests = configurationDigests(expected, exported.view, [...ignore, ...exported.incomplete], secrecy);
   const pendingUpdate = pendingOf(running.update);
   const drift = describeDrift(digests.expected, digests.running);
   if (pendingUpdate !== NO_PENDING_UPDATE) drift.push(`bundle version: ${pendingUpdate}`);
   const bundleVersion = bounded(printable(running.update.versions["current-bundle"].version), 200);
-  return { configuration: digests.running, drift, pendingUpdate, bundleVersion, update: running.update };
+  return { configuration: digests.running, expected: digests.expected, drift, pendingUpdate, bundleVersion, update: running.update };
 }
 
 function outputsOf(inputs: Props, seen: Observed): Props {
@@ -138,7 +159,8 @@ async function converge(operation: string, id: string, inputs: Props): Promise<O
   const ignore = ignoreOf(inputs);
   const conn = connectionOf(operation, id, inputs);
   const where = `controller "${printable(String(inputs.controllerPath))}" (${conn.url})`;
-  const before = observe(expected.view, await readOrFail(conn, operation, id), ignore, id);
+  const secrecy = secrecyOf(inputs.configuration);
+  const before = observe(expected.view, await readOrFail(conn, operation, id), ignore, id, secrecy);
   if (before.drift.length === 0) return before;
 
   if (before.update["update-available"] && needsRestart(before.update["update-type"])) {
@@ -158,7 +180,7 @@ async function converge(operation: string, id: string, inputs: Props): Promise<O
   } finally {
     forgetRunning(conn);
   }
-  const after = observe(expected.view, await readOrFail(conn, operation, id), ignore, id);
+  const after = observe(expected.view, await readOrFail(conn, operation, id), ignore, id, secrecy);
   if (after.drift.length === 0) return after;
   const said = refusal === undefined ? "it reloaded its bundle" : `it refused to reload: ${quoted(refusal)}`;
   throw new DriftLeft(
@@ -209,9 +231,14 @@ async function read(id: string, props: Props): Promise<ReadResult> {
     if (e instanceof NotFoundError) return {};
     throw instanceCallFailed(conn, operation, id, e);
   }
-  const seen = observe(expected.view, running, ignoreOf(props), id);
+  const seen = observe(expected.view, running, ignoreOf(props), id, secrecyOf(props.configuration));
   if (seen.drift.length > 0) {
-    warn(`${TYPE_NAME} (${id}): controller "${printable(String(props.controllerPath))}" differs from its bundle "${printable(String(props.bundleId))}": ${seen.drift.join("; ")}`);
+    const keys = driftedKeys(seen.expected, seen.configuration);
+    const more = keys.length > MAX_PATH_NOTES ? ` (who changed each path, and from what to what, follows for the first ${MAX_PATH_NOTES} of ${keys.length})` : "";
+    warn(`${TYPE_NAME} (${id}): controller "${printable(String(props.controllerPath))}" differs from its bundle "${printable(String(props.bundleId))}": ${seen.drift.join("; ")}${more}`);
+    const told = keys.slice(0, MAX_PATH_NOTES);
+    const who = await whoChanged(conn, told);
+    for (const key of told) warn(pathNote(id, key, seen.expected[key] ?? ABSENT, seen.configuration[key] ?? ABSENT, who.get(key)!));
   }
   const outs = outputsOf(props, seen);
   const inputs: Props = {};
