@@ -44,8 +44,9 @@ export class ControllerConfiguration extends DynamicResource {
   /** The paths left out, as given. */
   declare readonly ignore: pulumi.Output<string[] | undefined>;
   /**
-   * A digest per compared path (`jenkins.yaml: unclassified.location.adminAddress`, `plugins.yaml: ssh-agent`,
-   * `items.yaml: item "deploy"`), as the controller runs it. No secret: an encrypted value counts by its presence.
+   * A value per compared path (`jenkins.yaml: unclassified.location.adminAddress`, `plugins.yaml: ssh-agent`,
+   * `items.yaml: item "deploy"`), as the controller runs it: the value as it is (`"ops@example.com"`, bounded), or,
+   * where it can hold a secret, its digest and why (`3181448... (the credentials section)`).
    */
   declare readonly configuration: pulumi.Output<Record<string, string>>;
   /** "none", or the update the controller has not applied: `<version in force> -> <waiting version> (<type>)`. */

@@ -47,7 +47,7 @@ export class ControllerConfiguration extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly bundleVersion: pulumi.Output<string>;
     /**
-     * A digest per compared path (`jenkins.yaml: unclassified.location.adminAddress`, `plugins.yaml: ssh-agent`, `items.yaml: item "deploy"`), as the controller runs it. No secret: an encrypted value counts by its presence.
+     * A value per compared path (`jenkins.yaml: unclassified.location.adminAddress`, `plugins.yaml: ssh-agent`, `items.yaml: item "deploy"`), as the controller runs it: the value as it is (`"ops@example.com"`, bounded), or, where it can hold a secret, its digest and why (`3181448... (the credentials section)`).
      */
     declare public /*out*/ readonly configuration: pulumi.Output<{[key: string]: string}>;
     /**

@@ -17,9 +17,10 @@ export interface ControllerConfigurationInputs {
 
 export interface ControllerConfigurationOutputs extends ControllerConfigurationInputs {
   /**
-   * A digest per compared path (`jenkins.yaml: unclassified.location.adminAddress`, `plugins.yaml: ssh-agent`,
+   * A value per compared path (`jenkins.yaml: unclassified.location.adminAddress`, `plugins.yaml: ssh-agent`,
    * `items.yaml: item "deploy"`): computed from the bundle by check (what the controller should run), read from the
-   * controller's export by refresh (what it runs). No secret: an encrypted value counts by its presence only.
+   * controller's export by refresh (what it runs). Each is the value as it is (quoted, bounded), or where it can hold
+   * a secret its digest and why (provider/configuration/shown.ts); an encrypted value counts by its presence only.
    */
   configuration: Record<string, string>;
   /** "none", or the update the controller has not applied: `<version in force> -> <waiting version> (<type>)`. */

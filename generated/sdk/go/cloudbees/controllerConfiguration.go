@@ -22,7 +22,7 @@ type ControllerConfiguration struct {
 	BundleTreePath pulumi.StringOutput `pulumi:"bundleTreePath"`
 	// The bundle version the controller has in force ("N/A": none).
 	BundleVersion pulumi.StringOutput `pulumi:"bundleVersion"`
-	// A digest per compared path (`jenkins.yaml: unclassified.location.adminAddress`, `plugins.yaml: ssh-agent`, `items.yaml: item "deploy"`), as the controller runs it. No secret: an encrypted value counts by its presence.
+	// A value per compared path (`jenkins.yaml: unclassified.location.adminAddress`, `plugins.yaml: ssh-agent`, `items.yaml: item "deploy"`), as the controller runs it: the value as it is (`"ops@example.com"`, bounded), or, where it can hold a secret, its digest and why (`3181448... (the credentials section)`).
 	Configuration pulumi.StringMapOutput `pulumi:"configuration"`
 	// The connection it lives on, as given (absent: `default`).
 	Connection pulumi.StringPtrOutput `pulumi:"connection"`
@@ -232,7 +232,7 @@ func (o ControllerConfigurationOutput) BundleVersion() pulumi.StringOutput {
 	return o.ApplyT(func(v *ControllerConfiguration) pulumi.StringOutput { return v.BundleVersion }).(pulumi.StringOutput)
 }
 
-// A digest per compared path (`jenkins.yaml: unclassified.location.adminAddress`, `plugins.yaml: ssh-agent`, `items.yaml: item "deploy"`), as the controller runs it. No secret: an encrypted value counts by its presence.
+// A value per compared path (`jenkins.yaml: unclassified.location.adminAddress`, `plugins.yaml: ssh-agent`, `items.yaml: item "deploy"`), as the controller runs it: the value as it is (`"ops@example.com"`, bounded), or, where it can hold a secret, its digest and why (`3181448... (the credentials section)`).
 func (o ControllerConfigurationOutput) Configuration() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *ControllerConfiguration) pulumi.StringMapOutput { return v.Configuration }).(pulumi.StringMapOutput)
 }

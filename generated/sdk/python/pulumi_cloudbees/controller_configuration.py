@@ -283,7 +283,7 @@ class ControllerConfiguration(pulumi.CustomResource):
     @pulumi.getter
     def configuration(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
         """
-        A digest per compared path (`jenkins.yaml: unclassified.location.adminAddress`, `plugins.yaml: ssh-agent`, `items.yaml: item "deploy"`), as the controller runs it. No secret: an encrypted value counts by its presence.
+        A value per compared path (`jenkins.yaml: unclassified.location.adminAddress`, `plugins.yaml: ssh-agent`, `items.yaml: item "deploy"`), as the controller runs it: the value as it is (`"ops@example.com"`, bounded), or, where it can hold a secret, its digest and why (`3181448... (the credentials section)`).
         """
         return pulumi.get(self, "configuration")
 
