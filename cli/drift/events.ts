@@ -152,7 +152,8 @@ function attributeWarnings(resources: FoundResource[], steps: StepMetadata[], wa
     const r = byUrn.get(found.urn)!;
     const notes = (r.notes ??= []);
     if (!notes.includes(found.attribution.note)) notes.push(found.attribution.note);
-    if (found.attribution.changedBy) for (const p of r.paths) Object.assign(p, { changedBy: found.attribution.changedBy, changedAt: found.attribution.changedAt });
+    const { changedBy, changedAt, path } = found.attribution;
+    if (changedBy) for (const p of r.paths) if (path === undefined || p.path === path) Object.assign(p, { changedBy, ...(changedAt !== undefined ? { changedAt } : {}) });
   }
   for (const r of resources) r.notes?.sort();
 }
