@@ -18,8 +18,8 @@
 //      watched (ControllerConfiguration); up, an up with nothing to change, the drift job passing, a change made in
 //      the controller's UI, the drift job failing on its path, an up --refresh that reloads the bundle, the drift job
 //      passing, destroy (the controller stopped and deleted).
-//   6. pulumi-cloudbees drift (with the real CLI: it runs `pulumi preview` per stack): examples/flags and
-//      examples/controllers as two stacks of one backend, changes made by hand (a flag by a named colleague; on the
+//   6. pulumi-cloudbees drift (with the real CLI: it runs `pulumi refresh --preview-only` per stack): examples/flags
+//      and examples/controllers as two stacks of one backend, changes made by hand (a flag by a named colleague; on the
 //      controller its system message and a plugin; an availability pattern), one drift report of both, written to a
 //      folder it names.
 import { execFile } from "node:child_process";

@@ -8,29 +8,33 @@ import { distinctStacks, readStacksFile, stackTarget, type StackTarget } from ".
 import { CHECK_MODES, type CheckMode } from "./report";
 import { parseShard, type Shard } from "./shard";
 
-/** The check run when --mode is not given. */
-export const DEFAULT_MODE: CheckMode = "preview";
+/**
+ * The check run when --mode is not given: refresh, as Pulumi Cloud's drift detection runs it. It runs no program: a
+ * clean TypeScript stack took 0.32-0.39x the preview's time, a YAML stack 0.61-0.64x (docs/drift-detection.md, "Which
+ * mode"), and a program that no longer runs does not hide the drift of what it deployed.
+ */
+export const DEFAULT_MODE: CheckMode = "refresh";
 export const DEFAULT_RETRIES = 2;
 export const DEFAULT_RETRY_PAUSE_SECONDS = 10;
 
 export const DRIFT_USAGE = `Usage: pulumi-cloudbees drift [options]
        pulumi-cloudbees drift merge <drift-report.json>... --out <folder> [--fail-on any|new]
 
-Runs the drift check over many stacks, each the real Pulumi CLI's \`pulumi preview --refresh --expect-no-changes
---stack <stack>\` (or, with --mode refresh, \`pulumi refresh --preview-only --expect-no-changes\`) in the stack's
-folder (a child process each, never \`pulumi stack select\`), reads the engine's events, and writes
-<out>/drift-report.json (schema: drift-report.schema.json in the package): per stack its status (clean, drifted,
-error, locked, timeout), how it was checked and in how many tries, per drifted resource each path with the declared
-and the actual value, who changed it and when where our providers know, firstSeen (new or known, given --previous),
-resolved paths, and drift grouped by cause. Stacks in every language: it reads the engine, not the program.
+Runs the drift check over many stacks, each the real Pulumi CLI's \`pulumi refresh --preview-only --expect-no-changes
+--stack <stack>\` (or, with --mode preview, \`pulumi preview --refresh --expect-no-changes\`) in the stack's folder (a
+child process each, never \`pulumi stack select\`), reads the engine's events, and writes <out>/drift-report.json
+(schema: drift-report.schema.json in the package): per stack its status (clean, drifted, error, locked, timeout), how
+it was checked and in how many tries, per drifted resource each path with the declared and the actual value, who
+changed it and when where our providers know, firstSeen (new or known, given --previous), resolved paths, and drift
+grouped by cause. Stacks in every language: it reads the engine, not the program.
 
 Options:
   --stacks-file <file>     a YAML or JSON list of stacks: [{folder: infra/flags, stack: prod}, "infra/ci#dev", ...]
                            (or {stacks: [...]}); folders relative to the file's folder
   --stack <folder>#<stack> a stack to check (repeatable; the folder relative to the current one)
-  --mode preview|refresh   preview (default): pulumi preview --refresh, the program run: what changed in the
-                           services since the state, and what the program would change; refresh: pulumi refresh
-                           --preview-only, no program run: what changed in the services
+  --mode refresh|preview   refresh (default): pulumi refresh --preview-only, no program run: what changed in the
+                           services since the state's last update; preview: pulumi preview --refresh, the program
+                           run: that, and what the program would change
   --concurrency <n>        stacks checked at once, 1-16 (default 4)
   --timeout <seconds>      deadline per check (default 600); past it the CLI is stopped and the stack is timeout
   --retries <n>            checks run again, 0-10 (default 2), when one failed only for reasons that may pass (a

@@ -11,7 +11,8 @@
  * YAML, two Python, two TypeScript); on the controller, its system message is changed in its UI and a plugin
  * installed; the bundle's availability pattern is widened. One report names every drifted path with declared and
  * actual values, who changed the flags, groups the nine flag changes into one cause; a second run carries firstSeen;
- * two shards merged equal the unsharded run.
+ * two shards merged equal the unsharded run. Those runs name the preview mode; a run in the refresh mode (the
+ * default, issue 65) gives the same drifted paths with the same values on every face.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -22,7 +23,7 @@ import { inPool } from "../../cli/report/pool";
 import { emulatorConnection } from "../../testing/emulator-config";
 import { featureManagementClientAs } from "../../testing/out-of-band";
 import { ROOT } from "../package/consumer-project";
-import { comparable, driftReport, lockStack, pathsOf, placeProgram, readReport, runDriftCommand, startDriftEstate, statuses, writeStacksFile, writtenTexts, type DriftEstate } from "../real-engine/drift-estate";
+import { comparable, driftedStacks, driftReport, lockStack, pathsOf, placeProgram, previewUnlessSaid, readReport, runDriftCommand, startDriftEstate, statuses, writeStacksFile, writtenTexts, type DriftEstate } from "../real-engine/drift-estate";
 import { pythonVirtualenv } from "../real-engine/languages/toolchains";
 
 const CONTROLLER = "team-c/controller-c";
@@ -37,7 +38,7 @@ const LOCKED = "yaml-9#staging";
 let emu: Emulator;
 let estate: DriftEstate;
 const app = (name: string) => `${name}-service`;
-const drift = (out: string, ...args: string[]) => driftReport(estate, out, ...args);
+const drift = (out: string, ...args: string[]) => driftReport(estate, out, ...previewUnlessSaid(args));
 
 beforeAll(async () => {
   emu = await startEmulator();
@@ -137,6 +138,15 @@ it("one report of 20 stacks: each drifted path declared and actual, alice on the
   console.log(`${JSON.stringify(report.summary)}\n${report.causes.map((c) => `cause: ${c.summary}`).join("\n")}`);
 }, 900_000);
 
+it("the refresh mode (the default): the same drifted paths and values on every face; the broken program, not run, clean", async () => {
+  const { r, report } = await driftReport(estate, "refresh");
+  expect(r.code).toBe(1);
+  expect(new Set(report.stacks.map((s) => s.mode))).toEqual(new Set(["refresh"]));
+  expect(statuses(report)).toEqual({ ...statuses(first), "broken#dev": "clean" });
+  expect(driftedStacks(report)).toEqual(driftedStacks(first));
+  console.log(`refresh mode: ${JSON.stringify(report.summary)}`);
+});
+
 it("two shards merged equal the unsharded run (but for when and which shard)", async () => {
   const one = await drift("shard-1", "--shard", "1/2");
   const two = await drift("shard-2", "--shard", "2/2");
@@ -161,7 +171,7 @@ it("a second run with --previous: every drifted path is known, its firstSeen the
 
 it("no token of the emulator in any file the command wrote, nor in its output", () => {
   const c = emulatorConnection(emu);
-  const { texts } = writtenTexts(estate, ["run-1", "run-2", "run-3", "shard-1", "shard-2", "merged"]);
+  const { texts } = writtenTexts(estate, ["run-1", "refresh", "run-2", "run-3", "shard-1", "shard-2", "merged"]);
   for (const token of [c.apiToken, c.featureManagementToken, emu.state.controllerToken(CONTROLLER)]) {
     expect({ token, leaks: texts.filter((t) => t.includes(token)).length }).toEqual({ token, leaks: 0 });
   }

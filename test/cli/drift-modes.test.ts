@@ -235,10 +235,10 @@ describe("the command's options", () => {
     return p.args;
   };
 
-  it("default to the preview mode and two retries, ten seconds apart, then doubling", () => {
-    expect(DEFAULT_MODE).toBe("preview");
-    expect(parsed()).toMatchObject({ mode: "preview", retries: 2, retryPauseMs: 10_000 });
-    expect(parsed("--mode", "refresh", "--retries", "0", "--retry-pause", "3")).toMatchObject({ mode: "refresh", retries: 0, retryPauseMs: 3000 });
+  it("default to the refresh mode and two retries, ten seconds apart, then doubling", () => {
+    expect(DEFAULT_MODE).toBe("refresh");
+    expect(parsed()).toMatchObject({ mode: "refresh", retries: 2, retryPauseMs: 10_000 });
+    expect(parsed("--mode", "preview", "--retries", "0", "--retry-pause", "3")).toMatchObject({ mode: "preview", retries: 0, retryPauseMs: 3000 });
   });
 
   it("name what is wrong", () => {

@@ -20,7 +20,7 @@ import { OperationsCenterClient } from "../../provider";
 import type { DriftReport } from "../../cli/drift/report";
 import { emulatorConnection } from "../../testing/emulator-config";
 import { featureManagementClientAs } from "../../testing/out-of-band";
-import { comparable, driftReport, lockStack, pathsOf, placeProgram, readReport, runDriftCommand, startDriftEstate, statuses, writeStacksFile, writtenTexts, type DriftEstate } from "./drift-estate";
+import { comparable, driftedStacks, driftReport, lockStack, pathsOf, placeProgram, previewUnlessSaid, readReport, runDriftCommand, startDriftEstate, statuses, writeStacksFile, writtenTexts, type DriftEstate } from "./drift-estate";
 import { pythonVirtualenv } from "./languages/toolchains";
 
 const APPS = { "yaml-a": "checkout-service", "yaml-b": "billing-service", dynamic: "payments-service", python: "inventory-service" } as const;
@@ -28,8 +28,7 @@ const APPS = { "yaml-a": "checkout-service", "yaml-b": "billing-service", dynami
 let emu: Emulator;
 let estate: DriftEstate;
 const place = (name: string, program: string, edit: (text: string) => string, file: string) => placeProgram(estate, name, `plugin/${program}`, file, edit);
-// The preview mode unless a run says otherwise.
-const drift = (out: string, ...args: string[]) => driftReport(estate, out, "--concurrency", "2", ...(args.includes("--mode") ? [] : ["--mode", "preview"]), ...args);
+const drift = (out: string, ...args: string[]) => driftReport(estate, out, "--concurrency", "2", ...previewUnlessSaid(args));
 
 async function changeFlagAsAlice(app: string): Promise<void> {
   const id = emu.state.applications("acme").find((a) => a.name === app)!.id;
@@ -126,10 +125,8 @@ it("the refresh mode under faults (30 % of requests 503, the bundle list past th
   expect(emu.faults.pending()).toEqual([]);
   // The refresh runs no program: the broken one, with nothing in its state, has nothing that drifted.
   expect(statuses(refresh)).toEqual({ ...statuses(first), "broken#dev": "clean" });
-  // Both runs' first sight is their own start: firstSeen aside.
-  const drifted = (r: DriftReport) => (comparable(r) as { stacks: DriftReport["stacks"] }).stacks.filter((s) => s.status === "drifted").map((s) => ({ id: s.id, counts: s.counts, resources: s.resources }));
-  expect(drifted(refresh)).toEqual(drifted(first));
-  expect(drifted(first).map((s) => s.id)).toEqual(["dynamic#dev", "python#dev", "yaml-a#dev"]);
+  expect(driftedStacks(refresh)).toEqual(driftedStacks(first));
+  expect(statuses(first)).toMatchObject({ "dynamic#dev": "drifted", "python#dev": "drifted", "yaml-a#dev": "drifted" });
   expect(new Set(refresh.stacks.map((s) => s.mode))).toEqual(new Set(["refresh"]));
   expect(new Set(first.stacks.map((s) => s.mode))).toEqual(new Set(["preview"]));
   const tries = refresh.stacks.map((s) => s.tries!);

@@ -79,6 +79,11 @@ export async function driftReport(estate: DriftEstate, out: string, ...args: str
   return { r, report: readReport(estate, out, r) };
 }
 
+/** `args` with `--mode preview` unless they name a mode: for the runs whose expectations are the preview's. */
+export function previewUnlessSaid(args: string[]): string[] {
+  return args.includes("--mode") ? args : ["--mode", "preview", ...args];
+}
+
 export function readReport(estate: DriftEstate, out: string, r?: Run): DriftReport {
   const file = path.join(estate.root, out, "drift-report.json");
   if (!fs.existsSync(file)) throw new Error(`no report in ${out}${r ? ` (exit ${r.code}):\n${r.stdout}\n${r.stderr}` : ""}`);
@@ -95,6 +100,10 @@ export const comparable = (report: DriftReport): unknown =>
   JSON.parse(JSON.stringify({ stacks: report.stacks, causes: report.causes, summary: report.summary, resolved: report.resolved }), (key, value: unknown) =>
     key === "firstSeen" || key === "durationMs" ? undefined : value,
   );
+
+/** The drifted stacks' counts and resources, firstSeen aside (two runs each see new drift first at their own start). */
+export const driftedStacks = (report: DriftReport): unknown =>
+  (comparable(report) as { stacks: DriftReport["stacks"] }).stacks.filter((s) => s.status === "drifted").map((s) => ({ id: s.id, counts: s.counts, resources: s.resources }));
 
 /** The files the command wrote into these output folders, and their texts with everything it printed. */
 export function writtenTexts(estate: DriftEstate, outs: string[]): { files: string[]; texts: string[] } {

@@ -5,7 +5,8 @@
  *   stand-in in example-*.test.ts, which require both engines to give the same plans, writes, outputs, state and
  *   warnings (side-by-side.ts), so what the job checks of a step holds for the real CLI's; a second real run of the
  *   same life cycles cost about 110 CPU-s of the tier.
- * - Its closing drift report runs the real CLI (the command runs `pulumi preview` per stack): `--only drift`.
+ * - Its closing drift report runs the real CLI (the command runs `pulumi refresh --preview-only` per stack):
+ *   `--only drift`.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
