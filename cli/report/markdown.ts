@@ -15,13 +15,14 @@ const TEXT_CHARS = 300;
 
 /**
  * Server text as Markdown text: printable, then every character that Markdown or a GFM table reads as syntax
- * backslash-escaped (`\|` stays in its cell, also after a `\`, since every `\` is doubled first). `::`, `://` and `@`
- * lose their meaning too (a CI command's opening, a bare URL or address that GitHub would link, a mention).
+ * backslash-escaped (`\|` stays in its cell, also after a `\`, since every `\` is doubled first). `::`, `://`, `www.`
+ * and `@` lose their meaning too (a CI command's opening, a bare URL or address that GitHub would link, a mention).
  */
 export function md(text: string, max = TEXT_CHARS): string {
   return shown(text, max)
     .replace(/[\\`*_[\]<>&|~#!$@]/g, (c) => `\\${c}`)
-    .replace(/:(?=[:/])/g, "\\:");
+    .replace(/:(?=[:/])/g, "\\:")
+    .replace(/\b(www)\./gi, "$1\\.");
 }
 
 /** A count from a report: a number as it is, anything else (a hand-edited report) as escaped text. */
