@@ -96,10 +96,11 @@ export function readReport(file: string): DriftReport {
 /** How the drift command's progress says itself. */
 export const DRIFT_PROGRESS: ProgressWords = { command: "drift", items: "stacks", verb: "checked", flagged: "drifted" };
 
-/** A stack's line of progress: its status, and its paths when drifted. */
+/** A stack's line of progress: its status, its paths when drifted, its tries past one. */
 export function progressItem(s: StackReport): ProgressItem {
   const drifted = s.status === "drifted";
-  return { id: s.id, status: s.status, flagged: drifted, durationMs: s.durationMs, ...(drifted ? { detail: `${s.counts.paths} ${noun(s.counts.paths, "path")}` } : {}) };
+  const detail = [drifted ? `${s.counts.paths} ${noun(s.counts.paths, "path")}` : "", (s.tries ?? 1) > 1 ? `${s.tries} tries` : ""].filter(Boolean).join(", ");
+  return { id: s.id, status: s.status, flagged: drifted, durationMs: s.durationMs, ...(detail ? { detail } : {}) };
 }
 
 /** Two-space JSON, a clean stack on one line: a report of many stacks diffs cleanly in Git and stays short. */

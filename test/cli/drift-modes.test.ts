@@ -13,7 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { DEFAULT_MODE, parseDriftArgs } from "../../cli/drift/args";
 import { assembleReport } from "../../cli/drift/assemble";
-import { reportText, REPORT_SCHEMA } from "../../cli/drift/command";
+import { progressItem, reportText, REPORT_SCHEMA } from "../../cli/drift/command";
 import { readEngineEvents, readPreviewEvents } from "../../cli/drift/events";
 import type { CheckMode, StackReport } from "../../cli/drift/report";
 import { renderHtml } from "../../cli/drift/render-html";
@@ -288,6 +288,11 @@ describe("the report of both modes", () => {
     const single = renderMarkdown({ ...report, stacks: report.stacks.filter((s) => s.mode === "refresh" && s.tries === 1) });
     expect(single).toContain("· checked by pulumi refresh --preview-only (mode refresh)\n");
     expect(single).toContain("- 🟢 ts\\#prod: clean · 7 resources · 1.0 s\n");
+  });
+
+  it("in the command's progress: a stack's tries past one", () => {
+    const line = (id: string) => progressItem(report.stacks.find((s) => s.id === id)!).detail;
+    expect([line("ts#dev"), line("down#dev"), line("yaml#dev"), line("ts#prod")]).toEqual(["3 paths, 2 tries", "3 tries", "1 path", undefined]);
   });
 
   it("on the page: the same words", () => {
