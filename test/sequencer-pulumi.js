@@ -63,6 +63,8 @@ const ESTIMATES = {
   "real-engine/policy-plugin.test.ts": 12,
   // Measured alone (user+sys of /usr/bin/time, chromium included): the drift page in Debian's chromium.
   "real-engine/drift-page.test.ts": 5,
+  // Estimated like drift-page (chromium, one page) plus the emulator and an in-process flags run; measured below.
+  "real-engine/flags-page.test.ts": 5,
   "real-engine/drift-workflow.test.ts": 1,
   "real-engine/loopback-only.test.ts": 1,
   "real-engine/release-workflow.test.ts": 1,

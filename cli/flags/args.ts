@@ -17,7 +17,7 @@ lexicon: active, stale, inactive, setup, permanent; unknown without a usable sig
 service counts, when it last changed, where the code spells it (--source), which stacks declare it (--stacks), and a
 verdict: keep, remove-from-code (the value to hard-code), remove-from-iac (the resources to delete, each
 FlagConfiguration before its Flag) or unknown (never a removal). Writes <out>/flags-report.json (schema:
-flags-report.schema.json in the package) and flags-report.md. One request per second: a call per application and
+flags-report.schema.json in the package), flags-report.md and flags-report.html. One request per second: a call per application and
 environment for its impressions and one for its audit log, plus the lists.
 
 Settings: the CLOUDBEES_FEATURE_MANAGEMENT_* environment variables (the token, the URL), under the stack config
@@ -43,7 +43,7 @@ Options:
   --previous <file>        the previous run's flags-report.json: each candidate new or known (a malformed one is
                            named in the report's errors; the report is still written)
   --fail-on any|new        exit 1 on any removal candidate (default), or only on candidates not in --previous
-  --out <folder>           where flags-report.json and flags-report.md go (default ./flags-report)
+  --out <folder>           where flags-report.json, .md and .html go (default ./flags-report)
   --config-file <file>     read settings from this stack config file
   -h, --help               this text
 

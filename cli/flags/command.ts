@@ -1,7 +1,7 @@
 /**
  * `pulumi-cloudbees flags`: read the feature-flag account (service.ts), scan the sources for code references
  * (provider/hygiene/code-references.ts), read the stacks' states (declarations.ts), judge each flag
- * (provider/hygiene/verdict.ts), write flags-report.json and flags-report.md, answer the exit code (report.ts EXIT).
+ * (provider/hygiene/verdict.ts), write flags-report.json, .md and .html, answer the exit code (report.ts EXIT).
  * What cannot be read is named in the report's errors, and the rest is still written.
  */
 import * as path from "node:path";
@@ -21,6 +21,7 @@ import { answersVersion, noPulumiMessage } from "../stacks/run-pulumi";
 import { FLAGS_USAGE, parseFlagsArgs, type FlagsArgs } from "./args";
 import { assembleReport, exitCodeOf } from "./assemble";
 import { pulumiStateReader, readDeclarations, type StateReader } from "./declarations";
+import { renderFlagsHtml } from "./render-html";
 import { renderFlagsMarkdown } from "./render-markdown";
 import { EXIT, FLAGS_REPORT_SCHEMA_VERSION, MAX_ERROR_CHARS, type FlagsReport, type ReportError, type ReportOptions } from "./report";
 import { readService } from "./service";
@@ -28,6 +29,7 @@ export { FLAGS_REPORT_SCHEMA } from "./schema";
 
 export const REPORT_FILE = "flags-report.json";
 export const MARKDOWN_FILE = "flags-report.md";
+export const HTML_FILE = "flags-report.html";
 
 /** What a caller may give in place of the process's: the environment, where messages go, the stacks' state reader (a test's saved exports), the clock. */
 export interface FlagsCommandOptions {
@@ -120,11 +122,12 @@ async function runFlags(a: FlagsArgs, o: FlagsCommandOptions, say: (text: string
   await writeReportFiles(a.out, [
     [REPORT_FILE, `${JSON.stringify(report, null, 2)}\n`],
     [MARKDOWN_FILE, renderFlagsMarkdown(report)],
+    [HTML_FILE, renderFlagsHtml(report)],
   ]);
   const s = report.summary;
   say(
     `${s.flags} ${noun(s.flags, "flag")} in ${s.applications} ${noun(s.applications, "application")}: ${s.keep} keep, ${s.removeFromCode} remove-from-code, ${s.removeFromIac} remove-from-iac, ` +
-      `${s.unknown} unknown (${s.newCandidates} new ${noun(s.newCandidates, "candidate")}); ${s.errors} not read; ${s.requests} requests; wrote ${path.join(a.out, REPORT_FILE)} and ${MARKDOWN_FILE}`,
+      `${s.unknown} unknown (${s.newCandidates} new ${noun(s.newCandidates, "candidate")}); ${s.errors} not read; ${s.requests} requests; wrote ${path.join(a.out, REPORT_FILE)}, ${MARKDOWN_FILE} and ${HTML_FILE}`,
   );
   for (const e of report.errors) say(`not read: ${e.kind}${e.application ? ` ${JSON.stringify(e.application)}` : ""}${e.environment ? ` ${JSON.stringify(e.environment)}` : ""}: ${e.message}`);
   if (service.applications.length === 0 && report.errors.some((e) => e.kind === "application")) return EXIT.couldNotRun;
