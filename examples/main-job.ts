@@ -13,7 +13,9 @@
 //      with its own API token).
 //   4. examples/flags: feature flags as code: up, an up with nothing to change, changes made in the UI (the
 //      emulator's API), the drift job failing on the declared ones only, an up --refresh that corrects them and keeps
-//      what the program does not declare, the drift job passing, destroy (configurations removed, flags deleted).
+//      what the program does not declare, the drift job passing, the real SDK (rox-node, self-managed mode) evaluating
+//      the flags in Production and `pulumi-cloudbees flags` reporting their statuses and verdicts
+//      (examples/flags-hygiene.ts), destroy (configurations removed, flags deleted).
 //   5. examples/controllers: a managed controller created with Items on the operations center, assigned a bundle and
 //      watched (ControllerConfiguration); up, an up with nothing to change, the drift job passing, a change made in
 //      the controller's UI, the drift job failing on its path, an up --refresh that reloads the bundle, the drift job
@@ -43,6 +45,7 @@ import {
 } from "../testing";
 import type { DriftReport } from "../cli/drift/report";
 import { printable } from "../provider/text/printable";
+import { hygieneReport } from "./flags-hygiene";
 import { productionEmulatorOptions, PROMOTION_CONTROLLER, promotionStackConfig } from "./promotion-stack";
 
 const ROOT = path.join(__dirname, "..");
@@ -190,6 +193,7 @@ async function flags(emu: Emulator): Promise<void> {
     const described = await ui.getExperiment(appId, "Production", "checkout.newFlow");
     console.log(`the UI's description is kept: ${JSON.stringify(described.description)}`);
     await driftJob(runner);
+    await hygieneReport(emu, appId, productionKey);
     show("pulumi destroy", await runner.destroy(), runner);
     const left = await ui.listFlags(appId, "Production");
     const environments = await ui.listEnvironments(appId);

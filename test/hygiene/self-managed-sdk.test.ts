@@ -6,7 +6,7 @@
 import { environmentFlagStatuses } from "../../provider/hygiene/flag-status";
 import { startFlagSetup, type FlagSetup } from "../emulator/feature-flag-setup";
 import { installTripwire, isLoopbackTarget, type Tripwire } from "../testing/network-tripwire";
-import { startSelfManagedRox, until, type SelfManagedRox } from "./self-managed-rox";
+import { startSelfManagedRox, until, type SelfManagedRox } from "../../testing/flags-sdk/self-managed-rox";
 
 const PROD = "Production";
 const staff = (i: number) => ({ email: `staff${i}@staff.example` });

@@ -34,6 +34,13 @@ it("npm start runs every example's life cycle, its own checks passing (on the en
         expect(output).toContain(`######## ${example}`);
     }
     expect(output).toContain("skipped: the command runs the real Pulumi CLI's preview per stack");
+    // The hygiene report of the flags example's application, after rox-node evaluated its flags in Production:
+    // the new flow served both values (beta testers or not), the banner one; both changed today, so both kept.
+    expect(output).toContain("######## pulumi-cloudbees flags: the example application's hygiene report");
+    expect(output).toMatch(/16 evaluations served \{"checkout\.newFlow":\{"false":2,"true":6\},"checkout\.bannerColor":\{"blue":8\}\}; the emulator counted 16 impressions/);
+    expect(output).toMatch(/pulumi-cloudbees flags: 2 flags in 1 application: 2 keep, 0 remove-from-code, 0 remove-from-iac, 0 unknown \(0 new candidates\); 0 not read; 8 requests; wrote \S+flags-report\.json, flags-report\.md and flags-report\.html/);
+    expect(output).toContain('checkout.bannerColor: keep (Production stale "blue", Staging setup): changed in the last 30 days');
+    expect(output).toContain('checkout.newFlow: keep (Production active, Staging setup): active in "Production"');
 }, 600_000);
 
 it("npm start -- --only drift ends with the drift report over two stacks, with the real CLI", async () => {

@@ -1,6 +1,7 @@
 /**
  * rox-node@6.0.16, unmodified, set up in self-managed mode against the emulator (`emulator.selfManaged`) behind the
- * loopback guard of pulumi-cloudbees/testing, for the impression tests. What the options do, read from its
+ * loopback guard of pulumi-cloudbees/testing: for the impression tests (test/hygiene/) and the main job's hygiene
+ * report (examples/main-job.ts), which make impressions with the real SDK. What the options do, read from its
  * dist/rox-node.js:
  * - `selfManaged: {serverURL, analyticsURL}`: configuration and state go to serverURL, impressions to analyticsURL,
  *   the push listener is off without `pushUpdateURL` (Client.handleOptions, SELFMANAGEDMODE_CONFIGURATION);
@@ -13,7 +14,8 @@
  * rox-node's Rox is one per process (and self-managed mode leaves its analytics set for good): one client per file.
  */
 import type { SelfManagedUrls } from "../../emulator";
-import { LoopbackGuard, type LoopbackGuardStats, type RoxContext, type RoxFetchResult, type RoxSdk } from "../../testing";
+import { LoopbackGuard, type LoopbackGuardStats } from "../loopback-guard";
+import type { RoxContext, RoxFetchResult, RoxSdk } from "./rox-sdk";
 
 export interface SelfManagedRox {
   readonly rox: RoxSdk;
