@@ -278,7 +278,7 @@ async function estateDrift(emu: Emulator): Promise<void> {
       for (const r of stack.resources ?? []) {
         for (const p of r.paths) {
           paths.push(p.path);
-          const who = p.changedBy ? ` by ${p.changedBy} at ${p.changedAt}` : "";
+          const who = `${p.changedBy ? ` by ${p.changedBy}` : ""}${p.changedAt ? ` at ${p.changedAt}` : ""}`;
           const value = (v: unknown) => (v === undefined ? "(none)" : JSON.stringify(v));
           // The report holds server text (names, values, who): made printable before it reaches the terminal.
           console.log(`  ${printable(`${stack.id} ${r.name}: ${p.path}: ${value(p.declared)} -> ${value(p.actual)}${who} (${p.status})`)}`);

@@ -111,6 +111,20 @@ function invertedKind(kind: string): string {
   return kind.startsWith("add") ? kind.replace("add", "delete") : kind.startsWith("delete") ? kind.replace("delete", "add") : kind;
 }
 
+/**
+ * A value as a person reads it. A ControllerConfiguration's `configuration` entries hold each value as JSON text
+ * (`"\"Maintenance tonight\""`, a list, an object), or a digest where it can hold a secret (`<digest> (<why>)`): the
+ * JSON is shown as the value it is, so that a message reads `"Maintenance tonight"`, not its JSON quoted again.
+ */
+function shownValue(type: string, path: string, value: unknown): unknown {
+  if (typeof value !== "string" || !type.endsWith(":ControllerConfiguration") || !path.startsWith("configuration[") || !/^["[{]/.test(value)) return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
 function resourceOf(m: StepMetadata): FoundResource {
   const declared = m.new?.inputs;
   const actual = m.old?.inputs;
@@ -118,8 +132,9 @@ function resourceOf(m: StepMetadata): FoundResource {
   const paths = changes
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
     .map((c) => {
-      const declaredValue = c.path === "(resource)" ? undefined : reportValue(valueAt(declared, c.path));
-      const actualValue = c.path === "(resource)" ? undefined : reportValue(valueAt(actual, c.path));
+      const value = (props: Record<string, unknown> | undefined) => (c.path === "(resource)" ? undefined : reportValue(shownValue(m.type, c.path, valueAt(props, c.path))));
+      const declaredValue = value(declared);
+      const actualValue = value(actual);
       return { path: c.path, kind: c.kind, ...(declaredValue !== undefined ? { declared: declaredValue } : {}), ...(actualValue !== undefined ? { actual: actualValue } : {}) };
     });
   const kept = paths.slice(0, MAX_PATHS_PER_RESOURCE);

@@ -3,7 +3,7 @@ import { pathNote } from "../../provider/resources/controller-configuration/drif
 
 // A controller's drifted paths in the drift report (issue 65): each path's own warning (drift-notes.ts, as a dynamic
 // provider's host prints it, without a URN) names who changed that path and when; its values are the state's, as they
-// are where they hold no secret, else digests.
+// are where they hold no secret (the state's JSON text read as the value it is), else digests.
 
 const ID = "controller-configuration/team-a/controller-a";
 const URN = "urn:pulumi:dev::controllers::pulumi-nodejs:dynamic/cloudbees:ControllerConfiguration::team-a";
@@ -37,8 +37,9 @@ it("each path's who and when on that path alone; unknown and SYSTEM as said; val
   expect(byPath[`configuration[${JSON.stringify(MESSAGE)}]`]).toEqual({
     path: `configuration[${JSON.stringify(MESSAGE)}]`,
     kind: "update",
-    declared: '"Managed by CasC"',
-    actual: '"Changed in the UI"',
+    // The entry's JSON shown as the value it is: quoted once in every rendering.
+    declared: "Managed by CasC",
+    actual: "Changed in the UI",
     changedBy: "alice",
     changedAt: "2026-11-30T14:02:33 (controller time)",
   });

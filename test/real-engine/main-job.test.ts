@@ -64,7 +64,7 @@ it("npm start -- --only drift ends with the drift report over two stacks, with t
     // the stacks finish in either order).
     const normal = (lines: string[]) =>
       lines
-        .map((l) => l.replace(/\/\S*cloudbees-estate-[\w]+/g, "<folder>").replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, "<time>").replace(/\[\d\/2\]|in \d+\.\d s/g, "<n>"))
+        .map((l) => l.replace(/\/\S*cloudbees-estate-[\w]+/g, "<folder>").replace(/\d{4}-\d\d-\d\dT[\d:.]+(Z| \(controller time\))/g, "<time>$1").replace(/\[\d\/2\]|in \d+\.\d s/g, "<n>"))
         .sort();
     const doc = fs.readFileSync(path.join(ROOT, "docs", "drift-detection.md"), "utf8");
     const shown = /<!-- output of npm start: pulumi-cloudbees drift -->\n```text\n([\s\S]*?)```/.exec(doc)![1]!.trimEnd().split("\n");
