@@ -22,6 +22,7 @@ import { scaleRows } from "./scale";
 import { flagRows } from "./flag-rows";
 import { driftEstateRows } from "./drift-estate";
 import { codeReferenceRows } from "./code-references";
+import { flagsReportRows } from "./flags-report";
 import { timed, wave } from "./steps";
 import { median, ms, row, seconds, table } from "./table";
 
@@ -54,7 +55,7 @@ function rssMb(pid: number): number {
 
 /** The sections that stand alone (their own emulator and hosts), for `--only <section>`. */
 // drift (bench/drift-estate.ts) is only here: its 200 stacks under the real CLI take longer than the whole bench's 10 minutes.
-const SECTIONS: Record<string, () => Promise<void>> = { scale: () => scaleRows(), import: importRows, controllers: controllerConfigurationRows, plugin: pluginStartRows, drift: () => driftEstateRows(), "code-references": codeReferenceRows };
+const SECTIONS: Record<string, () => Promise<void>> = { scale: () => scaleRows(), import: importRows, controllers: controllerConfigurationRows, plugin: pluginStartRows, drift: () => driftEstateRows(), "code-references": codeReferenceRows, flags: flagsReportRows };
 
 /** `--only <section>` (or `--only=<section>`): that section's name; undefined: the whole bench. */
 function onlySection(argv: string[]): string | undefined {
