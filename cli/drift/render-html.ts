@@ -8,7 +8,7 @@
  * attributes alike); the per-stack rows go to the script as JSON in a <script type="application/json">, with every
  * `<` written `\u003c` so that no value can close that element, and the script puts them in with textContent only.
  */
-import { contentSecurityPolicy, h, scriptJson } from "../report/html";
+import { countsTable, h, reportPage } from "../report/html";
 import { noun } from "../report/noun";
 import { seconds, shown, sortedBy, valueText } from "../report/text";
 import { checksLine, mixedModes, stackChecks } from "./checks-text";
@@ -24,8 +24,6 @@ const TEXT_CHARS = 500;
 const MAX_LISTED = 200;
 const STATUSES: StackStatus[] = ["clean", "drifted", "error", "locked", "timeout"];
 
-const CSP = contentSecurityPolicy(PAGE_SCRIPT, PAGE_STYLE);
-
 export function renderHtml(reports: DriftReport[]): string {
   if (reports.length === 0) throw new Error("renderHtml needs at least one drift report");
   const runs = chartRuns(reports);
@@ -34,26 +32,23 @@ export function renderHtml(reports: DriftReport[]): string {
   const stacks = sortedBy(newest.stacks, (s) => s.id);
   const shard = newest.shard ? ` · shard ${h(String(newest.shard.index), 10)}/${h(String(newest.shard.count), 10)}` : "";
   const checks = checksLine(newest.stacks);
-  return [
-    "<!DOCTYPE html>",
-    '<html lang="en"><head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>Drift report ${h(newest.generatedAt, 40)}</title>`,
-    `<style>${PAGE_STYLE}</style></head><body>`,
-    `<h1>Drift report</h1><p class="muted">Run of ${h(newest.generatedAt, 40)} by pulumi-cloudbees ${h(newest.toolVersion, 40)}${shard}${checks ? ` · ${h(checks)}` : ""}</p>`,
-    summaryTable(newest),
-    `<h2>Drift over the runs</h2>${driftChart(runs, h)}`,
-    causes(newest),
-    "<h2>Stacks</h2>",
-    filters(),
-    '<div id="stacks"></div>',
-    resolved(newest),
-    `<script type="application/json" id="drift-data">${scriptJson(pageData(stacks))}</script>`,
-    `<script>${PAGE_SCRIPT}</script>`,
-    "</body></html>",
-    "",
-  ].join("\n");
+  return reportPage({
+    title: `Drift report ${h(newest.generatedAt, 40)}`,
+    style: PAGE_STYLE,
+    script: PAGE_SCRIPT,
+    dataId: "drift-data",
+    data: pageData(stacks),
+    body: [
+      `<h1>Drift report</h1><p class="muted">Run of ${h(newest.generatedAt, 40)} by pulumi-cloudbees ${h(newest.toolVersion, 40)}${shard}${checks ? ` · ${h(checks)}` : ""}</p>`,
+      summaryTable(newest),
+      `<h2>Drift over the runs</h2>${driftChart(runs, h)}`,
+      causes(newest),
+      "<h2>Stacks</h2>",
+      filters(),
+      '<div id="stacks"></div>',
+      resolved(newest),
+    ],
+  });
 }
 
 function summaryTable(report: DriftReport): string {
@@ -62,9 +57,7 @@ function summaryTable(report: DriftReport): string {
     ["Stacks", s.stacks], ["Clean", s.clean], ["Drifted", s.drifted], ["Error", s.error], ["Locked", s.locked], ["Timeout", s.timeout],
     ["Drifted resources", s.driftedResources], ["Drifted paths", s.driftedPaths], ["New paths", s.newPaths], ["Resolved paths", s.resolvedPaths],
   ];
-  const head = cells.map(([name]) => `<th class="num">${name}</th>`).join("");
-  const body = cells.map(([, n]) => `<td class="num">${h(String(n), 20)}</td>`).join("");
-  return `<table id="summary"><thead><tr>${head}</tr></thead><tbody><tr>${body}</tr></tbody></table>`;
+  return countsTable("summary", cells);
 }
 
 function causes(report: DriftReport): string {

@@ -10,7 +10,7 @@
  * flags go to the script as JSON in a <script type="application/json"> (no `<` in it), every string already
  * printable and cut, and the script (page-assets.ts) puts them in with textContent only.
  */
-import { contentSecurityPolicy, h, scriptJson } from "../report/html";
+import { countsTable, h, reportPage } from "../report/html";
 import { noun } from "../report/noun";
 import { shown } from "../report/text";
 import { FLAGS_PAGE_SCRIPT, FLAGS_PAGE_STYLE } from "./page-assets";
@@ -26,7 +26,6 @@ const NAME_CHARS = 200;
 const VALUE_CHARS = 120;
 const DAY_MS = 86_400_000;
 
-const CSP = contentSecurityPolicy(FLAGS_PAGE_SCRIPT, FLAGS_PAGE_STYLE);
 const VERDICTS: FlagReport["verdict"][] = ["keep", "remove-from-code", "remove-from-iac", "unknown"];
 
 export function renderFlagsHtml(report: FlagsReport): string {
@@ -35,29 +34,26 @@ export function renderFlagsHtml(report: FlagsReport): string {
   const roxy = o.roxy.length ? ` · roxy: ${o.roxy.map((e) => h(e, 80)).join(", ")}` : "";
   const sources = o.sources.length === 1 ? ` · source: ${h(o.sources[0], NAME_CHARS)}` : "";
   const data = pageData(report);
-  return [
-    "<!DOCTYPE html>",
-    '<html lang="en"><head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>Flag hygiene report ${h(report.asOf, 40)}</title>`,
-    `<style>${FLAGS_PAGE_STYLE}</style></head><body>`,
-    "<h1>Flag hygiene report</h1>",
-    `<p class="muted">As of ${h(report.asOf, 40)} · run of ${h(report.generatedAt, 40)} by pulumi-cloudbees ${h(report.toolVersion, 40)} · N = ${h(String(o.staleDays), 10)} days · critical: ${critical}${roxy}${sources}</p>`,
-    summaryTable(report),
-    "<h2>Flags</h2>",
-    filters(data),
-    // The charts are drawn by the script; this empty one only lends it SVG's namespace (no URL written in the page).
-    '<svg id="svg-ns" hidden></svg>',
-    '<table id="flags"><thead><tr><th>Application</th><th>Flag</th><th>Verdict</th><th>Status per environment</th>' +
-      `<th>Impressions per day over ${h(String(o.staleDays), 10)} days</th><th>Removal plan</th></tr></thead><tbody></tbody></table>`,
-    data.more ? `<p class="muted">${h(data.more)}</p>` : "",
-    errors(report.errors),
-    `<script type="application/json" id="flags-data">${scriptJson(data)}</script>`,
-    `<script>${FLAGS_PAGE_SCRIPT}</script>`,
-    "</body></html>",
-    "",
-  ].join("\n");
+  return reportPage({
+    title: `Flag hygiene report ${h(report.asOf, 40)}`,
+    style: FLAGS_PAGE_STYLE,
+    script: FLAGS_PAGE_SCRIPT,
+    dataId: "flags-data",
+    data,
+    body: [
+      "<h1>Flag hygiene report</h1>",
+      `<p class="muted">As of ${h(report.asOf, 40)} · run of ${h(report.generatedAt, 40)} by pulumi-cloudbees ${h(report.toolVersion, 40)} · N = ${h(String(o.staleDays), 10)} days · critical: ${critical}${roxy}${sources}</p>`,
+      summaryTable(report),
+      "<h2>Flags</h2>",
+      filters(data),
+      // The charts are drawn by the script; this empty one only lends it SVG's namespace (no URL written in the page).
+      '<svg id="svg-ns" hidden></svg>',
+      '<table id="flags"><thead><tr><th>Application</th><th>Flag</th><th>Verdict</th><th>Status per environment</th>' +
+        `<th>Impressions per day over ${h(String(o.staleDays), 10)} days</th><th>Removal plan</th></tr></thead><tbody></tbody></table>`,
+      data.more ? `<p class="muted">${h(data.more)}</p>` : "",
+      errors(report.errors),
+    ],
+  });
 }
 
 function summaryTable(report: FlagsReport): string {
@@ -67,9 +63,7 @@ function summaryTable(report: FlagsReport): string {
     ["Remove from IaC", s.removeFromIac], ["Unknown", s.unknown], ["New candidates", s.newCandidates], ["Code references", s.codeReferences],
     ["Declarations", s.declarations], ["Errors", s.errors], ["Requests", s.requests],
   ];
-  const head = cells.map(([name]) => `<th class="num">${name}</th>`).join("");
-  const body = cells.map(([, n]) => `<td class="num">${h(String(n), 20)}</td>`).join("");
-  return `<table id="summary"><thead><tr>${head}</tr></thead><tbody><tr>${body}</tr></tbody></table>`;
+  return countsTable("summary", cells);
 }
 
 function filters(data: PageData): string {

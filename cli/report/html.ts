@@ -29,3 +29,31 @@ function sha256(text: string): string {
 export function contentSecurityPolicy(script: string, style: string): string {
   return ["default-src 'none'", `script-src ${sha256(script)}`, `style-src ${sha256(style)}`, "base-uri 'none'", "form-action 'none'"].join("; ");
 }
+
+/** A report's counts as a one-row table: each cell's header (the renderer's own words) over its count, escaped. */
+export function countsTable(id: string, cells: ReadonlyArray<readonly [name: string, count: unknown]>): string {
+  const head = cells.map(([name]) => `<th class="num">${name}</th>`).join("");
+  const body = cells.map(([, n]) => `<td class="num">${h(String(n), 20)}</td>`).join("");
+  return `<table id="${id}"><thead><tr>${head}</tr></thead><tbody><tr>${body}</tr></tbody></table>`;
+}
+
+/**
+ * A report's whole page: `title` (already escaped), its own `style` and `script` inline and allowed by their hashes
+ * (contentSecurityPolicy: no request), the `body` parts, and `data` for the script as JSON in
+ * <script type="application/json" id="{dataId}">.
+ */
+export function reportPage(o: { title: string; style: string; script: string; body: string[]; dataId: string; data: unknown }): string {
+  return [
+    "<!DOCTYPE html>",
+    '<html lang="en"><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(o.script, o.style)}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${o.title}</title>`,
+    `<style>${o.style}</style></head><body>`,
+    ...o.body,
+    `<script type="application/json" id="${o.dataId}">${scriptJson(o.data)}</script>`,
+    `<script>${o.script}</script>`,
+    "</body></html>",
+    "",
+  ].join("\n");
+}
