@@ -145,7 +145,11 @@ export function readFlagsReport(file: string): FlagsReport {
 /** The code references of every flag under the sources; a source that does not exist is named, the others scanned. */
 function scanSources(a: FlagsArgs, flags: string[], errors: ReportError[]): CodeReferenceScan | undefined {
   try {
-    const scan = scanCodeReferences({ roots: a.sources, flags, delimiters: a.delimiters, contextLines: a.contextLines, aliases: { literal: a.aliases } });
+    const found = scanCodeReferences({ roots: a.sources, flags, delimiters: a.delimiters, contextLines: a.contextLines, aliases: { literal: a.aliases } });
+    // The command's own reports (its --out folder, the --previous report, a flags-report.* of an earlier run left in
+    // the tree) spell every flag's name: never a reference.
+    const own = (file: string) => isInside(file, a.out) || file === a.previousFile || /^flags-report\.(json|md|html)$/.test(path.basename(file));
+    const scan = { ...found, references: found.references.filter((r) => !own(path.resolve(r.root, r.file))) };
     for (const s of scan.skipped) if (s.reason === "missing-root") errors.push({ kind: "source", source: s.root, message: `the source ${JSON.stringify(s.root)} does not exist (${s.detail}): code references are not known, so no removal is given` });
     return scan;
   } catch (e) {
@@ -168,4 +172,10 @@ async function readStacks(a: FlagsArgs, o: FlagsCommandOptions, errors: ReportEr
   const result = await readDeclarations(a.stacks!, read);
   errors.push(...result.errors);
   return result;
+}
+
+/** Whether `file` is `folder` or inside it. */
+function isInside(file: string, folder: string): boolean {
+  const rel = path.relative(folder, file);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }

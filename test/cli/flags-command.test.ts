@@ -156,6 +156,16 @@ describe("a report of two applications", () => {
     // Without --fail-on new, known candidates still fail.
     expect((await flags([...COMMON_ARGS, "--source", "source", "--out", "third", "--previous", "first/flags-report.json"])).code).toBe(EXIT.candidates);
   });
+
+  it("the whole folder as the source: the command's own reports (its --out, --previous, earlier ones) are no references", async () => {
+    const again = await flags([...COMMON_ARGS, "--source", ".", "--out", "fourth", "--previous", "first/flags-report.json"]);
+    expect(again.code).not.toBe(3);
+    const refs = (r: FlagsReport) => r.applications.flatMap((app) => app.flags.flatMap((f) => (f.codeReferences?.references ?? []).map((c) => `${f.name} ${c.file.replace(/^source\//, "")}:${c.line}`)));
+    const whole = refs(readReport("fourth"));
+    expect(whole.length).toBeGreaterThan(0);
+    expect(whole.filter((file) => /flags-report\./.test(file))).toEqual([]);
+    expect(whole.sort()).toEqual(refs(report).sort());
+  });
 });
 
 describe("bad input is named, and the rest of the report is still written", () => {
