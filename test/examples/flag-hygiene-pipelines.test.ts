@@ -15,6 +15,7 @@ import * as path from "node:path";
 import * as YAML from "yaml";
 import { parseFlagsArgs, type FlagsArgs } from "../../cli/flags/args";
 import { allCalls, block, calls, parseJenkinsfile, type Expr, type Statement } from "./jenkinsfile-parser";
+import { secretReferences } from "./workflow-secrets";
 
 const ROOT = path.join(__dirname, "..", "..");
 const DIR = path.join(ROOT, "examples", "pipelines");
@@ -135,14 +136,7 @@ describe("examples/pipelines/flag-hygiene.yml", () => {
   });
 
   it("gives the feature-flag token and the backend's only through env:, whole, and no script names the token", () => {
-    const found: { where: string; value: string }[] = [];
-    const walk = (node: unknown, where: string[]) => {
-      if (typeof node === "string") {
-        if (/secrets\./.test(node)) found.push({ where: where.join("."), value: node });
-      } else if (Array.isArray(node)) node.forEach((n, i) => walk(n, [...where, String(i)]));
-      else if (node && typeof node === "object") for (const [k, v] of Object.entries(node)) walk(v, [...where, k]);
-    };
-    walk(wf, []);
+    const found = secretReferences(wf);
     for (const f of found) {
       expect(f.where).toMatch(/(^|\.)env\.[A-Z_][A-Z0-9_]*$/);
       expect(f.value).toMatch(/^\$\{\{ secrets\.[A-Z_][A-Z0-9_]* \}\}$/);

@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as YAML from "yaml";
 import { allCalls, block, calls, JenkinsfileSyntaxError, parseJenkinsfile, type Expr, type Statement } from "./jenkinsfile-parser";
+import { secretReferences } from "./workflow-secrets";
 
 const DIR = path.join(__dirname, "..", "..", "examples", "pipelines");
 const DRIFT_COMMAND = "pulumi preview --refresh --expect-no-changes";
@@ -136,14 +137,7 @@ describe("examples/pipelines/drift-detection.yml", () => {
   });
 
   it("takes every secret from an env: mapping, whole, never inline in a script or an input", () => {
-    const found: { where: string; value: string }[] = [];
-    const walk = (node: unknown, where: string[]) => {
-      if (typeof node === "string") {
-        if (/secrets\./.test(node)) found.push({ where: where.join("."), value: node });
-      } else if (Array.isArray(node)) node.forEach((n, i) => walk(n, [...where, String(i)]));
-      else if (node && typeof node === "object") for (const [k, v] of Object.entries(node)) walk(v, [...where, k]);
-    };
-    walk(wf, []);
+    const found = secretReferences(wf);
     expect(found.length).toBeGreaterThanOrEqual(3);
     for (const f of found) {
       expect(f.where).toMatch(/(^|\.)env\.[A-Z_][A-Z0-9_]*$/);
