@@ -98,7 +98,7 @@ describe("a failed check", () => {
       "Preview failed: reading Application (a): (GET /x): network failure UND_ERR_SOCKET: other side closed (after 4 attempts).",
       "Preview failed: reading Application (a): (GET /x): no complete response within 30000 ms (after 4 attempts).",
       "error: [503] Service Unavailable",
-      "error: read tcp 10.0.0.1:443: read: connection reset by peer",
+      "error: read tcp 127.0.0.1:443: read: connection reset by peer",
       "error: rpc error: code = Unavailable desc = error reading from server: EOF",
     ]) {
       expect({ r, passes: mayPass([r, "preview failed"]) }).toEqual({ r, passes: true });
