@@ -116,8 +116,8 @@ it("one report of 20 stacks: each drifted path declared and actual, alice on the
   expect(controller).toEqual([
     expect.objectContaining({ resource: "base-for-team-c", path: "controllers", kind: "add", declared: [CONTROLLER], status: "new" }),
     expect.objectContaining({ resource: "base-for-team-c", path: "regex", kind: "delete", actual: "team-c/.*|sandbox", status: "new" }),
-    expect.objectContaining({ resource: "team-c-controller", path: 'configuration["jenkins.yaml: jenkins.systemMessage"]', kind: "update", declared: '"Managed by CasC: base bundle"', actual: '"Changed in the UI"', status: "new" }),
-    expect.objectContaining({ resource: "team-c-controller", path: 'configuration["plugins.yaml: git-client"]', kind: "delete", actual: '"installed"', status: "new" }),
+    expect.objectContaining({ resource: "team-c-controller", path: 'configuration["jenkins.yaml: jenkins.systemMessage"]', kind: "update", declared: "Managed by CasC: base bundle", actual: "Changed in the UI", changedBy: "admin", changedAt: expect.stringMatching(/ \(controller time\)$/), status: "new" }),
+    expect.objectContaining({ resource: "team-c-controller", path: 'configuration["plugins.yaml: git-client"]', kind: "delete", actual: "installed", status: "new" }),
   ]);
   const running = report.stacks.find((s) => s.id === "controllers#dev")!.resources!.find((res) => res.name === "team-c-controller")!;
   expect(running.notes).toEqual(

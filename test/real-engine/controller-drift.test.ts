@@ -5,7 +5,9 @@
  * --expect-no-changes --diff`) naming its path; `up --refresh` repairs what a reload can and says what it cannot; a
  * controller that was not reloaded shows its version; a change to a parent bundle previews its effect on each
  * controller that inherits it; no secret of an export appears in the state, the outputs or the logs. The same through
- * the plugin, in YAML.
+ * the plugin, in YAML; and there, who changed the controller (issue 65) in both modes of the drift command: a named
+ * person and time on each path with the message in clear and a credential's change a digest, unknown without the
+ * Job Configuration History plugin, SYSTEM for a change that came with a bundle.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -17,13 +19,30 @@ import { PulumiCliRunner } from "../../testing";
 import { realCli, TIER_ENV } from "./life-cycle";
 import { CliProject } from "./languages/cli-project";
 import { installPlugin } from "./languages/toolchains";
-import { workspace } from "./tier-cli";
+import type { DriftReport } from "../../cli/drift/report";
+import { run, workspace, type Run } from "./tier-cli";
 
 const ROOT = path.join(__dirname, "..", "..");
 const PROGRAM = path.join(__dirname, "programs", "controller-drift");
 const A = "team-a/controller-a";
 const B = "team-b/controller-b";
 const C = "team-c/controller-c";
+
+const CAROL = { id: "carol", fullName: "Carol Danvers" };
+const MESSAGE_KEY = "jenkins.yaml: jenkins.systemMessage";
+const DESCRIPTION_KEY = 'jenkins.yaml: credentials.system.domainCredentials[0].credentials["nexus"].usernamePassword.description';
+const DIGEST = /^[0-9a-f]{16} \(the credentials section\)$/;
+const CREDENTIALS = ["credentials:", "  system:", "    domainCredentials:", "      - credentials:", "          - usernamePassword:", "              id: nexus", "              scope: GLOBAL", "              username: deployer", '              description: "Nexus deployer"', '              password: "s3cr3t-literal"', ""].join("\n");
+let reports = 0;
+
+/** The newest history date of a file, as the report writes it: the controller's local time, marked so. */
+function newestAt(emu: Emulator, controller: string, file: string): string {
+  const date = emu.state.configHistory(controller).find((e) => e.job === file)!.date;
+  return `${date.replace("_", "T").replace(/-(\d\d)-(\d\d)$/, ":$1:$2")} (controller time)`;
+}
+
+/** The ControllerConfiguration's drifted paths of a one-stack report. */
+const controllerPaths = (report: DriftReport) => (report.stacks[0]?.resources ?? []).filter((res) => res.name === "running").flatMap((res) => res.paths);
 
 /** A bundle tree: the examples' bundles, with team-b given an RBAC file (so that RBAC has something to drift from). */
 function bundleTree(into: string): string {
@@ -159,10 +178,17 @@ describe("a controller watched through the plugin (YAML)", () => {
   let ws: ReturnType<typeof workspace>;
   let yamlEmu: Emulator;
   let project: CliProject;
+  let served: string;
 
   beforeAll(async () => {
     ws = workspace("controller-drift-yaml");
-    yamlEmu = await startEmulator({ bundlesDir: bundleTree(ws.dir) });
+    const yamlTree = bundleTree(ws.dir);
+    // A credential in team-a's jenkins.yaml (its password a literal the export encrypts): its change stays a digest.
+    fs.appendFileSync(path.join(yamlTree, "team-a", "jenkins.yaml"), CREDENTIALS);
+    // The operations center serves a copy: a change to it reaches the controller as a bundle's (SYSTEM's), not the program.
+    served = path.join(ws.dir, "served");
+    fs.cpSync(yamlTree, served, { recursive: true });
+    yamlEmu = await startEmulator({ bundlesDir: served });
     const dir = path.join(ws.dir, "project");
     fs.mkdirSync(dir);
     fs.writeFileSync(
@@ -211,4 +237,62 @@ describe("a controller watched through the plugin (YAML)", () => {
     expect(state).not.toMatch(/\{AQAAAB/);
     expect(state).not.toContain("Changed in the UI");
   });
+
+  it("who changed it, and from what to what, through the plugin in both modes of the drift command; unknown without the history's plugin; SYSTEM for a bundle's change", async () => {
+    yamlEmu.changeConfiguration(A, "jenkins.yaml", "jenkins.systemMessage", "Maintenance tonight", CAROL);
+    yamlEmu.changeConfiguration(A, "jenkins.yaml", "credentials.system.domainCredentials[0].credentials[0].usernamePassword.description", "hand-edited-description", CAROL);
+    // In the order of their paths: the credential's (a digest each side), then the message's (in clear).
+    const expected = [
+      { path: `configuration[${JSON.stringify(DESCRIPTION_KEY)}]`, kind: "update", declared: expect.stringMatching(DIGEST), actual: expect.stringMatching(DIGEST), changedBy: "carol", changedAt: newestAt(yamlEmu, A, "credentials") },
+      { path: `configuration[${JSON.stringify(MESSAGE_KEY)}]`, kind: "update", declared: "Managed by CasC: team A", actual: "Maintenance tonight", changedBy: "carol", changedAt: newestAt(yamlEmu, A, "config") },
+    ].map((p) => expect.objectContaining(p));
+    const texts: string[] = [];
+    for (const mode of ["refresh", "preview"]) {
+      const { r, report, text } = await driftOfYaml(mode);
+      texts.push(text);
+      expect({ mode, code: r.code, status: report.stacks[0]?.status }).toEqual({ mode, code: 1, status: "drifted" });
+      expect({ mode, paths: controllerPaths(report) }).toEqual({ mode, paths: expected });
+      // The note of the message, as the plugin's warning said it, kept on the resource.
+      const notes = report.stacks[0]!.resources!.find((res) => res.name === "running")!.notes ?? [];
+      expect(notes).toEqual(expect.arrayContaining([expect.stringContaining(`"${MESSAGE_KEY}" changed by "carol" ("Carol Danvers") at ${newestAt(yamlEmu, A, "config")}: "Managed by CasC: team A" → "Maintenance tonight"`)]));
+    }
+    // Without the plugin: the drift still reported, its author unknown, never a guessed name.
+    yamlEmu.setConfigHistory(A, { installed: false });
+    const { report, text } = await driftOfYaml("refresh");
+    texts.push(text);
+    expect(controllerPaths(report)).toEqual([expect.objectContaining({ path: `configuration[${JSON.stringify(DESCRIPTION_KEY)}]`, changedBy: "unknown" }), expect.objectContaining({ path: `configuration[${JSON.stringify(MESSAGE_KEY)}]`, changedBy: "unknown" })]);
+    for (const t of texts) expect(t).not.toMatch(/hand-edited-description|Nexus deployer|s3cr3t-literal|\{AQAAAB/);
+    yamlEmu.setConfigHistory(A, { installed: true });
+    await project.ok("up", "--refresh", "--yes", "--skip-preview");
+    expect((await project.run("preview", "--refresh", "--expect-no-changes")).code).toBe(0);
+
+    // A change that came with a bundle (the served copy changed, checked out, applied at a restart): SYSTEM's.
+    const message = path.join(served, "team-a", "jenkins.yaml");
+    const original = fs.readFileSync(message, "utf8");
+    const restartWith = async (text: string) => {
+      fs.writeFileSync(message, text);
+      const oc = new OperationsCenterClient({ baseUrl: yamlEmu.operationsCenterUrl, ...yamlEmu.credentials.admin });
+      await oc.checkOut();
+      await oc.close();
+      yamlEmu.restartController(A);
+    };
+    await restartWith(original.replace("Managed by CasC: team A", "Changed in the served bundle"));
+    const bundled = await driftOfYaml("refresh");
+    expect(controllerPaths(bundled.report)).toEqual([
+      expect.objectContaining({ path: `configuration[${JSON.stringify(MESSAGE_KEY)}]`, declared: "Managed by CasC: team A", actual: "Changed in the served bundle", changedBy: "SYSTEM", changedAt: newestAt(yamlEmu, A, "config") }),
+    ]);
+    await restartWith(original);
+    expect((await project.run("preview", "--refresh", "--expect-no-changes")).code).toBe(0);
+  });
+
+  /** `pulumi-cloudbees drift` over this one stack in `mode`: its exit, its report, and every text it wrote or printed. */
+  async function driftOfYaml(mode: string): Promise<{ r: Run; report: DriftReport; text: string }> {
+    const out = path.join(ws.dir, `report-${mode}-${++reports}`);
+    fs.writeFileSync(path.join(ws.dir, "stacks.yaml"), "stacks:\n  - project#dev\n");
+    const r = await run(process.execPath, [path.join(ROOT, "dist", "cli", "main.js"), "drift", "--stacks-file", "stacks.yaml", "--out", out, "--mode", mode], ws.dir, ws.env);
+    const file = path.join(out, "drift-report.json");
+    if (!fs.existsSync(file)) throw new Error(`no report (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
+    const written = fs.readdirSync(out).map((f) => fs.readFileSync(path.join(out, f), "utf8"));
+    return { r, report: JSON.parse(fs.readFileSync(file, "utf8")) as DriftReport, text: [r.stdout, r.stderr, ...written].join("\n") };
+  }
 });
