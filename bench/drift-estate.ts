@@ -11,9 +11,10 @@
  * concurrency; the two modes' reports must name the same drifted paths with the same values, who and when. The
  * TypeScript stacks' share: the sum of their checks' durations in each report (the same runs, not a pool of their own).
  * The peak memory of each stack's worker (its `pulumi` and everything under it: language host, program, provider host
- * or plugin), sampled from /proc; pools are compared by the median of their TypeScript workers' peaks. The page of the refresh report opened in Debian's Chromium. Then, apart from the
- * estate (its own stacks file), examples/controllers as one more stack whose controller's system message bob changed
- * in its UI: the command in each mode, the emulator's journal counting its configuration-history requests.
+ * or plugin), sampled from /proc; pools are compared by the median of their TypeScript workers' peaks. The page of
+ * the refresh report opened in Debian's Chromium. Then, apart from the estate (its own stacks file),
+ * examples/controllers as one more stack whose controller's system message bob changed in its UI: the command in each
+ * mode, the emulator's journal counting its configuration-history requests.
  * BENCH_DRIFT_STACKS sets the number of stacks (default 200), BENCH_DRIFT_REPS the repetitions, best of (default 1).
  */
 import { execFile, spawn } from "node:child_process";

@@ -22,9 +22,9 @@ const ESTIMATES = {
   "testing/host-preload.test.ts": 16,
   "resources/real-experiments-program.test.ts": 15,
   "example-program.test.ts": 15,
+  "example-pipeline.test.ts": 13,
   // 2026-12-05: 9.6 s in a run whose soak took 14.3 and feature-flag-lists 23.5.
   "example-unreadable-entries.test.ts": 12,
-  "example-pipeline.test.ts": 13,
   "cli/import-controllers.test.ts": 11,
   "docs/code-blocks.test.ts": 8,
   "plugin/protocol.test.ts": 8,

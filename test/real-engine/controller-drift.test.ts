@@ -261,6 +261,8 @@ describe("a controller watched through the plugin (YAML)", () => {
     const { report, text } = await driftOfYaml("refresh");
     texts.push(text);
     expect(controllerPaths(report)).toEqual([expect.objectContaining({ path: `configuration[${JSON.stringify(DESCRIPTION_KEY)}]`, changedBy: "unknown" }), expect.objectContaining({ path: `configuration[${JSON.stringify(MESSAGE_KEY)}]`, changedBy: "unknown" })]);
+    expect(text).toContain("the Job Configuration History plugin is not installed");
+    expect(text).not.toContain("carol");
     for (const t of texts) expect(t).not.toMatch(/hand-edited-description|Nexus deployer|s3cr3t-literal|\{AQAAAB/);
     yamlEmu.setConfigHistory(A, { installed: true });
     await project.ok("up", "--refresh", "--yes", "--skip-preview");
