@@ -205,7 +205,10 @@ async function runProgram(count: number, provider: Provider): Promise<Record<Ste
     };
     const timeoutMs = Math.max(120_000, count * 300);
     console.error(`scale: ${count} resources, ${provider}`);
-    const runner = await ProgramRunner.start({ cwd: PROGRAM_DIR, config, env, timeoutMs, callTimeoutMs: timeoutMs });
+    // A new host per step for both providers, as the engine starts one per deployment: the kit's host reuse serves
+    // only this package's providers, so ours would carry the step before's heap into the next step's peak (and its
+    // warm modules into its time), the minimal provider not.
+    const runner = await ProgramRunner.start({ cwd: PROGRAM_DIR, config, env, timeoutMs, callTimeoutMs: timeoutMs, reuseHosts: false });
     const figures = {} as Record<StepKind, StepFigures>;
     try {
       for (const step of STEPS) {
