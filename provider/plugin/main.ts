@@ -50,6 +50,9 @@ export interface PluginParts {
 
 /** Serves the provider protocol with the given parts until the engine stops it. */
 export async function serveWith(args: string[], parts: PluginParts): Promise<void> {
+  // The engine that started the plugin, read before the port is announced: an engine that exits as soon as it has
+  // read the port would otherwise have re-parented the plugin already, and the watch below would never see it go.
+  const engine = process.ppid;
   const { providerService } = require("./server") as typeof import("./server");
   const { cloudbeesProvider } = require("./provider") as typeof import("./provider");
   const { engineAddressOf, warningsToEngine } = require("./engine-log") as typeof import("./engine-log");
@@ -85,8 +88,7 @@ export async function serveWith(args: string[], parts: PluginParts): Promise<voi
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   // The engine gone (it crashed, or was killed), the plugin is re-parented: it stops rather than lingering.
-  const parent = process.ppid;
-  setInterval(() => process.ppid !== parent && stop(), ENGINE_WATCH_MS).unref();
+  setInterval(() => process.ppid !== engine && stop(), ENGINE_WATCH_MS).unref();
   // A failure outside any call (a stray rejection) stays the plugin's: said once on stderr, and the plugin serves on.
   const report = (e: unknown) => {
     process.exitCode = 1;
