@@ -3,7 +3,7 @@
  * exit code (report.ts EXIT).
  */
 import * as path from "node:path";
-import { printable } from "../../provider/text/printable";
+import { argumentsOf, commandVoice } from "../options";
 import { readJsonReport, toolVersion, writeReportFiles } from "../report/files";
 import { noun } from "../report/noun";
 import { inPool } from "../report/pool";
@@ -25,18 +25,10 @@ export const PAGE_FILE = "drift-report.html";
 
 /** Runs the command; resolves with its exit code. Messages go to `err`. */
 export async function driftCommand(argv: string[], err: NodeJS.WriteStream = process.stderr): Promise<number> {
-  const say = (text: string) => err.write(`pulumi-cloudbees drift: ${printable(text, { keepNewlines: true })}\n`);
-  let parsed: ReturnType<typeof parseDriftArgs>;
-  try {
-    parsed = parseDriftArgs(argv);
-  } catch (e) {
-    say(`${(e as Error).message}\n\n${DRIFT_USAGE}`);
-    return EXIT.couldNotRun;
-  }
-  if (parsed.kind === "help") {
-    process.stdout.write(DRIFT_USAGE);
-    return EXIT.clean;
-  }
+  const say = commandVoice("drift", err);
+  const parsed = argumentsOf(argv, parseDriftArgs, DRIFT_USAGE, say);
+  if (parsed === "bad") return EXIT.couldNotRun;
+  if (parsed.kind === "help") return EXIT.clean;
   if (parsed.kind === "merge") {
     let merged: DriftReport;
     try {

@@ -11,7 +11,7 @@ import { resolveSettings } from "../../provider/config/settings";
 import { scanCodeReferences, type CodeReferenceScan } from "../../provider/hygiene/code-references";
 import { DEFAULT_STATUS_WINDOW_DAYS } from "../../provider/hygiene/flag-status";
 import { MAX_IMPRESSIONS_WINDOW_DAYS } from "../../provider/clients/impression-requests";
-import { printable } from "../../provider/text/printable";
+import { argumentsOf, commandVoice } from "../options";
 import { readJsonReport, toolVersion, writeReportFiles } from "../report/files";
 import { noun } from "../report/noun";
 import { Progress } from "../report/progress";
@@ -42,18 +42,10 @@ export interface FlagsCommandOptions {
 /** Runs the command; resolves with its exit code. */
 export async function flagsCommand(argv: string[], o: FlagsCommandOptions = {}): Promise<number> {
   const err = o.err ?? process.stderr;
-  const say = (text: string) => err.write(`pulumi-cloudbees flags: ${printable(text, { keepNewlines: true })}\n`);
-  let parsed: ReturnType<typeof parseFlagsArgs>;
-  try {
-    parsed = parseFlagsArgs(argv);
-  } catch (e) {
-    say(`${(e as Error).message}\n\n${FLAGS_USAGE}`);
-    return EXIT.couldNotRun;
-  }
-  if (parsed.kind === "help") {
-    process.stdout.write(FLAGS_USAGE);
-    return EXIT.clean;
-  }
+  const say = commandVoice("flags", err);
+  const parsed = argumentsOf(argv, parseFlagsArgs, FLAGS_USAGE, say);
+  if (parsed === "bad") return EXIT.couldNotRun;
+  if (parsed.kind === "help") return EXIT.clean;
   try {
     return await runFlags(parsed.args, o, say, err);
   } finally {

@@ -13,9 +13,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { DEFAULT_MODE, parseDriftArgs } from "../../cli/drift/args";
 import { assembleReport } from "../../cli/drift/assemble";
-import { progressItem, reportText, REPORT_SCHEMA } from "../../cli/drift/command";
+import { driftCommand, progressItem, reportText, REPORT_SCHEMA } from "../../cli/drift/command";
 import { readEngineEvents, readPreviewEvents } from "../../cli/drift/events";
-import type { CheckMode, StackReport } from "../../cli/drift/report";
+import { EXIT, type CheckMode, type StackReport } from "../../cli/drift/report";
 import { renderHtml } from "../../cli/drift/render-html";
 import { renderMarkdown } from "../../cli/drift/render-markdown";
 import { mayPass, withRetries } from "../../cli/drift/retry";
@@ -246,6 +246,14 @@ describe("the command's options", () => {
     expect(() => parsed("--retries", "11")).toThrow("--retries 11 is outside 0-10");
     expect(() => parsed("--retry-pause", "1.5")).toThrow(`--retry-pause "1.5" is not a whole number`);
     expect(() => parseDriftArgs(["merge", "a.json", "--out", "o", "--mode", "refresh"])).toThrow("drift merge takes --out and --fail-on, not --mode (give it to the shards' runs)");
+  });
+
+  it("the command, given an unknown mode: could not run (3), saying why once and the usage", async () => {
+    let said = "";
+    const err = { write: (t: string) => ((said += t), true), isTTY: false } as unknown as NodeJS.WriteStream;
+    expect(await driftCommand(["--mode", "apply"], err)).toBe(EXIT.couldNotRun);
+    expect(said).toMatch(/^pulumi-cloudbees drift: --mode "apply": give refresh or preview\n\nUsage: pulumi-cloudbees drift \[options\]/);
+    expect(said.match(/give refresh or preview/g)).toHaveLength(1);
   });
 });
 
