@@ -17,7 +17,7 @@
  * mode, the emulator's journal counting its configuration-history requests.
  * BENCH_DRIFT_STACKS sets the number of stacks (default 200), BENCH_DRIFT_REPS the repetitions, best of (default 1).
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -30,6 +30,7 @@ import { featureManagementClientAs } from "../testing/out-of-band";
 import { findPulumiCli, isolatedCliEnvironment, type PulumiCli } from "../testing/cli/pulumi-cli";
 import { inPool } from "../cli/report/pool";
 import { blankCloudbeesEnv } from "./harness";
+import { runPool, type PoolRun, type WorkerPeak } from "./pool-memory";
 import { median, ms, row, seconds } from "./table";
 
 const REPO_ROOT = path.resolve(__dirname, "..");
@@ -48,6 +49,8 @@ const isYaml = (i: number) => i % 2 === 1;
 const isDrifted = (i: number) => i % 10 === Math.floor(i / 10) % 2;
 /** A stack id of the report (`s007#bench`) is YAML. */
 const idIsYaml = (id: string) => isYaml(Number(id.split("#")[0]!.slice(1)));
+/** A stack's folder (`s007`) is a YAML one; undefined for any other folder (a worker not yet in its stack's). */
+const yamlFolder = (folder: string) => (/^s\d+$/.test(folder) ? isYaml(Number(folder.slice(1))) : undefined);
 
 const YAML_PROGRAM = `resources:
   app:
@@ -124,109 +127,16 @@ function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<vo
   });
 }
 
-/**
- * Memory (MB) of each child of `pid` with all its descendants, read from /proc: the proportional set size (smaps_rollup
- * Pss), so pages the processes share (the node binary, the CLI's) count once over them, not once per process.
- */
-function workerMemory(pid: number): Map<number, { mb: number; parts: string[] }> {
-  const parent = new Map<number, number>();
-  const names = new Map<number, string>();
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-      names.set(Number(entry), stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const workerOf = (p: number): number | undefined => {
-    for (let cur = p, up = parent.get(p); up !== undefined; cur = up, up = parent.get(up)) if (up === pid) return cur;
-    return undefined;
-  };
-  const sums = new Map<number, { mb: number; parts: string[] }>();
-  for (const p of parent.keys()) {
-    const worker = workerOf(p);
-    if (worker === undefined) continue;
-    try {
-      const kb = Number(/^Pss:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${p}/smaps_rollup`, "utf8"))?.[1] ?? 0);
-      const sum = sums.get(worker) ?? { mb: 0, parts: [] };
-      sum.mb += kb / 1024;
-      sum.parts.push(`${names.get(p)} ${Math.round(kb / 1024)}`);
-      sums.set(worker, sum);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return sums;
-}
-
-/** One worker's (one stack's check's) peak: the largest sum of its processes' PSS sampled, and their shares then. */
-interface WorkerPeak {
-  mb: number;
-  parts: string[];
-  /** Its stack is a YAML one (from the folder the worker runs in). */
-  yaml: boolean;
-}
-
-interface PoolRun {
-  wallMs: number;
-  /** Each worker's own peak, in the order the workers started. */
-  workers: WorkerPeak[];
-  /** The pool's own process (the command; xargs for the loop): its peak resident memory (VmHWM). */
-  poolPeakMb: number;
-  code: number | null;
-}
-
-/** The stack folder a worker runs in (the loop's `sh` after its `cd`, the command's `pulumi`), or undefined while unknown. */
-function workerFolder(pid: number): string | undefined {
-  try {
-    return path.basename(fs.readlinkSync(`/proc/${pid}/cwd`));
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Runs a pool of stacks' checks as a child process, its memory sampled every quarter second (both pools alike, so
- * the sampling's own cost is in both wall times): each worker is a child of the pool's process, and keeps its own
- * peak, so that pools are compared by their workers' peaks (a distribution), not only by the one largest sample.
- */
-async function runPool(command: string, args: string[], estate: string, env: NodeJS.ProcessEnv, input?: string): Promise<PoolRun> {
-  const started = performance.now();
-  const child = spawn(command, args, { cwd: estate, env, stdio: [input === undefined ? "ignore" : "pipe", "ignore", "inherit"] });
-  if (input !== undefined) child.stdin!.end(input);
-  const workers = new Map<number, WorkerPeak>();
-  let poolPeakMb = 0;
-  const sample = setInterval(() => {
-    for (const [pid, { mb, parts }] of workerMemory(child.pid!)) {
-      const folder = workerFolder(pid);
-      if (!folder || !/^s\d+$/.test(folder)) continue;
-      const seen = workers.get(pid);
-      if (!seen || mb > seen.mb) workers.set(pid, { mb, parts, yaml: isYaml(Number(folder.slice(1))) });
-    }
-    try {
-      poolPeakMb = Math.max(poolPeakMb, Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, "utf8"))![1]) / 1024);
-    } catch {
-      // ended
-    }
-  }, 250);
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  clearInterval(sample);
-  return { wallMs: performance.now() - started, workers: [...workers.values()], poolPeakMb, code };
-}
-
 /** The drift command at CONCURRENCY in `mode`, over a stacks file of the estate's folder, its report in `out`. */
 function runCommand(estate: string, env: NodeJS.ProcessEnv, mode: CheckMode, stacksFile: string, out: string): Promise<PoolRun> {
   const args = [COMMAND, "drift", "--mode", mode, "--stacks-file", stacksFile, "--out", out, "--concurrency", String(CONCURRENCY), "--pulumi", "pulumi"];
-  return runPool(process.execPath, args, estate, env);
+  return runPool(process.execPath, args, estate, env, yamlFolder);
 }
 
 /** The same previews as a plain shell loop at the same concurrency: xargs -P, a `sh -c` per stack. */
 function runShellLoop(estate: string, names: string[], env: NodeJS.ProcessEnv): Promise<PoolRun> {
   const preview = `cd "$1" && pulumi preview --refresh --expect-no-changes --stack ${STACK} --non-interactive >/dev/null 2>&1; true`;
-  return runPool("xargs", ["-P", String(CONCURRENCY), "-I{}", "sh", "-c", preview, "_", "{}"], estate, env, names.map((n) => `${n}\n`).join(""));
+  return runPool("xargs", ["-P", String(CONCURRENCY), "-I{}", "sh", "-c", preview, "_", "{}"], estate, env, yamlFolder, names.map((n) => `${n}\n`).join(""));
 }
 
 function readReport(estate: string, out: string, run: PoolRun): DriftReport {
