@@ -2,20 +2,18 @@
 // Pulumi CLI when one is there (`npm run pulumi-cli` builds it; or a pulumi on PATH), else by this repository's
 // engine stand-in through Pulumi's real dynamic-provider host; it says which ran (`--engine stand-in|pulumi`
 // chooses). Each step prints its plan: resource, operation, changed fields.
-//   1. examples/index.ts: up, an up with nothing to change, a change made by hand, the drift job
-//      (`preview --refresh --expect-no-changes`) failing on it, refresh, an up that corrects it, the drift job
-//      passing, destroy.
+//   1. examples/index.ts: up, an up with nothing to change, a change made by hand, the drift job (`preview --refresh
+//      --expect-no-changes`) failing on it, refresh, an up that corrects it, the drift job passing, destroy.
 //   2. examples/pipeline: a bundle with a missing file stops the pipeline before anything is assigned or reloaded;
 //      fixed, it runs through (validate, check out, make available, assign, link, reload); a bundle change
 //      validates and reloads again; destroy.
 //   3. examples/promotion: two emulators, a staging and a production operations center, as two named connections
 //      of one stack: validate and assign on staging, make available, assign and reload on production (a controller
 //      with its own API token).
-//   4. examples/flags: feature flags as code: up, an up with nothing to change, changes made in the UI (the
-//      emulator's API), the drift job failing on the declared ones only, an up --refresh that corrects them and keeps
-//      what the program does not declare, the drift job passing, the real SDK (rox-node, self-managed mode) evaluating
-//      the flags in Production and `pulumi-cloudbees flags` reporting their statuses and verdicts
-//      (examples/flags-hygiene.ts), destroy (configurations removed, flags deleted).
+//   4. examples/flags: feature flags as code: up, an up with nothing to change, changes made in the UI (the emulator's
+//      API), the drift job failing on the declared ones only, an up --refresh that corrects them and keeps what the
+//      program does not declare, the drift job passing, the vendor's SDK evaluating the flags, `pulumi-cloudbees
+//      flags` judging them (examples/flags-hygiene.ts), destroy (configurations removed, flags deleted).
 //   5. examples/controllers: a managed controller created with Items on the operations center, assigned a bundle and
 //      watched (ControllerConfiguration); up, an up with nothing to change, the drift job passing, a change made in
 //      the controller's UI, the drift job failing on its path, an up --refresh that reloads the bundle, the drift job
