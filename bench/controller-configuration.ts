@@ -22,7 +22,7 @@ import { providerText } from "../sdk/resources/provider-text";
 import { EmulatorProcess } from "./emulator-client";
 import { blankCloudbeesEnv, Lifecycle, serializeProvider, startProviderHost, type ManagedResource, type ProviderHost } from "./harness";
 import { minimalControllerReader } from "./minimal-provider";
-import { cpuMsOf } from "./scale";
+import { cpuMsOf } from "./step-sampler";
 import { wave } from "./steps";
 import { ms, row, table } from "./table";
 
